@@ -1,0 +1,297 @@
+"""The reference rules engine: plain Python, no cleverness.
+
+This is the oracle every faster piece is tested against. It implements
+RULES.md literally on immutable :class:`Position` values: the legal moves in
+canonical form and order, playing a move (flips, sweeps, freezes), won and
+lost, the move notation, replaying a move list, and perft.
+
+Canonical move order (the jitted engine produces the same list): moves are
+listed by destination column 1-7; for one destination by source column, then by
+the height of the leading card in its column (lowest first); the tail deal, if
+available, comes last.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple
+
+from .cards import RUN_LENGTH, CardError, card_text, is_ace, is_king, parse_card, run_of_suit, suit_of
+from .position import NUM_COLUMNS, Position, frozen_floor
+from .rules import CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
+
+
+class Move(NamedTuple):
+    """A group led by ``card`` moves from column ``src`` to ``dst`` (0-based).
+
+    The tail deal is ``TAIL`` (all fields -1).
+    """
+
+    card: int
+    src: int
+    dst: int
+
+    @property
+    def is_tail(self) -> bool:
+        return self.card < 0
+
+    def __str__(self) -> str:
+        return move_text(self)
+
+
+TAIL = Move(-1, -1, -1)
+
+
+class MoveError(ValueError):
+    """An unreadable or illegal move; the message says which and why."""
+
+
+# --------------------------------------------------------------------------
+# Notation
+
+
+def move_text(move: Move) -> str:
+    """``6C:5>2`` (group led by 6C from column 5 onto column 2) or ``tail``."""
+    if move.is_tail:
+        return "tail"
+    return f"{card_text(move.card)}:{move.src + 1}>{move.dst + 1}"
+
+
+def parse_move(token: str) -> Move:
+    """Read one move token; MoveError naming the token if it is malformed."""
+    text = token.strip()
+    if text.lower() == "tail":
+        return TAIL
+    try:
+        card_part, cols = text.split(":")
+        src_text, dst_text = cols.split(">")
+        card, face_down = parse_card(card_part)
+        src, dst = int(src_text) - 1, int(dst_text) - 1
+    except (ValueError, CardError) as exc:
+        detail = f": {exc}" if isinstance(exc, CardError) else ""
+        raise MoveError(f"'{token}' is not a move (expected e.g. 6C:5>2, KS:3>4 or tail){detail}") from None
+    if face_down or not (0 <= src < NUM_COLUMNS and 0 <= dst < NUM_COLUMNS):
+        raise MoveError(f"'{token}' is not a move (columns are 1-7; a face-down card never moves)")
+    return Move(card, src, dst)
+
+
+def parse_moves(text: str) -> list[Move]:
+    return [parse_move(tok) for tok in text.split()]
+
+
+def moves_text(moves: Iterable[Move]) -> str:
+    return " ".join(move_text(m) for m in moves)
+
+
+# --------------------------------------------------------------------------
+# Facts about a position
+
+
+def complete_run_on_top(col: tuple[int, ...], hidden: int) -> int | None:
+    """The suit whose face-up King-to-Ace run forms the top 13 cards of col, or None."""
+    if len(col) - hidden < RUN_LENGTH:
+        return None
+    top = col[-RUN_LENGTH:]
+    suit = suit_of(top[0])
+    return suit if top == run_of_suit(suit) else None
+
+
+def is_won(pos: Position, rules: Rules = CLEAR) -> bool:
+    if rules.sweeps:
+        return not pos.tail and not any(pos.columns)
+    if pos.tail:
+        return False
+    for col, hidden in zip(pos.columns, pos.hidden):
+        if hidden or len(col) % RUN_LENGTH:
+            return False
+        for start in range(0, len(col), RUN_LENGTH):
+            if col[start:start + RUN_LENGTH] != run_of_suit(suit_of(col[start])):
+                return False
+    return True
+
+
+def interchangeable_columns(pos: Position) -> tuple[int, ...]:
+    """Columns the tail cannot reach: 4-7 before the tail deal, all seven after."""
+    return tuple(range(NUM_COLUMNS)) if pos.tail_dealt else (3, 4, 5, 6)
+
+
+def _location(pos: Position, card: int) -> tuple[int, int] | None:
+    for i, col in enumerate(pos.columns):
+        if card in col:
+            return i, col.index(card)
+    return None
+
+
+def _movable(pos: Position, column: int, index: int) -> bool:
+    """A card can lead a group: face up and not in or under a frozen run."""
+    return index >= pos.hidden[column] and index >= frozen_floor(pos, column)
+
+
+def _is_relocation(pos: Position, move: Move) -> bool:
+    """A whole column moving into an empty column (RULES.md, Moves 2)."""
+    return not move.is_tail and pos.columns[move.src][0] == move.card and not pos.columns[move.dst]
+
+
+def _tableau_moves(pos: Position, rules: Rules) -> list[Move]:
+    moves = []
+    interchangeable = interchangeable_columns(pos)
+    empty_interchangeable = [i for i in interchangeable if not pos.columns[i]]
+    for dst in range(NUM_COLUMNS):
+        col = pos.columns[dst]
+        if col:
+            target = col[-1]
+            if is_ace(target):
+                continue  # nothing builds on an Ace
+            lead = target - 1
+            where = _location(pos, lead)
+            if where is not None and where[0] != dst and _movable(pos, *where):
+                moves.append(Move(lead, where[0], dst))
+            continue
+        if dst in interchangeable and dst != empty_interchangeable[0]:
+            continue  # one move into interchangeable empty columns: the leftmost
+        for src in range(NUM_COLUMNS):
+            for index, card in enumerate(pos.columns[src]):
+                if not _movable(pos, src, index):
+                    continue
+                if rules.space != SPACE_ANY and not is_king(card):
+                    continue
+                if index == 0 and (pos.tail_dealt or (src >= 3 and dst >= 3)):
+                    continue  # relocating a whole column changes nothing
+                moves.append(Move(card, src, dst))
+    return moves
+
+
+def legal_moves(pos: Position, rules: Rules = CLEAR) -> list[Move]:
+    """All legal moves in canonical order (none in a won position)."""
+    if is_won(pos, rules):
+        return []
+    moves = _tableau_moves(pos, rules)
+    if pos.tail:
+        if rules.tail == TAIL_WHEN_STUCK:
+            if all(_is_relocation(pos, m) for m in moves):
+                moves.append(TAIL)
+        else:
+            moves.append(TAIL)
+    return moves
+
+
+def is_lost(pos: Position, rules: Rules = CLEAR) -> bool:
+    return not is_won(pos, rules) and not legal_moves(pos, rules)
+
+
+# --------------------------------------------------------------------------
+# Playing moves
+
+
+def settle(columns: list[list[int]], hidden: list[int], frozen: set[int], touched: Iterable[int], rules: Rules) -> None:
+    """Apply what happens at once after a move to the touched columns, in place.
+
+    Face-down tops flip; with swept runs a complete run on top is removed
+    (repeatedly: a sweep can uncover another complete run); with frozen runs a
+    complete run on top freezes.
+    """
+    for i in touched:
+        col = columns[i]
+        while True:
+            if col and hidden[i] >= len(col):
+                hidden[i] = len(col) - 1  # a face-down card left on top turns face up
+            suit = complete_run_on_top(tuple(col), hidden[i])
+            if suit is None:
+                break
+            if rules.sweeps:
+                del col[-RUN_LENGTH:]
+                continue
+            if rules.freezes:
+                frozen.add(suit)
+            break
+
+
+def play(pos: Position, move: Move, rules: Rules = CLEAR) -> Position:
+    """The position after a legal move (MoveError if it is not legal here)."""
+    if move not in legal_moves(pos, rules):
+        raise MoveError(f"{move_text(move)} is not legal here{_why_illegal(pos, move, rules)}")
+    return apply_move(pos, move, rules)
+
+
+def apply_move(pos: Position, move: Move, rules: Rules = CLEAR) -> Position:
+    """Carry out a move known to be legal."""
+    columns = [list(c) for c in pos.columns]
+    hidden = list(pos.hidden)
+    frozen = set(pos.frozen)
+    tail = pos.tail
+    if move.is_tail:
+        for i, card in enumerate(pos.tail):
+            columns[i].append(card)
+        tail = ()
+        touched: tuple[int, ...] = (0, 1, 2)
+    else:
+        src = columns[move.src]
+        index = src.index(move.card)
+        columns[move.dst].extend(src[index:])
+        del src[index:]
+        touched = (move.src, move.dst)
+    settle(columns, hidden, frozen, touched, rules)
+    return Position(tuple(tuple(c) for c in columns), tuple(hidden), tail, frozenset(frozen))
+
+
+def _why_illegal(pos: Position, move: Move, rules: Rules) -> str:
+    if move.is_tail:
+        if not pos.tail:
+            return ": the tail has already been dealt"
+        return ": in this mode the tail may be dealt only when no other move exists"
+    where = _location(pos, move.card)
+    if where is None:
+        return f": {card_text(move.card)} is not on the table"
+    if where[0] != move.src:
+        return f": {card_text(move.card)} is in column {where[0] + 1}, not {move.src + 1}"
+    if where[1] < pos.hidden[where[0]]:
+        return f": {card_text(move.card)} is face down"
+    if not _movable(pos, *where):
+        return f": {card_text(move.card)} is in or under a frozen run"
+    target = pos.top(move.dst)
+    if target is None:
+        if rules.space != SPACE_ANY and not is_king(move.card):
+            return f": only a King may move into an empty column"
+        return ": relocating a whole column changes nothing (or another empty column is the canonical target)"
+    if target != move.card + 1 or is_king(move.card):
+        return f": {card_text(move.card)} does not build on {card_text(target)} (same suit, one rank up)"
+    return ""
+
+
+def replay(pos: Position, moves: Iterable[Move], rules: Rules = CLEAR) -> Position:
+    """Play a move list; MoveError naming the first illegal move (1-based)."""
+    for number, move in enumerate(moves, start=1):
+        try:
+            pos = play(pos, move, rules)
+        except MoveError as exc:
+            raise MoveError(f"move {number}: {exc}") from None
+    return pos
+
+
+def replay_positions(pos: Position, moves: Iterable[Move], rules: Rules = CLEAR) -> list[Position]:
+    """The position before the first move and after each move."""
+    out = [pos]
+    for number, move in enumerate(moves, start=1):
+        try:
+            out.append(play(out[-1], move, rules))
+        except MoveError as exc:
+            raise MoveError(f"move {number}: {exc}") from None
+    return out
+
+
+# --------------------------------------------------------------------------
+# perft
+
+
+def perft(pos: Position, depth: int, rules: Rules = CLEAR) -> int:
+    """Number of distinct move sequences of length ``depth``."""
+    if depth == 0:
+        return 1
+    moves = legal_moves(pos, rules)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(apply_move(pos, m, rules), depth - 1, rules) for m in moves)
+
+
+def perft_divide(pos: Position, depth: int, rules: Rules = CLEAR) -> list[tuple[Move, int]]:
+    """perft split by first move, for locating a disagreement."""
+    return [(m, perft(apply_move(pos, m, rules), depth - 1, rules)) for m in legal_moves(pos, rules)]

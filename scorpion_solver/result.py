@@ -1,0 +1,62 @@
+"""The typed record a solve returns, and the limits it runs under.
+
+The fields of :class:`SolveResult` are the columns of the batch output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+WON, LOST, UNKNOWN = "won", "lost", "unknown"
+
+DEFAULT_NODES = 50_000_000
+DEFAULT_MEMORY_MB = 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What may stop a search before it decides.
+
+    ``nodes`` is counted inside the kernel (reproducible); ``seconds`` is wall
+    clock, checked by the kernel every few thousand nodes. ``memory_mb`` caps
+    the transposition table. ``prune`` switches the sound deadlock pruning.
+    """
+
+    nodes: int = DEFAULT_NODES
+    memory_mb: int = DEFAULT_MEMORY_MB
+    seconds: float | None = None
+    prune: bool = True
+
+    def __post_init__(self) -> None:
+        if self.nodes < 1:
+            raise ValueError("the node budget must be at least 1")
+        if self.memory_mb < 1:
+            raise ValueError("the memory budget must be at least 1 MB")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError("the time limit must be positive")
+
+
+@dataclass
+class SolveResult:
+    """Outcome of one solve.
+
+    ``status`` is ``won`` (``solution`` replays to a win with the reference
+    engine), ``lost`` (exhaustive search) or ``unknown`` (``stopped_by`` names
+    the limit: ``nodes``, ``memory``, ``time`` or ``depth``).
+    """
+
+    status: str
+    rules: str
+    nodes: int = 0
+    seconds: float = 0.0
+    solution: str = ""
+    solution_length: int = 0
+    peak_entries: int = 0
+    max_depth: int = 0
+    deadlock_prunes: int = 0
+    dead_at_root: bool = False
+    stopped_by: str = ""
+    deal: int | None = field(default=None)
+
+    def as_row(self) -> dict:
+        return asdict(self)
