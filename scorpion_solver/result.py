@@ -48,6 +48,7 @@ class SolveResult:
     status: str
     rules: str
     nodes: int = 0
+    moves_made: int = 0
     seconds: float = 0.0
     solution: str = ""
     solution_length: int = 0

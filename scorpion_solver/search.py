@@ -1,16 +1,258 @@
-"""solve(): the public front of the search (temporary: reference engine only)."""
+"""solve(): the validated public front of the jitted search.
+
+Converts a :class:`Position` to the compact state of ``kernel``, runs the
+search kernel in slices (so a wall-clock limit and Ctrl-C are honoured between
+slices), grows the transposition table and the stack inside the memory budget,
+turns the winning path into RULES.md notation with real column numbers, and
+replays every ``won`` through the reference engine before returning it: a
+replay failure is a bug and raises.
+"""
+
 from __future__ import annotations
 
-from .position import Position
+import time
+
+import numpy as np
+
+from . import kernel as K
+from .cards import NUM_CARDS, card_text
+from .engine import Move, TAIL, is_won, moves_text, replay
+from .position import Position, frozen_floor
 from .reference_search import reference_solve
-from .result import Limits, SolveResult
-from .rules import CLEAR, Rules
+from .result import LOST, UNKNOWN, WON, Limits, SolveResult
+from .rules import CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
+
+ENTRY_BYTES = 16          # two uint64 per table entry
+FIRST_TABLE = 1 << 16     # entries in a fresh table
+FIRST_DEPTH = 512         # stack frames in a fresh stack
+SLICE_NODES = 1 << 20     # nodes per kernel call between wall-clock checks
+
+
+class VerificationError(RuntimeError):
+    """A solution the kernel reported does not replay to a win: a bug."""
+
+
+# ---------------------------------------------------------------------------
+# compact state
+
+
+def to_compact(pos: Position) -> np.ndarray:
+    """The kernel's state vector for a position (layout in kernel's docstring)."""
+    s = np.zeros(K.STATE_SIZE, dtype=np.int8)
+    s[K.LOCCOL:K.LOCCOL + NUM_CARDS] = -1
+    for col, cards in enumerate(pos.columns):
+        if len(cards) > K.COL_CAP:
+            raise ValueError(f"column {col + 1} holds {len(cards)} cards; the kernel allows {K.COL_CAP}")
+        for i, c in enumerate(cards):
+            s[K.COLS + K.COL_CAP * col + i] = c
+            s[K.LOCCOL + c] = col
+            s[K.LOCIDX + c] = i
+        s[K.LEN + col] = len(cards)
+        s[K.HID + col] = pos.hidden[col]
+        s[K.FLOOR + col] = frozen_floor(pos, col)
+    for t in range(3):
+        s[K.TAIL + t] = pos.tail[t] if pos.tail else -1
+    s[K.DEALT] = 0 if pos.tail else 1
+    s[K.SWEPT] = len(pos.swept_suits())
+    s[K.FROZEN] = sum(1 << suit for suit in pos.frozen)
+    return s
+
+
+def from_compact(s: np.ndarray) -> Position:
+    columns = tuple(tuple(int(c) for c in s[K.COLS + K.COL_CAP * col:K.COLS + K.COL_CAP * col + s[K.LEN + col]])
+                    for col in range(7))
+    hidden = tuple(int(s[K.HID + col]) for col in range(7))
+    tail = () if s[K.DEALT] else tuple(int(s[K.TAIL + t]) for t in range(3))
+    frozen = frozenset(suit for suit in range(4) if (int(s[K.FROZEN]) >> suit) & 1)
+    return Position(columns, hidden, tail, frozen)
+
+
+def compact_keys(s: np.ndarray) -> np.ndarray:
+    keys = np.zeros(K.KEYS_SIZE, dtype=np.uint64)
+    K.compute_keys(s, keys, K.Z, K.ZH, K.SALT, K.MISC)
+    return keys
+
+
+def state_problems(s: np.ndarray, keys: np.ndarray | None = None) -> list[str]:
+    """Recompute everything derivable in a compact state from scratch and list mismatches.
+
+    The ``pos_is_ok`` of this project: used by the tests after every move and
+    by ``solve(..., debug=True)``.
+    """
+    problems = []
+    pos = from_compact(s)
+    rebuilt = to_compact(pos)
+    for name, lo, hi in (("LOCCOL", K.LOCCOL, K.LOCCOL + 52), ("LOCIDX", K.LOCIDX, K.LOCIDX + 52),
+                         ("FLOOR", K.FLOOR, K.FLOOR + 7), ("SWEPT", K.SWEPT, K.SWEPT + 1)):
+        on_table = s[K.LOCCOL:K.LOCCOL + 52] >= 0
+        a, b = s[lo:hi], rebuilt[lo:hi]
+        if name == "LOCIDX":
+            a, b = a[on_table], b[on_table]
+        if not np.array_equal(a, b):
+            problems.append(f"{name} disagrees with the columns")
+    for col in range(7):
+        if s[K.LEN + col] and s[K.HID + col] >= s[K.LEN + col]:
+            problems.append(f"column {col + 1} has a face-down top")
+    if keys is not None and not np.array_equal(keys, compact_keys(s)):
+        problems.append("incremental keys differ from keys computed from scratch")
+    from .position import position_problems
+
+    problems += position_problems(pos)
+    return problems
+
+
+def rule_flags(rules: Rules) -> tuple[int, int, int, int]:
+    """(sweeps, freezes, space_any, tail_when_stuck) as the kernel takes them."""
+    return (int(rules.sweeps), int(rules.freezes), int(rules.space == SPACE_ANY),
+            int(rules.tail == TAIL_WHEN_STUCK))
+
+
+def decode_move(s: np.ndarray, code: int) -> Move:
+    if code == K.TAIL_CODE:
+        return TAIL
+    card, dst = divmod(int(code), 8)
+    return Move(card, int(s[K.LOCCOL + card]), dst)
+
+
+def jit_legal_moves(pos: Position, rules: Rules = CLEAR) -> list[Move]:
+    """The kernel's move list for a position, decoded (for comparison with the engine)."""
+    s = to_compact(pos)
+    out = np.zeros(K.MAX_MOVES, dtype=np.int16)
+    sweeps, _, space_any, when_stuck = rule_flags(rules)
+    n = K.generate_moves(s, out, space_any, when_stuck, sweeps)
+    return [decode_move(s, c) for c in out[:n]]
+
+
+def jit_play(pos: Position, move: Move, rules: Rules = CLEAR) -> tuple[Position, np.ndarray, np.ndarray]:
+    """Play a move with the kernel; return the new position, its state and incremental keys."""
+    s = to_compact(pos)
+    keys = compact_keys(s)
+    code = K.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
+    sweeps, freezes, _, _ = rule_flags(rules)
+    K.make_move(s, keys, code, sweeps, freezes, K.Z, K.ZH, K.SALT, K.MISC)
+    return from_compact(s), s, keys
+
+
+def position_key(pos: Position) -> tuple[int, int]:
+    keys = compact_keys(to_compact(pos))
+    return int(keys[K.KEY1]), int(keys[K.KEY2])
+
+
+def jit_deadlocked(pos: Position, rules: Rules = CLEAR) -> tuple[bool, list[bool]]:
+    s = to_compact(pos)
+    can_top = np.zeros(52, dtype=np.bool_)
+    sweeps, _, space_any, _ = rule_flags(rules)
+    dead = K.is_deadlocked(s, can_top, sweeps, space_any)
+    K.can_become_top(s, can_top, sweeps, space_any)
+    return bool(dead), [bool(x) for x in can_top]
+
+
+class _Stack:
+    def __init__(self, depth: int) -> None:
+        self.states = np.zeros((depth, K.STATE_SIZE), dtype=np.int8)
+        self.keys = np.zeros((depth, K.KEYS_SIZE), dtype=np.uint64)
+        self.moves = np.zeros((depth, K.MAX_MOVES), dtype=np.int16)
+        self.nmoves = np.zeros(depth, dtype=np.int64)
+        self.midx = np.zeros(depth, dtype=np.int64)
+
+    def grown(self, used: int) -> "_Stack":
+        bigger = _Stack(2 * self.states.shape[0])
+        for name in ("states", "keys", "moves", "nmoves", "midx"):
+            getattr(bigger, name)[:used + 1] = getattr(self, name)[:used + 1]
+        return bigger
+
+
+def jit_perft(pos: Position, depth: int, rules: Rules = CLEAR) -> int:
+    stack = _Stack(depth + 2)
+    stack.states[0] = to_compact(pos)
+    stack.keys[0] = compact_keys(stack.states[0])
+    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
+    return int(K.perft(stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, depth,
+                       sweeps, freezes, space_any, when_stuck, K.Z, K.ZH, K.SALT, K.MISC))
+
+
+def max_table_entries(memory_mb: int) -> int:
+    """Largest power-of-two table that fits the memory budget."""
+    cap = FIRST_TABLE
+    while 2 * cap * ENTRY_BYTES <= memory_mb * (1 << 20):
+        cap *= 2
+    return cap
 
 
 def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), engine: str = "jit") -> SolveResult:
-    return reference_solve(position, rules, limits)
+    """Decide whether the position can be won.
+
+    ``won`` comes with a solution that the reference engine has replayed to a
+    win; ``lost`` means the search was exhaustive (sound pruning aside);
+    ``unknown`` says which limit stopped it (``stopped_by``).
+    """
+    if engine == "reference":
+        return reference_solve(position, rules, limits)
+    if engine != "jit":
+        raise ValueError(f"unknown engine '{engine}' (jit or reference)")
+    start = time.perf_counter()
+    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
+    stack = _Stack(FIRST_DEPTH)
+    stack.states[0] = to_compact(position)
+    stack.keys[0] = compact_keys(stack.states[0])
+    top_cap = max(FIRST_TABLE, max_table_entries(limits.memory_mb))
+    cap = min(FIRST_TABLE, top_cap)
+    t1 = np.zeros(cap, dtype=np.uint64)
+    t2 = np.zeros(cap, dtype=np.uint64)
+    counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+    counters[K.C_SP] = -1
+    stopped_by = ""
+    while True:
+        slice_limit = min(limits.nodes, int(counters[K.C_NODES]) + SLICE_NODES)
+        load = cap // 2 if cap < top_cap else (cap * 9) // 10
+        status = K.search(stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, t1, t2, counters,
+                          slice_limit, load, sweeps, freezes, space_any, when_stuck, int(limits.prune),
+                          K.Z, K.ZH, K.SALT, K.MISC)
+        if status in (K.S_WON, K.S_LOST):
+            break
+        if status == K.S_DEEPER:
+            stack = stack.grown(int(counters[K.C_SP]))
+            continue
+        if status == K.S_GROW:
+            if cap >= top_cap:
+                stopped_by = "memory"
+                break
+            cap *= 4 if cap * 4 <= top_cap else 2
+            n1, n2 = np.zeros(cap, dtype=np.uint64), np.zeros(cap, dtype=np.uint64)
+            K.rehash(t1, t2, n1, n2)
+            t1, t2 = n1, n2
+            continue
+        if counters[K.C_NODES] >= limits.nodes:
+            stopped_by = "nodes"
+            break
+        if limits.seconds is not None and time.perf_counter() - start > limits.seconds:
+            stopped_by = "time"
+            break
+    result = SolveResult(
+        status=WON if status == K.S_WON else LOST if status == K.S_LOST else UNKNOWN,
+        rules=rules.name,
+        nodes=int(counters[K.C_NODES]),
+        moves_made=int(counters[K.C_MAKES]),
+        peak_entries=int(counters[K.C_ENTRIES]),
+        max_depth=int(counters[K.C_MAXDEPTH]),
+        deadlock_prunes=int(counters[K.C_PRUNES]),
+        dead_at_root=bool(counters[K.C_DEAD_ROOT]),
+        stopped_by=stopped_by,
+    )
+    if status == K.S_WON:
+        path = [decode_move(stack.states[d], stack.moves[d, stack.midx[d] - 1]) for d in range(int(counters[K.C_SP]))]
+        verify_solution(position, path, rules)
+        result.solution = moves_text(path)
+        result.solution_length = len(path)
+    result.seconds = time.perf_counter() - start
+    return result
 
 
-def jit_perft(position, depth, rules):
-    from .engine import perft
-    return perft(position, depth, rules)
+def verify_solution(position: Position, path: list[Move], rules: Rules) -> None:
+    """Replay with the reference engine; raise VerificationError unless it wins."""
+    try:
+        final = replay(position, path, rules)
+    except ValueError as exc:
+        raise VerificationError(f"solution does not replay: {exc}") from exc
+    if not is_won(final, rules):
+        raise VerificationError(f"solution {moves_text(path)} replays but does not win")

@@ -1,0 +1,575 @@
+"""The jitted core: compact state, move generation, make, keys, deadlock test, search, perft.
+
+Everything numba compiles lives in this one module (numba's cache does not see
+edits across files). Hot code uses plain numpy arrays only, no typed
+containers, and allocates nothing per node. Each kernel has a plain-Python
+twin: ``engine`` (moves, make, perft), ``deadlock`` and ``reference_search``.
+
+Compact state: one ``int8`` vector per position (``STATE_SIZE`` bytes)::
+
+    offset  size        field
+    0       7 * 64      COLS     cards of column c at COLS + 64*c + i, i = 0 is the bottom
+    448     7           LEN      number of cards in each column
+    455     7           HID      face-down cards at the bottom of each column
+    462     7           FLOOR    cards at the bottom that can never move (classic frozen runs
+                                 and everything under them); 0 elsewhere
+    469     52          LOCCOL   column of each card, -1 when in the tail or swept
+    521     52          LOCIDX   height of each card in its column
+    573     3           TAIL     the tail cards in dealing order, -1 once dealt
+    576     1           DEALT    1 once the tail has been dealt
+    577     1           SWEPT    number of runs swept (Clear runs)
+    578     1           FROZEN   bit s set when suit s has a frozen run (classic)
+    579     5           padding  (STATE_SIZE = 584)
+
+Keys: one ``uint64`` vector per position (``KEYS_SIZE`` entries)::
+
+    0..6    column hashes under key set 1     7..13   the same under key set 2
+    14      key 1                             15      key 2
+
+A column hash is ``sum Z[card, height] + ZH[face-down count]`` (mod 2^64),
+updated per moved card. A position key is ``sum F(column hash + SALT[slot])``
+plus tail and frozen terms, where F is the splitmix64 finaliser and ``slot`` is
+the column number for columns 1-3 before the tail deal and one shared slot for
+all interchangeable columns (RULES.md, Moves 2): permuting interchangeable
+columns permutes equal terms of a sum, so such positions get equal keys; F
+makes the sum non-linear in the cards, so two different positions collide
+only by chance. Two key sets from independent random tables are kept and an
+entry matches only when both agree (127 bits: the table forces the low bit of
+key 2 to 1 to reserve 0 as "empty"). With at most N stored positions and M
+probes the chance that any probe wrongly matches is below N*M / 2^127, under
+1e-20 for the largest searches this tool runs (N, M < 1e9). A false match is
+the only way the search could call a won position lost, so that is the bound
+on a wrong ``lost``.
+
+Moves: an ``int16`` code ``card * 8 + destination column``; ``TAIL_CODE`` is
+the tail deal. The source column is the card's LOCCOL before the move.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+JIT = dict(cache=True, nogil=True)
+
+COL_CAP = 64
+COLS = 0
+LEN = 448
+HID = 455
+FLOOR = 462
+LOCCOL = 469
+LOCIDX = 521
+TAIL = 573
+DEALT = 576
+SWEPT = 577
+FROZEN = 578
+STATE_SIZE = 584
+
+KEY1 = 14
+KEY2 = 15
+KEYS_SIZE = 16
+
+TAIL_CODE = 52 * 8
+MAX_MOVES = 256
+
+# search status codes
+S_WON = 1
+S_LOST = 2
+S_NODES = 3     # node budget (or the slice of it) used up; call again to continue
+S_GROW = 4      # transposition table needs to grow; grow it and call again
+S_DEEPER = 5    # stack needs to grow; grow it and call again
+
+# search counters (an int64 vector the caller owns)
+C_NODES = 0
+C_ENTRIES = 1
+C_PRUNES = 2
+C_MAXDEPTH = 3
+C_SP = 4
+C_DEAD_ROOT = 5
+C_MAKES = 6      # moves made, including those leading to known positions
+COUNTERS_SIZE = 8
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+
+
+def _random_tables() -> tuple[np.ndarray, ...]:
+    rng = np.random.Generator(np.random.PCG64(0x5C0F1105))  # fixed: keys are pinned in tests
+    def draw(n: int) -> np.ndarray:
+        return rng.integers(0, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, size=n, dtype=np.uint64)
+    z = draw(2 * 52 * COL_CAP).reshape(2, 52 * COL_CAP)
+    zh = draw(2 * COL_CAP).reshape(2, COL_CAP)
+    salt = draw(2 * 8).reshape(2, 8)
+    misc = draw(2 * 8).reshape(2, 8)  # [tail not dealt, frozen suit 0..3, ...]
+    return z, zh, salt, misc
+
+
+Z, ZH, SALT, MISC = _random_tables()
+
+
+# ---------------------------------------------------------------------------
+# small helpers
+
+
+@nb.njit(**JIT)
+def _mix(x):
+    """splitmix64 finaliser: a bijection of uint64 that scrambles every bit."""
+    x = (x ^ (x >> _S30)) * _M1
+    x = (x ^ (x >> _S27)) * _M2
+    return x ^ (x >> _S31)
+
+
+@nb.njit(**JIT)
+def _slot(s, col):
+    if s[DEALT] == 0 and col < 3:
+        return col
+    return 7
+
+
+@nb.njit(**JIT)
+def _column_hash(s, col, k, z, zh):
+    h = zh[k, s[HID + col]]
+    base = COLS + COL_CAP * col
+    for i in range(s[LEN + col]):
+        h += z[k, s[base + i] * COL_CAP + i]
+    return h
+
+
+@nb.njit(**JIT)
+def _key_from_columns(s, keys, k, salt, misc):
+    key = np.uint64(0)
+    for col in range(7):
+        key += _mix(keys[7 * k + col] + salt[k, _slot(s, col)])
+    if s[DEALT] == 0:
+        key += misc[k, 0]
+    for suit in range(4):
+        if (s[FROZEN] >> suit) & 1:
+            key += misc[k, 1 + suit]
+    return key
+
+
+@nb.njit(**JIT)
+def compute_keys(s, keys, z, zh, salt, misc):
+    """Column hashes and both keys from scratch (the incremental update must agree)."""
+    for k in range(2):
+        for col in range(7):
+            keys[7 * k + col] = _column_hash(s, col, k, z, zh)
+        keys[KEY1 + k] = _key_from_columns(s, keys, k, salt, misc)
+
+
+# ---------------------------------------------------------------------------
+# move generation
+
+
+@nb.njit(**JIT)
+def _push_cards_kings(s, out, n, dst, space_any):
+    """Moves into the empty column dst, by source column then height."""
+    for src in range(7):
+        length = s[LEN + src]
+        start = s[HID + src]
+        if s[FLOOR + src] > start:
+            start = s[FLOOR + src]
+        base = COLS + COL_CAP * src
+        for i in range(start, length):
+            c = s[base + i]
+            if space_any == 0 and c % 13 != 12:
+                continue
+            if i == 0 and (s[DEALT] == 1 or (src >= 3 and dst >= 3)):
+                continue  # relocating a whole column changes nothing
+            out[n] = c * 8 + dst
+            n += 1
+    return n
+
+
+@nb.njit(**JIT)
+def generate_moves(s, out, space_any, tail_when_stuck, won_by_sweeps):
+    """Write the legal moves of state s into out in canonical order; return the count.
+
+    Canonical order (as ``engine.legal_moves``): by destination column, then
+    source column, then height; the tail deal last. A won position has none.
+    """
+    if _is_won(s, won_by_sweeps):
+        return 0
+    n = 0
+    first_free = -1
+    for col in range(7):
+        if s[LEN + col] == 0 and (s[DEALT] == 1 or col >= 3):
+            first_free = col
+            break
+    for dst in range(7):
+        length = s[LEN + dst]
+        if length > 0:
+            t = s[COLS + COL_CAP * dst + length - 1]
+            if t % 13 == 0:
+                continue  # nothing builds on an Ace
+            c = t - 1
+            src = s[LOCCOL + c]
+            if src < 0 or src == dst:
+                continue
+            i = s[LOCIDX + c]
+            if i < s[HID + src] or i < s[FLOOR + src]:
+                continue
+            out[n] = c * 8 + dst
+            n += 1
+        else:
+            if (s[DEALT] == 1 or dst >= 3) and dst != first_free:
+                continue
+            n = _push_cards_kings(s, out, n, dst, space_any)
+    if s[DEALT] == 0:
+        if tail_when_stuck == 0:
+            out[n] = TAIL_CODE
+            n += 1
+        else:
+            real = 0
+            for j in range(n):
+                c = out[j] // 8
+                dst = out[j] % 8
+                if not (s[LOCIDX + c] == 0 and s[LEN + dst] == 0):
+                    real += 1
+            if real == 0:
+                out[n] = TAIL_CODE
+                n += 1
+    return n
+
+
+@nb.njit(**JIT)
+def _is_won(s, won_by_sweeps):
+    if won_by_sweeps:
+        return s[SWEPT] == 4
+    if s[DEALT] == 0:
+        return False
+    for col in range(7):
+        length = s[LEN + col]
+        if length == 0:
+            continue
+        if length % 13 != 0 or s[HID + col] != 0:
+            return False
+        if s[COLS + COL_CAP * col + length - 1] % 13 != 0:
+            return False
+    for col in range(7):
+        base = COLS + COL_CAP * col
+        for start in range(0, s[LEN + col], 13):
+            king = s[base + start]
+            if king % 13 != 12:
+                return False
+            for k in range(13):
+                if s[base + start + k] != king - k:
+                    return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# make
+
+
+@nb.njit(**JIT)
+def _settle(s, keys, col, sweeps, freezes, z, zh):
+    """Flip a face-down top; sweep (repeatedly) or freeze a complete top run."""
+    base = COLS + COL_CAP * col
+    while True:
+        length = s[LEN + col]
+        if length > 0 and s[HID + col] >= length:
+            for k in range(2):
+                keys[7 * k + col] += zh[k, length - 1] - zh[k, s[HID + col]]
+            s[HID + col] = length - 1
+        if length - s[HID + col] < 13 or length - s[FLOOR + col] < 13:
+            return
+        ace = s[base + length - 1]
+        if ace % 13 != 0:
+            return
+        for k in range(1, 13):
+            if s[base + length - 1 - k] != ace + k:
+                return
+        if sweeps:
+            for i in range(length - 13, length):
+                c = s[base + i]
+                for k in range(2):
+                    keys[7 * k + col] -= z[k, c * COL_CAP + i]
+                s[LOCCOL + c] = -1
+            s[LEN + col] = length - 13
+            s[SWEPT] += 1
+            continue
+        if freezes:
+            s[FLOOR + col] = length
+            s[FROZEN] |= 1 << (ace // 13)
+        return
+
+
+@nb.njit(**JIT)
+def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
+    """Play the move ``code`` on state s and its keys, in place."""
+    if code == TAIL_CODE:
+        for col in range(3):
+            c = s[TAIL + col]
+            i = s[LEN + col]
+            s[COLS + COL_CAP * col + i] = c
+            s[LOCCOL + c] = col
+            s[LOCIDX + c] = i
+            s[LEN + col] = i + 1
+            s[TAIL + col] = -1
+            for k in range(2):
+                keys[7 * k + col] += z[k, c * COL_CAP + i]
+        s[DEALT] = 1
+        for col in range(3):
+            _settle(s, keys, col, sweeps, freezes, z, zh)
+    else:
+        c = code // 8
+        dst = code % 8
+        src = s[LOCCOL + c]
+        i = s[LOCIDX + c]
+        length = s[LEN + src]
+        j = s[LEN + dst]
+        sbase = COLS + COL_CAP * src
+        dbase = COLS + COL_CAP * dst
+        for a in range(i, length):
+            card = s[sbase + a]
+            b = j + a - i
+            s[dbase + b] = card
+            s[LOCCOL + card] = dst
+            s[LOCIDX + card] = b
+            for k in range(2):
+                keys[7 * k + src] -= z[k, card * COL_CAP + a]
+                keys[7 * k + dst] += z[k, card * COL_CAP + b]
+        s[LEN + src] = i
+        s[LEN + dst] = j + length - i
+        _settle(s, keys, src, sweeps, freezes, z, zh)
+        _settle(s, keys, dst, sweeps, freezes, z, zh)
+    for k in range(2):
+        keys[KEY1 + k] = _key_from_columns(s, keys, k, salt, misc)
+
+
+# ---------------------------------------------------------------------------
+# deadlock detection (twin: deadlock.py, where the argument is written out)
+
+
+@nb.njit(**JIT)
+def _leaves(s, col, idx, card, can_top, space, sweeps, space_any):
+    if idx < s[FLOOR + col]:
+        return False
+    if idx < s[HID + col] and not can_top[card]:
+        return False
+    if card % 13 == 12:
+        if sweeps:
+            if can_top[card]:
+                return True
+            if idx + 1 < s[LEN + col] and s[COLS + COL_CAP * col + idx + 1] == card - 1:
+                return True
+        return space and idx > 0
+    if can_top[card + 1]:
+        return True
+    return space_any == 1 and space and idx > 0
+
+
+@nb.njit(**JIT)
+def can_become_top(s, can_top, sweeps, space_any):
+    """Fill can_top (52 booleans) as deadlock.can_become_top; return the space flag."""
+    for c in range(52):
+        can_top[c] = False
+    space = False
+    for col in range(7):
+        length = s[LEN + col]
+        if length == 0:
+            space = True
+        else:
+            can_top[s[COLS + COL_CAP * col + length - 1]] = True
+    for t in range(3):
+        if s[TAIL + t] >= 0:
+            can_top[s[TAIL + t]] = True
+    changed = True
+    while changed:
+        changed = False
+        for col in range(7):
+            base = COLS + COL_CAP * col
+            length = s[LEN + col]
+            for idx in range(length - 2, -1, -1):
+                x = s[base + idx]
+                if not can_top[x] and _leaves(s, col, idx + 1, s[base + idx + 1], can_top, space, sweeps, space_any):
+                    can_top[x] = True
+                    changed = True
+            if not space and length > 0 and _leaves(s, col, 0, s[base], can_top, space, sweeps, space_any):
+                space = True
+                changed = True
+    return space
+
+
+@nb.njit(**JIT)
+def is_deadlocked(s, can_top, sweeps, space_any):
+    """True when the position is provably lost (twin of deadlock.is_deadlocked)."""
+    can_become_top(s, can_top, sweeps, space_any)
+    for col in range(7):
+        base = COLS + COL_CAP * col
+        for idx in range(s[HID + col]):
+            if not can_top[s[base + idx]]:
+                return True
+        for idx in range(s[LEN + col]):
+            c = s[base + idx]
+            if c % 13 == 12 or can_top[c + 1]:
+                continue
+            if idx > 0 and s[base + idx - 1] == c + 1:
+                continue
+            return True
+    for t in range(3):
+        c = s[TAIL + t]
+        if c >= 0 and c % 13 != 12 and not can_top[c + 1]:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# transposition table
+
+
+@nb.njit(**JIT)
+def _probe_insert(t1, t2, k1, k2):
+    """Insert (k1, k2) unless present. Return True when it was already there."""
+    mask = t1.shape[0] - 1
+    k2 = k2 | np.uint64(1)
+    i = k1 & np.uint64(mask)
+    zero = np.uint64(0)
+    while True:
+        a = t1[i]
+        b = t2[i]
+        if b == zero:
+            t1[i] = k1
+            t2[i] = k2
+            return False
+        if a == k1 and b == k2:
+            return True
+        i = (i + np.uint64(1)) & np.uint64(mask)
+
+
+@nb.njit(**JIT)
+def rehash(old1, old2, new1, new2):
+    """Move every entry of the old table into the (larger, empty) new one."""
+    zero = np.uint64(0)
+    for i in range(old1.shape[0]):
+        if old2[i] != zero:
+            _probe_insert(new1, new2, old1[i], old2[i])
+
+
+# ---------------------------------------------------------------------------
+# search
+
+
+@nb.njit(**JIT)
+def search(states, keys, moves, nmoves, midx, t1, t2, counters, node_limit, max_entries,
+           sweeps, freezes, space_any, tail_when_stuck, prune, z, zh, salt, misc):
+    """Depth-first search for a win from states[0]; resumable.
+
+    Preconditions: states[0] / keys[0] hold the root with correct keys. On the
+    first call counters[C_SP] is -1; the kernel then inserts the root and
+    starts. It returns a status code: S_WON (the path is moves[d, midx[d]-1]
+    for d < counters[C_SP]), S_LOST (every position reachable from the root was
+    visited or pruned by a sound rule), or a request to be called again after
+    the caller has acted: S_NODES (counters[C_NODES] reached node_limit),
+    S_GROW (the table holds max_entries; give a bigger one), S_DEEPER (the
+    stack is full; give a bigger one). Nothing is lost between calls.
+
+    A position is a node when it is first inserted in the table; a position
+    found in the table is never expanded again: in a one-player search, had it
+    led to a win the search would already have stopped.
+    """
+    can_top = np.zeros(52, dtype=np.bool_)
+    depth_cap = states.shape[0]
+    sp = counters[C_SP]
+    if sp < 0:
+        _probe_insert(t1, t2, keys[0, KEY1], keys[0, KEY2])
+        counters[C_NODES] = 1
+        counters[C_ENTRIES] = 1
+        if _is_won(states[0], sweeps):
+            counters[C_SP] = 0
+            return S_WON
+        if prune and is_deadlocked(states[0], can_top, sweeps, space_any):
+            counters[C_PRUNES] += 1
+            counters[C_DEAD_ROOT] = 1
+            counters[C_SP] = 0
+            return S_LOST
+        nmoves[0] = generate_moves(states[0], moves[0], space_any, tail_when_stuck, sweeps)
+        midx[0] = 0
+        sp = 0
+    while True:
+        if midx[sp] == nmoves[sp]:
+            sp -= 1
+            if sp < 0:
+                counters[C_SP] = 0
+                return S_LOST
+            continue
+        code = moves[sp, midx[sp]]
+        midx[sp] += 1
+        if sp + 2 >= depth_cap:
+            midx[sp] -= 1
+            counters[C_SP] = sp
+            return S_DEEPER
+        child = states[sp + 1]
+        child[:] = states[sp]
+        ckeys = keys[sp + 1]
+        ckeys[:] = keys[sp]
+        make_move(child, ckeys, code, sweeps, freezes, z, zh, salt, misc)
+        counters[C_MAKES] += 1
+        if counters[C_ENTRIES] >= max_entries:
+            midx[sp] -= 1
+            counters[C_SP] = sp
+            return S_GROW
+        if counters[C_NODES] >= node_limit:
+            midx[sp] -= 1
+            counters[C_SP] = sp
+            return S_NODES
+        if _probe_insert(t1, t2, ckeys[KEY1], ckeys[KEY2]):
+            continue
+        counters[C_NODES] += 1
+        counters[C_ENTRIES] += 1
+        if _is_won(child, sweeps):
+            counters[C_SP] = sp + 1
+            return S_WON
+        if prune:
+            check = False
+            if code == TAIL_CODE:
+                check = True
+            else:
+                dst = code % 8
+                if states[sp][LEN + dst] == 0 or child[FROZEN] != states[sp][FROZEN]:
+                    check = True
+            if check and is_deadlocked(child, can_top, sweeps, space_any):
+                counters[C_PRUNES] += 1
+                continue
+        sp += 1
+        if sp > counters[C_MAXDEPTH]:
+            counters[C_MAXDEPTH] = sp
+        nmoves[sp] = generate_moves(child, moves[sp], space_any, tail_when_stuck, sweeps)
+        midx[sp] = 0
+
+
+# ---------------------------------------------------------------------------
+# perft
+
+
+@nb.njit(**JIT)
+def perft(states, keys, moves, nmoves, midx, depth, sweeps, freezes, space_any, tail_when_stuck,
+          z, zh, salt, misc):
+    """Number of move sequences of length depth from states[0] (twin: engine.perft)."""
+    if depth == 0:
+        return 1
+    total = 0
+    nmoves[0] = generate_moves(states[0], moves[0], space_any, tail_when_stuck, sweeps)
+    midx[0] = 0
+    sp = 0
+    while sp >= 0:
+        if sp == depth - 1:
+            total += nmoves[sp]
+            sp -= 1
+            continue
+        if midx[sp] == nmoves[sp]:
+            sp -= 1
+            continue
+        code = moves[sp, midx[sp]]
+        midx[sp] += 1
+        states[sp + 1][:] = states[sp]
+        keys[sp + 1][:] = keys[sp]
+        make_move(states[sp + 1], keys[sp + 1], code, sweeps, freezes, z, zh, salt, misc)
+        sp += 1
+        nmoves[sp] = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
+        midx[sp] = 0
+    return total
