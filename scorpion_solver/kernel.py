@@ -51,6 +51,7 @@ import numba as nb
 import numpy as np
 
 JIT = dict(cache=True, nogil=True)
+INLINE = dict(cache=True, nogil=True, inline="always")  # small helpers: numba calls are not free
 
 COL_CAP = 64
 COLS = 0
@@ -79,6 +80,14 @@ S_NODES = 3     # node budget (or the slice of it) used up; call again to contin
 S_GROW = 4      # transposition table needs to grow; grow it and call again
 S_DEEPER = 5    # stack needs to grow; grow it and call again
 
+# per-card facts in the deadlock test
+F_ON_TABLE = 1
+F_STUCK = 2      # in or under a frozen run
+F_DOWN = 4       # face down
+F_BOTTOM = 8     # lowest card of its column
+F_QUEEN_ON = 16  # a King with its Queen directly on it
+F_LEFT = 32      # already found able to leave
+
 # search counters (an int64 vector the caller owns)
 C_NODES = 0
 C_ENTRIES = 1
@@ -87,6 +96,7 @@ C_MAXDEPTH = 3
 C_SP = 4
 C_DEAD_ROOT = 5
 C_MAKES = 6      # moves made, including those leading to known positions
+C_CHECKS = 7     # deadlock tests run
 COUNTERS_SIZE = 8
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -114,7 +124,7 @@ Z, ZH, SALT, MISC = _random_tables()
 # small helpers
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def _mix(x):
     """splitmix64 finaliser: a bijection of uint64 that scrambles every bit."""
     x = (x ^ (x >> _S30)) * _M1
@@ -122,7 +132,7 @@ def _mix(x):
     return x ^ (x >> _S31)
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def _slot(s, col):
     if s[DEALT] == 0 and col < 3:
         return col
@@ -315,6 +325,8 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
         s[DEALT] = 1
         for col in range(3):
             _settle(s, keys, col, sweeps, freezes, z, zh)
+        for k in range(2):
+            keys[KEY1 + k] = _key_from_columns(s, keys, k, salt, misc)
     else:
         c = code // 8
         dst = code % 8
@@ -324,6 +336,9 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
         j = s[LEN + dst]
         sbase = COLS + COL_CAP * src
         dbase = COLS + COL_CAP * dst
+        old_src1, old_dst1 = keys[src], keys[dst]
+        old_src2, old_dst2 = keys[7 + src], keys[7 + dst]
+        old_frozen = s[FROZEN]
         for a in range(i, length):
             card = s[sbase + a]
             b = j + a - i
@@ -337,8 +352,17 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
         s[LEN + dst] = j + length - i
         _settle(s, keys, src, sweeps, freezes, z, zh)
         _settle(s, keys, dst, sweeps, freezes, z, zh)
-    for k in range(2):
-        keys[KEY1 + k] = _key_from_columns(s, keys, k, salt, misc)
+        # only two column terms of the key sums change (the tail state, hence the slots, does not)
+        ss, ds = _slot(s, src), _slot(s, dst)
+        keys[KEY1] += (_mix(keys[src] + salt[0, ss]) - _mix(old_src1 + salt[0, ss])
+                       + _mix(keys[dst] + salt[0, ds]) - _mix(old_dst1 + salt[0, ds]))
+        keys[KEY2] += (_mix(keys[7 + src] + salt[1, ss]) - _mix(old_src2 + salt[1, ss])
+                       + _mix(keys[7 + dst] + salt[1, ds]) - _mix(old_dst2 + salt[1, ds]))
+        if s[FROZEN] != old_frozen:
+            for suit in range(4):
+                if ((s[FROZEN] >> suit) & 1) and not ((old_frozen >> suit) & 1):
+                    keys[KEY1] += misc[0, 1 + suit]
+                    keys[KEY2] += misc[1, 1 + suit]
 
 
 # ---------------------------------------------------------------------------
@@ -346,51 +370,76 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
 
 
 @nb.njit(**JIT)
-def _leaves(s, col, idx, card, can_top, space, sweeps, space_any):
-    if idx < s[FLOOR + col]:
-        return False
-    if idx < s[HID + col] and not can_top[card]:
-        return False
-    if card % 13 == 12:
-        if sweeps:
-            if can_top[card]:
-                return True
-            if idx + 1 < s[LEN + col] and s[COLS + COL_CAP * col + idx + 1] == card - 1:
-                return True
-        return space and idx > 0
-    if can_top[card + 1]:
-        return True
-    return space_any == 1 and space and idx > 0
+def can_become_top(s, can_top, sweeps, space_any):
+    """Fill can_top (52 booleans) as deadlock.can_become_top; return the space flag."""
+    info = np.zeros(52, dtype=np.int8)
+    under = np.zeros(52, dtype=np.int8)
+    return _can_become_top(s, can_top, info, under, sweeps, space_any)
 
 
 @nb.njit(**JIT)
-def can_become_top(s, can_top, sweeps, space_any):
-    """Fill can_top (52 booleans) as deadlock.can_become_top; return the space flag."""
+def _can_become_top(s, can_top, info, under, sweeps, space_any):
+    """can_become_top, also leaving per-card facts in info (F_* flags, 0 off the
+    table) and the card directly under each card in under.
+
+    The same least fixed point as the twin, over per-card facts gathered
+    first into small local arrays; a card found able to leave is not examined
+    again. Written as one flat loop: helper calls and tuple returns cost more
+    here than the logic.
+    """
     for c in range(52):
         can_top[c] = False
+        info[c] = 0
     space = False
     for col in range(7):
         length = s[LEN + col]
+        base = COLS + COL_CAP * col
         if length == 0:
             space = True
-        else:
-            can_top[s[COLS + COL_CAP * col + length - 1]] = True
+            continue
+        can_top[s[base + length - 1]] = True
+        hid = s[HID + col]
+        floor = s[FLOOR + col]
+        for idx in range(length):
+            y = s[base + idx]
+            flags = F_ON_TABLE
+            if idx < floor:
+                flags |= F_STUCK
+            if idx < hid:
+                flags |= F_DOWN
+            if idx == 0:
+                flags |= F_BOTTOM
+            else:
+                under[y] = s[base + idx - 1]
+            if idx + 1 < length and s[base + idx + 1] == y - 1:
+                flags |= F_QUEEN_ON
+            info[y] = flags
     for t in range(3):
         if s[TAIL + t] >= 0:
             can_top[s[TAIL + t]] = True
     changed = True
     while changed:
         changed = False
-        for col in range(7):
-            base = COLS + COL_CAP * col
-            length = s[LEN + col]
-            for idx in range(length - 2, -1, -1):
-                x = s[base + idx]
-                if not can_top[x] and _leaves(s, col, idx + 1, s[base + idx + 1], can_top, space, sweeps, space_any):
-                    can_top[x] = True
+        for y in range(52):
+            flags = info[y]
+            if flags == 0 or (flags & (F_STUCK | F_LEFT)):
+                continue
+            if (flags & F_DOWN) and not can_top[y]:
+                continue
+            bottom = (flags & F_BOTTOM) != 0
+            if y % 13 == 12:
+                leaves = (sweeps and (can_top[y] or (flags & F_QUEEN_ON) != 0)) or (space and not bottom)
+            else:
+                leaves = can_top[y + 1] or (space_any == 1 and space and not bottom)
+            if not leaves:
+                continue
+            info[y] = flags | F_LEFT
+            if bottom:
+                if not space:
+                    space = True
                     changed = True
-            if not space and length > 0 and _leaves(s, col, 0, s[base], can_top, space, sweeps, space_any):
-                space = True
+            elif not can_top[under[y]]:
+                can_top[under[y]] = True
                 changed = True
     return space
 
@@ -398,21 +447,22 @@ def can_become_top(s, can_top, sweeps, space_any):
 @nb.njit(**JIT)
 def is_deadlocked(s, can_top, sweeps, space_any):
     """True when the position is provably lost (twin of deadlock.is_deadlocked)."""
-    can_become_top(s, can_top, sweeps, space_any)
-    for col in range(7):
-        base = COLS + COL_CAP * col
-        for idx in range(s[HID + col]):
-            if not can_top[s[base + idx]]:
-                return True
-        for idx in range(s[LEN + col]):
-            c = s[base + idx]
-            if c % 13 == 12 or can_top[c + 1]:
-                continue
-            if idx > 0 and s[base + idx - 1] == c + 1:
-                continue
-            return True
+    info = np.zeros(52, dtype=np.int8)
+    under = np.zeros(52, dtype=np.int8)
+    _can_become_top(s, can_top, info, under, sweeps, space_any)
+    for y in range(52):
+        flags = info[y]
+        if flags == 0:
+            continue  # tail cards are checked below; swept cards need nothing
+        if flags & F_DOWN and not can_top[y]:
+            return True  # a face-down card that can never be turned up
+        if y % 13 == 12 or can_top[y + 1]:
+            continue
+        if not (flags & F_BOTTOM) and under[y] == y + 1:
+            continue  # already on its successor
+        return True  # its successor can never again be a top
     for t in range(3):
-        c = s[TAIL + t]
+        c = np.int64(s[TAIL + t])
         if c >= 0 and c % 13 != 12 and not can_top[c + 1]:
             return True
     return False
@@ -422,73 +472,130 @@ def is_deadlocked(s, can_top, sweeps, space_any):
 # transposition table
 
 
-@nb.njit(**JIT)
-def _probe_insert(t1, t2, k1, k2):
-    """Insert (k1, k2) unless present. Return True when it was already there."""
-    mask = t1.shape[0] - 1
+@nb.njit(**INLINE)
+def _probe_insert(table, k1, k2):
+    """Insert (k1, k2) unless present; return True when it was already there.
+
+    ``table`` is a uint64 array of shape (capacity, 2), capacity a power of
+    two; an entry is a position's two keys side by side (one cache line
+    holds both), an empty slot has 0 as its second key (stored second keys
+    have their low bit forced to 1). Open addressing with linear probing
+    from ``k1 mod capacity``. Entries are never removed: an entry means
+    "this position has been reached; do not expand it again".
+    """
+    mask = np.uint64(table.shape[0] - 1)
     k2 = k2 | np.uint64(1)
-    i = k1 & np.uint64(mask)
+    i = k1 & mask
     zero = np.uint64(0)
     while True:
-        a = t1[i]
-        b = t2[i]
+        b = table[i, 1]
         if b == zero:
-            t1[i] = k1
-            t2[i] = k2
+            table[i, 0] = k1
+            table[i, 1] = k2
             return False
-        if a == k1 and b == k2:
+        if b == k2 and table[i, 0] == k1:
             return True
-        i = (i + np.uint64(1)) & np.uint64(mask)
+        i = (i + np.uint64(1)) & mask
 
 
 @nb.njit(**JIT)
-def rehash(old1, old2, new1, new2):
+def rehash(old, new):
     """Move every entry of the old table into the (larger, empty) new one."""
     zero = np.uint64(0)
-    for i in range(old1.shape[0]):
-        if old2[i] != zero:
-            _probe_insert(new1, new2, old1[i], old2[i])
+    for i in range(old.shape[0]):
+        if old[i, 1] != zero:
+            _probe_insert(new, old[i, 0], old[i, 1])
 
 
 # ---------------------------------------------------------------------------
 # search
 
 
+@nb.njit(**INLINE)
+def _copy_frame(states, keys, sp):
+    """states[sp + 1] = states[sp], keys likewise (explicit loops: numba's slice copy is 20x slower)."""
+    for i in range(STATE_SIZE):
+        states[sp + 1, i] = states[sp, i]
+    for i in range(KEYS_SIZE):
+        keys[sp + 1, i] = keys[sp, i]
+
+
 @nb.njit(**JIT)
-def search(states, keys, moves, nmoves, midx, t1, t2, counters, node_limit, max_entries,
+def _expand(states, keys, moves, nmoves, midx, table, counters, sp, child_keys,
+            sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc):
+    """Generate the moves of states[sp] and keep those leading to positions not seen yet.
+
+    Every child is made once in the scratch frame sp + 1 to learn its keys;
+    then all their table slots are touched in one pass, so the cache misses
+    overlap instead of coming one at a time; then each child is inserted. A
+    child is a node the moment it is inserted, and it stays pending on the
+    stack until it is expanded, so no inserted position goes unexplored.
+    """
+    n = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
+    for j in range(n):
+        _copy_frame(states, keys, sp)
+        make_move(states[sp + 1], keys[sp + 1], moves[sp, j], sweeps, freezes, z, zh, salt, misc)
+        child_keys[j, 0] = keys[sp + 1, KEY1]
+        child_keys[j, 1] = keys[sp + 1, KEY2]
+    counters[C_MAKES] += n
+    mask = np.uint64(table.shape[0] - 1)
+    touch = np.uint64(0)
+    for j in range(n):
+        touch += table[child_keys[j, 0] & mask, 1]
+    kept = 0
+    for j in range(n):
+        if not _probe_insert(table, child_keys[j, 0], child_keys[j, 1]):
+            moves[sp, kept] = moves[sp, j]
+            kept += 1
+    counters[C_NODES] += kept
+    counters[C_ENTRIES] += kept
+    nmoves[sp] = kept
+    midx[sp] = 0
+    return touch
+
+
+@nb.njit(**JIT)
+def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_entries,
            sweeps, freezes, space_any, tail_when_stuck, prune, z, zh, salt, misc):
     """Depth-first search for a win from states[0]; resumable.
 
-    Preconditions: states[0] / keys[0] hold the root with correct keys. On the
-    first call counters[C_SP] is -1; the kernel then inserts the root and
+    Preconditions: states[0] / keys[0] hold the root with correct keys; the
+    table has room for max_entries entries (the caller keeps its load low).
+    On the first call counters[C_SP] is -1: the kernel inserts the root and
     starts. It returns a status code: S_WON (the path is moves[d, midx[d]-1]
-    for d < counters[C_SP]), S_LOST (every position reachable from the root was
-    visited or pruned by a sound rule), or a request to be called again after
-    the caller has acted: S_NODES (counters[C_NODES] reached node_limit),
-    S_GROW (the table holds max_entries; give a bigger one), S_DEEPER (the
-    stack is full; give a bigger one). Nothing is lost between calls.
+    for d < counters[C_SP]), S_LOST (every position reachable from the root
+    was visited or pruned by a sound rule), or a request to be called again
+    after the caller has acted: S_NODES (counters[C_NODES] reached
+    node_limit), S_GROW (the table would pass max_entries; give a bigger one),
+    S_DEEPER (the stack is full; give a bigger one). Nothing is lost between
+    calls. The limits are checked before each expansion, so a search may pass
+    node_limit by less than MAX_MOVES nodes.
 
-    A position is a node when it is first inserted in the table; a position
-    found in the table is never expanded again: in a one-player search, had it
-    led to a win the search would already have stopped.
+    A position is a node when it is inserted in the table, which happens when
+    its parent is expanded; a position found in the table is never inserted
+    or expanded again: in a one-player search, had it led to a win the search
+    would already have stopped (or will, from where it is pending).
     """
     can_top = np.zeros(52, dtype=np.bool_)
+    child_keys = np.zeros((MAX_MOVES, 2), dtype=np.uint64)
     depth_cap = states.shape[0]
     sp = counters[C_SP]
     if sp < 0:
-        _probe_insert(t1, t2, keys[0, KEY1], keys[0, KEY2])
+        _probe_insert(table, keys[0, KEY1], keys[0, KEY2])
         counters[C_NODES] = 1
         counters[C_ENTRIES] = 1
         if _is_won(states[0], sweeps):
             counters[C_SP] = 0
             return S_WON
-        if prune and is_deadlocked(states[0], can_top, sweeps, space_any):
-            counters[C_PRUNES] += 1
-            counters[C_DEAD_ROOT] = 1
-            counters[C_SP] = 0
-            return S_LOST
-        nmoves[0] = generate_moves(states[0], moves[0], space_any, tail_when_stuck, sweeps)
-        midx[0] = 0
+        if prune:
+            counters[C_CHECKS] += 1
+            if is_deadlocked(states[0], can_top, sweeps, space_any):
+                counters[C_PRUNES] += 1
+                counters[C_DEAD_ROOT] = 1
+                counters[C_SP] = 0
+                return S_LOST
+        _expand(states, keys, moves, nmoves, midx, table, counters, 0, child_keys,
+                sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
         sp = 0
     while True:
         if midx[sp] == nmoves[sp]:
@@ -497,30 +604,20 @@ def search(states, keys, moves, nmoves, midx, t1, t2, counters, node_limit, max_
                 counters[C_SP] = 0
                 return S_LOST
             continue
-        code = moves[sp, midx[sp]]
-        midx[sp] += 1
         if sp + 2 >= depth_cap:
-            midx[sp] -= 1
             counters[C_SP] = sp
             return S_DEEPER
-        child = states[sp + 1]
-        child[:] = states[sp]
-        ckeys = keys[sp + 1]
-        ckeys[:] = keys[sp]
-        make_move(child, ckeys, code, sweeps, freezes, z, zh, salt, misc)
-        counters[C_MAKES] += 1
-        if counters[C_ENTRIES] >= max_entries:
-            midx[sp] -= 1
+        if counters[C_ENTRIES] + MAX_MOVES > max_entries:
             counters[C_SP] = sp
             return S_GROW
         if counters[C_NODES] >= node_limit:
-            midx[sp] -= 1
             counters[C_SP] = sp
             return S_NODES
-        if _probe_insert(t1, t2, ckeys[KEY1], ckeys[KEY2]):
-            continue
-        counters[C_NODES] += 1
-        counters[C_ENTRIES] += 1
+        code = moves[sp, midx[sp]]
+        midx[sp] += 1
+        _copy_frame(states, keys, sp)
+        child = states[sp + 1]
+        make_move(child, keys[sp + 1], code, sweeps, freezes, z, zh, salt, misc)
         if _is_won(child, sweeps):
             counters[C_SP] = sp + 1
             return S_WON
@@ -530,16 +627,25 @@ def search(states, keys, moves, nmoves, midx, t1, t2, counters, node_limit, max_
                 check = True
             else:
                 dst = code % 8
-                if states[sp][LEN + dst] == 0 or child[FROZEN] != states[sp][FROZEN]:
+                if child[FROZEN] != states[sp][FROZEN]:
                     check = True
-            if check and is_deadlocked(child, can_top, sweeps, space_any):
-                counters[C_PRUNES] += 1
-                continue
+                elif states[sp][LEN + dst] == 0 and states[sp][LOCIDX + code // 8] > 0:
+                    # into a space, leaving cards behind; only worse when it took the last space
+                    check = True
+                    for col in range(7):
+                        if child[LEN + col] == 0:
+                            check = False
+                            break
+            if check:
+                counters[C_CHECKS] += 1
+                if is_deadlocked(child, can_top, sweeps, space_any):
+                    counters[C_PRUNES] += 1
+                    continue
         sp += 1
         if sp > counters[C_MAXDEPTH]:
             counters[C_MAXDEPTH] = sp
-        nmoves[sp] = generate_moves(child, moves[sp], space_any, tail_when_stuck, sweeps)
-        midx[sp] = 0
+        _expand(states, keys, moves, nmoves, midx, table, counters, sp, child_keys,
+                sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
 
 
 # ---------------------------------------------------------------------------
@@ -566,8 +672,7 @@ def perft(states, keys, moves, nmoves, midx, depth, sweeps, freezes, space_any, 
             continue
         code = moves[sp, midx[sp]]
         midx[sp] += 1
-        states[sp + 1][:] = states[sp]
-        keys[sp + 1][:] = keys[sp]
+        _copy_frame(states, keys, sp)
         make_move(states[sp + 1], keys[sp + 1], code, sweeps, freezes, z, zh, salt, misc)
         sp += 1
         nmoves[sp] = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)

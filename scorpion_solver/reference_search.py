@@ -5,9 +5,13 @@ canonical form of a position (interchangeable columns sorted). A position once
 visited is never expanded again: in a one-player search, if it led to a win
 the search would already have stopped. Deadlock pruning (see ``deadlock``) is
 checked at the root and after the moves that can create a deadlock: the tail
-deal, a move into an empty column, and a move that freezes a run. A build onto
-a successor cannot create one: it covers only that successor, which no other
-card needs, and frees the card it left.
+deal, a move that freezes a run, and a move into the last empty column that
+leaves cards behind. Every other move can only help the analysis, so a
+position reached by it passes if its parent passed: a build onto a successor
+covers only that successor, which no other card needs, and frees the card it
+left; a move into an empty column while another stays empty frees the card it
+left and changes nothing the analysis reads; relocating a whole column changes
+no card's neighbours.
 """
 
 from __future__ import annotations
@@ -35,16 +39,25 @@ def search_order(pos: Position, rules: Rules) -> list[Move]:
 
 
 def needs_deadlock_check(before: Position, move: Move, after: Position) -> bool:
-    if move == TAIL:
+    if move == TAIL or after.frozen != before.frozen:
         return True
-    if not before.columns[move.dst]:
-        return True
-    return after.frozen != before.frozen
+    # into a space, leaving cards behind (relocating a whole column changes nothing),
+    # taking the last space: with another space left nothing got worse
+    return (not before.columns[move.dst] and before.columns[move.src][0] != move.card
+            and all(after.columns))
 
 
 def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:
+    """Twin of ``kernel.search``: the same nodes in the same order, the same verdict and solution.
+
+    A position is a node when it is added to the visited set, which happens
+    when its parent is expanded (all children at once, in move order); it is
+    expanded when its turn comes on the stack. Limits are checked before each
+    step, so a search may pass the node budget by less than one expansion.
+    """
     start = time.perf_counter()
     result = SolveResult(status=LOST, rules=rules.name, nodes=1)
+    visited = {canonical_key(pos)}
 
     def finish(status: str, path: list[Move] | None = None, stopped_by: str = "") -> SolveResult:
         result.status = status
@@ -56,14 +69,27 @@ def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits
         result.seconds = time.perf_counter() - start
         return result
 
-    visited = {canonical_key(pos)}
+    def expand(here: Position) -> list[Move]:
+        kept = []
+        moves = search_order(here, rules)
+        result.moves_made += len(moves)
+        for move in moves:
+            key = canonical_key(apply_move(here, move, rules))
+            if key not in visited:
+                visited.add(key)
+                kept.append(move)
+        result.nodes += len(kept)
+        return kept
+
     if is_won(pos, rules):
         return finish(WON, [])
-    if limits.prune and is_deadlocked(pos, rules):
-        result.dead_at_root = True
-        result.deadlock_prunes = 1
-        return finish(LOST)
-    stack: list[tuple[Position, list[Move], int]] = [(pos, search_order(pos, rules), 0)]
+    if limits.prune:
+        result.deadlock_checks = 1
+        if is_deadlocked(pos, rules):
+            result.dead_at_root = True
+            result.deadlock_prunes = 1
+            return finish(LOST)
+    stack: list[tuple[Position, list[Move], int]] = [(pos, expand(pos), 0)]
     path: list[Move] = []
     while stack:
         here, moves, i = stack[-1]
@@ -72,24 +98,21 @@ def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits
             if path:
                 path.pop()
             continue
+        if result.nodes >= limits.nodes:
+            return finish(UNKNOWN, stopped_by="nodes")
+        if limits.seconds is not None and time.perf_counter() - start > limits.seconds:
+            return finish(UNKNOWN, stopped_by="time")
         stack[-1] = (here, moves, i + 1)
         move = moves[i]
         child = apply_move(here, move, rules)
-        key = canonical_key(child)
-        if key in visited:
-            continue
-        if result.nodes >= limits.nodes:
-            return finish(UNKNOWN, stopped_by="nodes")
-        if limits.seconds is not None and result.nodes % 1024 == 0 and time.perf_counter() - start > limits.seconds:
-            return finish(UNKNOWN, stopped_by="time")
-        visited.add(key)
-        result.nodes += 1
         if is_won(child, rules):
             return finish(WON, path + [move])
-        if limits.prune and needs_deadlock_check(here, move, child) and is_deadlocked(child, rules):
-            result.deadlock_prunes += 1
-            continue
-        stack.append((child, search_order(child, rules), 0))
+        if limits.prune and needs_deadlock_check(here, move, child):
+            result.deadlock_checks += 1
+            if is_deadlocked(child, rules):
+                result.deadlock_prunes += 1
+                continue
         path.append(move)
         result.max_depth = max(result.max_depth, len(path))
+        stack.append((child, expand(child), 0))
     return finish(LOST)

@@ -54,6 +54,7 @@ class SolveResult:
     solution_length: int = 0
     peak_entries: int = 0
     max_depth: int = 0
+    deadlock_checks: int = 0
     deadlock_prunes: int = 0
     dead_at_root: bool = False
     stopped_by: str = ""

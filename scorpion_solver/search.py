@@ -197,15 +197,14 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
     stack.keys[0] = compact_keys(stack.states[0])
     top_cap = max(FIRST_TABLE, max_table_entries(limits.memory_mb))
     cap = min(FIRST_TABLE, top_cap)
-    t1 = np.zeros(cap, dtype=np.uint64)
-    t2 = np.zeros(cap, dtype=np.uint64)
+    table = np.zeros((cap, 2), dtype=np.uint64)
     counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
     counters[K.C_SP] = -1
     stopped_by = ""
     while True:
         slice_limit = min(limits.nodes, int(counters[K.C_NODES]) + SLICE_NODES)
         load = cap // 2 if cap < top_cap else (cap * 9) // 10
-        status = K.search(stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, t1, t2, counters,
+        status = K.search(stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, table, counters,
                           slice_limit, load, sweeps, freezes, space_any, when_stuck, int(limits.prune),
                           K.Z, K.ZH, K.SALT, K.MISC)
         if status in (K.S_WON, K.S_LOST):
@@ -218,9 +217,9 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
                 stopped_by = "memory"
                 break
             cap *= 4 if cap * 4 <= top_cap else 2
-            n1, n2 = np.zeros(cap, dtype=np.uint64), np.zeros(cap, dtype=np.uint64)
-            K.rehash(t1, t2, n1, n2)
-            t1, t2 = n1, n2
+            bigger = np.zeros((cap, 2), dtype=np.uint64)
+            K.rehash(table, bigger)
+            table = bigger
             continue
         if counters[K.C_NODES] >= limits.nodes:
             stopped_by = "nodes"
@@ -235,6 +234,7 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
         moves_made=int(counters[K.C_MAKES]),
         peak_entries=int(counters[K.C_ENTRIES]),
         max_depth=int(counters[K.C_MAXDEPTH]),
+        deadlock_checks=int(counters[K.C_CHECKS]),
         deadlock_prunes=int(counters[K.C_PRUNES]),
         dead_at_root=bool(counters[K.C_DEAD_ROOT]),
         stopped_by=stopped_by,
