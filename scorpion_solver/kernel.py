@@ -365,6 +365,57 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
                     keys[KEY2] += misc[1, 1 + suit]
 
 
+@nb.njit(**JIT)
+def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc):
+    """The two keys of the position after ``code``, without making the move on s.
+
+    Most children of a node are positions seen before, so the search learns a
+    child's keys this cheap way first. Moves that may sweep or freeze a run
+    (an Ace comes to lie on top of a column) and the tail deal are made in
+    full on the scratch frame instead. Must equal make_move's keys (tested).
+    """
+    if code == TAIL_CODE:
+        return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
+    c = code // 8
+    dst = code % 8
+    src = s[LOCCOL + c]
+    i = s[LOCIDX + c]
+    length = s[LEN + src]
+    sbase = COLS + COL_CAP * src
+    if sweeps or freezes:
+        if s[sbase + length - 1] % 13 == 0 or (i > 0 and s[sbase + i - 1] % 13 == 0):
+            return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
+    j = s[LEN + dst]
+    hs1, hs2 = keys[src], keys[7 + src]
+    hd1, hd2 = keys[dst], keys[7 + dst]
+    for a in range(i, length):
+        card = s[sbase + a] * COL_CAP
+        b = j + a - i
+        hs1 -= z[0, card + a]
+        hs2 -= z[1, card + a]
+        hd1 += z[0, card + b]
+        hd2 += z[1, card + b]
+    if i > 0 and s[HID + src] == i:
+        hs1 += zh[0, i - 1] - zh[0, i]
+        hs2 += zh[1, i - 1] - zh[1, i]
+    ss, ds = _slot(s, src), _slot(s, dst)
+    k1 = keys[KEY1] + (_mix(hs1 + salt[0, ss]) - _mix(keys[src] + salt[0, ss])
+                       + _mix(hd1 + salt[0, ds]) - _mix(keys[dst] + salt[0, ds]))
+    k2 = keys[KEY2] + (_mix(hs2 + salt[1, ss]) - _mix(keys[7 + src] + salt[1, ss])
+                       + _mix(hd2 + salt[1, ds]) - _mix(keys[7 + dst] + salt[1, ds]))
+    return k1, k2
+
+
+@nb.njit(**JIT)
+def _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc):
+    for i in range(STATE_SIZE):
+        scratch[i] = s[i]
+    for i in range(KEYS_SIZE):
+        scratch_keys[i] = keys[i]
+    make_move(scratch, scratch_keys, code, sweeps, freezes, z, zh, salt, misc)
+    return scratch_keys[KEY1], scratch_keys[KEY2]
+
+
 # ---------------------------------------------------------------------------
 # deadlock detection (twin: deadlock.py, where the argument is written out)
 
@@ -521,30 +572,30 @@ def _copy_frame(states, keys, sp):
 
 
 @nb.njit(**JIT)
-def _expand(states, keys, moves, nmoves, midx, table, counters, sp, child_keys,
+def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
             sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc):
     """Generate the moves of states[sp] and keep those leading to positions not seen yet.
 
-    Every child is made once in the scratch frame sp + 1 to learn its keys;
-    then all their table slots are touched in one pass, so the cache misses
+    First every child's keys (``child_keys``); then all their table slots are
+    touched in one pass, so the cache misses
     overlap instead of coming one at a time; then each child is inserted. A
     child is a node the moment it is inserted, and it stays pending on the
     stack until it is expanded, so no inserted position goes unexplored.
     """
     n = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
     for j in range(n):
-        _copy_frame(states, keys, sp)
-        make_move(states[sp + 1], keys[sp + 1], moves[sp, j], sweeps, freezes, z, zh, salt, misc)
-        child_keys[j, 0] = keys[sp + 1, KEY1]
-        child_keys[j, 1] = keys[sp + 1, KEY2]
+        k1, k2 = child_keys(states[sp], keys[sp], moves[sp, j], states[sp + 1], keys[sp + 1],
+                            sweeps, freezes, z, zh, salt, misc)
+        found_keys[j, 0] = k1
+        found_keys[j, 1] = k2
     counters[C_MAKES] += n
     mask = np.uint64(table.shape[0] - 1)
     touch = np.uint64(0)
     for j in range(n):
-        touch += table[child_keys[j, 0] & mask, 1]
+        touch += table[found_keys[j, 0] & mask, 1]
     kept = 0
     for j in range(n):
-        if not _probe_insert(table, child_keys[j, 0], child_keys[j, 1]):
+        if not _probe_insert(table, found_keys[j, 0], found_keys[j, 1]):
             moves[sp, kept] = moves[sp, j]
             kept += 1
     counters[C_NODES] += kept
@@ -577,7 +628,7 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
     would already have stopped (or will, from where it is pending).
     """
     can_top = np.zeros(52, dtype=np.bool_)
-    child_keys = np.zeros((MAX_MOVES, 2), dtype=np.uint64)
+    found_keys = np.zeros((MAX_MOVES, 2), dtype=np.uint64)
     depth_cap = states.shape[0]
     sp = counters[C_SP]
     if sp < 0:
@@ -594,7 +645,7 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
                 counters[C_DEAD_ROOT] = 1
                 counters[C_SP] = 0
                 return S_LOST
-        _expand(states, keys, moves, nmoves, midx, table, counters, 0, child_keys,
+        _expand(states, keys, moves, nmoves, midx, table, counters, 0, found_keys,
                 sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
         sp = 0
     while True:
@@ -644,7 +695,7 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
         sp += 1
         if sp > counters[C_MAXDEPTH]:
             counters[C_MAXDEPTH] = sp
-        _expand(states, keys, moves, nmoves, midx, table, counters, sp, child_keys,
+        _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
                 sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
 
 

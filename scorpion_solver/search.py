@@ -59,7 +59,7 @@ def to_compact(pos: Position) -> np.ndarray:
 
 
 def from_compact(s: np.ndarray) -> Position:
-    columns = tuple(tuple(int(c) for c in s[K.COLS + K.COL_CAP * col:K.COLS + K.COL_CAP * col + s[K.LEN + col]])
+    columns = tuple(tuple(int(c) for c in s[K.COLS + K.COL_CAP * col:K.COLS + K.COL_CAP * col + int(s[K.LEN + col])])
                     for col in range(7))
     hidden = tuple(int(s[K.HID + col]) for col in range(7))
     tail = () if s[K.DEALT] else tuple(int(s[K.TAIL + t]) for t in range(3))
