@@ -48,7 +48,7 @@ class Position:
         lines = []
         for i, col in enumerate(self.columns):
             cards = [card_text(c) + ("*" if j < self.hidden[i] else "") for j, c in enumerate(col)]
-            lines.append(f"col{i + 1}: " + " ".join(cards))
+            lines.append(f"col{i + 1}:" + "".join(" " + c for c in cards))
         lines.append("tail: " + (" ".join(card_text(c) for c in self.tail) if self.tail else "-"))
         return "\n".join(lines)
 
