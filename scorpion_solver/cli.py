@@ -16,6 +16,7 @@ from .deal import check_deal_number, deal
 from .engine import MoveError, is_lost, is_won, parse_moves, perft, perft_divide, replay_positions, move_text
 from .position import Position
 from .position_text import PositionError, format_position, position_json, read_position_file
+from .result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
 from .rules import MODES, PRESETS, Rules, get_rules
 
 
@@ -63,7 +64,28 @@ RULES_OPTION = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineErrors(click.Group):
+    """A click group whose usage errors (bad option value, unknown option) are one line, exit 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+            click.echo(f"error: {exc.format_message()}{where}", err=True)
+            sys.exit(2)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(130)
+        except click.ClickException as exc:
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="scorpion-solver")
 def main() -> None:
     """Scorpion Solitaire: deals, rules engine, exact solver and statistics.
@@ -72,7 +94,7 @@ def main() -> None:
     """
 
 
-@main.command("deal")
+@main.command("deal", context_settings={"ignore_unknown_options": True})
 @click.argument("number", type=str)
 @MODE_OPTION
 @RULES_OPTION
@@ -143,8 +165,79 @@ def replay_command(source: str, moves: tuple[str, ...], moves_file: str | None, 
     click.echo(f"# {len(parse_moves(text))} moves played; the game is {state}")
 
 
-def run() -> None:  # pragma: no cover - console entry point alias
-    main()
+def parse_targets(source: str) -> list[str]:
+    """N, N-M or a file: the things `solve` works through."""
+    text = source.strip()
+    if "-" in text[1:] and all(part.strip().isdigit() for part in text.split("-", 1)):
+        first, last = (int(part) for part in text.split("-", 1))
+        check_deal_number(first)
+        if last < first:
+            raise UserError(f"range '{source}' ends before it starts")
+        return [str(n) for n in range(first, last + 1)]
+    return [source]
+
+
+@main.command("solve")
+@click.argument("source")
+@click.option("--mode", "mode", default=None,
+              help="clear (default for deals), classic, both, or a relative (wasp, scorpion2, goodsol); "
+                   "a position file's own mode line is used when omitted.")
+@click.option("--nodes", type=click.IntRange(min=1), default=DEFAULT_NODES, show_default=True,
+              help="Node budget per deal and mode (counted inside the kernel).")
+@click.option("--memory", "memory_mb", type=click.IntRange(min=1), default=DEFAULT_MEMORY_MB, show_default=True,
+              help="Transposition table budget in MB.")
+@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Wall-clock limit in seconds per deal and mode.")
+@click.option("--no-prune", is_flag=True, help="Switch off deadlock pruning (slower; same verdicts).")
+@click.option("--solution", is_flag=True, help="Print the winning move list.")
+@click.option("--walkthrough", is_flag=True, help="Print the position after every move of the solution.")
+@click.option("--color/--no-color", default=None, help="Suit colours in the walkthrough (default: when a terminal).")
+@click.option("--layout", type=click.Choice(["rows", "columns"]), default="rows", show_default=True,
+              help="Walkthrough layout: one line per column, or the columns side by side.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal and mode.")
+@user_errors
+def solve_command(source: str, mode: str | None, nodes: int, memory_mb: int, seconds: float | None, no_prune: bool,
+                  solution: bool, walkthrough: bool, color: bool | None, layout: str, as_json: bool) -> None:
+    """Decide whether SOURCE can be won: a deal number, a range N-M, or a position file.
+
+    Prints the verdict (won / lost / unknown) with nodes and seconds per deal and mode.
+    """
+    from .search import solve
+    from .walkthrough import render_walkthrough
+
+    if mode is None:
+        rule_list: list[Rules | None] = [None]
+    elif mode.lower() == "both":
+        rule_list = [get_rules(name) for name in MODES]
+    else:
+        rule_list = [get_rules(mode)]
+    limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds, prune=not no_prune)
+    use_color = sys.stdout.isatty() if color is None else color
+    for target in parse_targets(source):
+        for rules in rule_list:
+            position, used_rules, number = load_start(target, rules)
+            result = solve(position, used_rules, limits)
+            result.deal = number
+            label = f"deal {number}" if number is not None else target
+            if as_json:
+                click.echo(json.dumps(result.as_row()))
+            else:
+                extra = f", {result.solution_length} moves" if result.status == "won" else ""
+                why = f" (stopped by the {result.stopped_by} limit)" if result.stopped_by else ""
+                click.echo(f"{label} {used_rules.name}: {result.status}{why} "
+                           f"[{result.nodes} nodes, {result.seconds:.3f} s{extra}]")
+                if solution and result.status == "won":
+                    click.echo(result.solution)
+            if walkthrough and result.status == "won" and not as_json:
+                click.echo(render_walkthrough(position, parse_moves(result.solution), used_rules, color=use_color,
+                                              layout=layout), color=use_color)
+
+
+
+from .batch_cli import batch_command, stats_command  # noqa: E402
+
+main.add_command(batch_command)
+main.add_command(stats_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

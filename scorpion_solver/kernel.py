@@ -28,7 +28,7 @@ Keys: one ``uint64`` vector per position (``KEYS_SIZE`` entries)::
 
 A column hash is ``sum Z[card, height] + ZH[face-down count]`` (mod 2^64),
 updated per moved card. A position key is ``sum F(column hash + SALT[slot])``
-plus tail and frozen terms, where F is the splitmix64 finaliser and ``slot`` is
+plus terms for the tail cards in their order and for frozen suits, where F is the splitmix64 finaliser and ``slot`` is
 the column number for columns 1-3 before the tail deal and one shared slot for
 all interchangeable columns (RULES.md, Moves 2): permuting interchangeable
 columns permutes equal terms of a sum, so such positions get equal keys; F
@@ -106,6 +106,10 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 
 
+MISC_TAIL = 8
+MISC_SIZE = MISC_TAIL + 3 * 52
+
+
 def _random_tables() -> tuple[np.ndarray, ...]:
     rng = np.random.Generator(np.random.PCG64(0x5C0F1105))  # fixed: keys are pinned in tests
     def draw(n: int) -> np.ndarray:
@@ -113,7 +117,8 @@ def _random_tables() -> tuple[np.ndarray, ...]:
     z = draw(2 * 52 * COL_CAP).reshape(2, 52 * COL_CAP)
     zh = draw(2 * COL_CAP).reshape(2, COL_CAP)
     salt = draw(2 * 8).reshape(2, 8)
-    misc = draw(2 * 8).reshape(2, 8)  # [tail not dealt, frozen suit 0..3, ...]
+    # [0] tail not dealt, [1..4] frozen suit, [8 + 52 * t + card] card in tail slot t
+    misc = draw(2 * MISC_SIZE).reshape(2, MISC_SIZE)
     return z, zh, salt, misc
 
 
@@ -155,6 +160,8 @@ def _key_from_columns(s, keys, k, salt, misc):
         key += _mix(keys[7 * k + col] + salt[k, _slot(s, col)])
     if s[DEALT] == 0:
         key += misc[k, 0]
+        for t in range(3):
+            key += misc[k, MISC_TAIL + 52 * t + s[TAIL + t]]
     for suit in range(4):
         if (s[FROZEN] >> suit) & 1:
             key += misc[k, 1 + suit]
@@ -468,30 +475,48 @@ def _can_become_top(s, can_top, info, under, sweeps, space_any):
     for t in range(3):
         if s[TAIL + t] >= 0:
             can_top[s[TAIL + t]] = True
-    changed = True
-    while changed:
-        changed = False
-        for y in range(52):
-            flags = info[y]
-            if flags == 0 or (flags & (F_STUCK | F_LEFT)):
-                continue
-            if (flags & F_DOWN) and not can_top[y]:
-                continue
-            bottom = (flags & F_BOTTOM) != 0
-            if y % 13 == 12:
-                leaves = (sweeps and (can_top[y] or (flags & F_QUEEN_ON) != 0)) or (space and not bottom)
-            else:
-                leaves = can_top[y + 1] or (space_any == 1 and space and not bottom)
-            if not leaves:
-                continue
-            info[y] = flags | F_LEFT
-            if bottom:
-                if not space:
-                    space = True
-                    changed = True
-            elif not can_top[under[y]]:
-                can_top[under[y]] = True
-                changed = True
+    # Worklist: a card's leaving depends only on can_top of its successor, of
+    # itself (face down, or a King to be swept) and on the space flag; so a
+    # newly marked card t re-examines t and t - 1, and the space flag turning
+    # on re-examines the Kings (every card under Wasp rules). A pass over all
+    # cards starts it off.
+    pending = np.empty(256, dtype=np.int8)  # 52 to start, at most 2 per marked card and 52 for the space flag
+    n = 0
+    for y in range(52):
+        pending[n] = 51 - y  # popped in order 0, 1, 2, ...
+        n += 1
+    while n > 0:
+        n -= 1
+        y = np.int64(pending[n])
+        flags = info[y]
+        if flags == 0 or (flags & (F_STUCK | F_LEFT)):
+            continue
+        if (flags & F_DOWN) and not can_top[y]:
+            continue
+        bottom = (flags & F_BOTTOM) != 0
+        if y % 13 == 12:
+            leaves = (sweeps and (can_top[y] or (flags & F_QUEEN_ON) != 0)) or (space and not bottom)
+        else:
+            leaves = can_top[y + 1] or (space_any == 1 and space and not bottom)
+        if not leaves:
+            continue
+        info[y] = flags | F_LEFT
+        if bottom:
+            if not space:
+                space = True
+                for k in range(52):
+                    if (k % 13 == 12 or space_any == 1) and info[k] and not (info[k] & F_LEFT):
+                        pending[n] = k
+                        n += 1
+        else:
+            x = np.int64(under[y])
+            if not can_top[x]:
+                can_top[x] = True
+                pending[n] = x
+                n += 1
+                if x % 13 != 0:
+                    pending[n] = x - 1
+                    n += 1
     return space
 
 

@@ -25,7 +25,8 @@ from .rules import CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
 ENTRY_BYTES = 16          # two uint64 per table entry
 FIRST_TABLE = 1 << 16     # entries in a fresh table
 FIRST_DEPTH = 512         # stack frames in a fresh stack
-SLICE_NODES = 1 << 20     # nodes per kernel call between wall-clock checks
+SLICE_NODES = 1 << 20     # nodes per kernel call (between Ctrl-C checks)
+TIMED_SLICE_NODES = 1 << 14  # nodes per kernel call under a wall-clock limit (a few ms)
 
 
 class VerificationError(RuntimeError):
@@ -201,8 +202,9 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
     counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
     counters[K.C_SP] = -1
     stopped_by = ""
+    slice_nodes = SLICE_NODES if limits.seconds is None else TIMED_SLICE_NODES
     while True:
-        slice_limit = min(limits.nodes, int(counters[K.C_NODES]) + SLICE_NODES)
+        slice_limit = min(limits.nodes, int(counters[K.C_NODES]) + slice_nodes)
         load = cap // 2 if cap < top_cap else (cap * 9) // 10
         status = K.search(stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, table, counters,
                           slice_limit, load, sweeps, freezes, space_any, when_stuck, int(limits.prune),
@@ -211,8 +213,7 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
             break
         if status == K.S_DEEPER:
             stack = stack.grown(int(counters[K.C_SP]))
-            continue
-        if status == K.S_GROW:
+        elif status == K.S_GROW:
             if cap >= top_cap:
                 stopped_by = "memory"
                 break
@@ -220,8 +221,7 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
             bigger = np.zeros((cap, 2), dtype=np.uint64)
             K.rehash(table, bigger)
             table = bigger
-            continue
-        if counters[K.C_NODES] >= limits.nodes:
+        elif counters[K.C_NODES] >= limits.nodes:
             stopped_by = "nodes"
             break
         if limits.seconds is not None and time.perf_counter() - start > limits.seconds:

@@ -1,0 +1,193 @@
+"""The ``scorpion batch`` and ``scorpion stats`` commands (registered by ``cli``).
+
+A thin layer over :mod:`batch` and :mod:`stats`. User mistakes (bad RANGE,
+missing folder, mixed rules or limits) end as one ``error:`` line and exit
+status 2 through ``cli.user_errors``; a rules bug found by ``stats`` or a
+failed chunk ends with exit status 1; Ctrl-C with 130.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from . import batch as B
+from .result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
+
+
+def user_errors(func):
+    """``cli.user_errors``, looked up at call time.
+
+    ``cli`` imports this module at its end, so importing ``cli`` here at the
+    top would be circular (and break ``python -m scorpion_solver.cli``).
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from .cli import user_errors as cli_user_errors
+
+        return cli_user_errors(func)(*args, **kwargs)
+
+    return wrapper
+
+
+@click.command("batch")
+@click.argument("deal_range", metavar="RANGE")
+@click.option("--mode", "modes", default="clear,classic", show_default=True,
+              help="Comma list of rules presets to solve each deal in (clear, classic, wasp, scorpion2, goodsol).")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Local worker processes [default: all cores].")
+@click.option("--nodes", type=click.IntRange(1), default=None,
+              help=f"Node budget per solve [default: {DEFAULT_NODES}].")
+@click.option("--memory", "memory_mb", type=click.IntRange(1), default=None,
+              help=f"Transposition table budget per solve, MB [default: {DEFAULT_MEMORY_MB}].")
+@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
+              help="Wall-clock limit per solve, seconds [default: none; makes results machine-dependent].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Results folder [default: results/<start>-<end>-<modes>-n<nodes>].")
+@click.option("--chunk", type=click.IntRange(1), default=None,
+              help="Deals per task and per Parquet file [default: about 100 chunks, 10-1000 deals each; "
+                   "a rerun uses the folder's].")
+@click.option("--retry-unknown", is_flag=True,
+              help="Re-solve only the unknown deals of an existing folder with the bigger budget given "
+                   "(--nodes / --memory / --time; the others keep the folder's).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Run on a running Dask scheduler, e.g. tcp://HOST:8786 (needs scorpion-solver[dask]).")
+@click.option("--dask-local", type=click.IntRange(1), default=None, metavar="N",
+              help="Run on a local Dask cluster of N worker processes (needs scorpion-solver[dask]).")
+@click.option("--progress/--no-progress", default=None,
+              help="Show the progress bar [default: when stderr is a terminal].")
+@user_errors
+def batch_command(deal_range: str, modes: str, workers: int | None, nodes: int | None, memory_mb: int | None,
+                  seconds: float | None, out: Path | None, chunk: int | None, retry_unknown: bool,
+                  scheduler: str | None, dask_local: int | None, progress: bool | None) -> None:
+    """Solve every deal of RANGE in each mode into a resumable folder of Parquet files.
+
+    RANGE is like 1-100000 (inclusive) or 7, or a file of deal numbers, one a
+    line. Rerunning the same command finishes an interrupted run; nothing
+    finished is lost or solved twice. Read the folder with pandas, polars or
+    duckdb, or summarise it with `scorpion stats DIR`.
+    """
+    deals = B.parse_range(deal_range)
+    mode_names = B.parse_modes(modes)
+    if scheduler and dask_local:
+        raise B.BatchError("give --scheduler or --dask-local, not both")
+    if (scheduler or dask_local) and workers is not None:
+        raise B.BatchError("--workers is for local processes; a Dask cluster has its own workers")
+    command = shlex.join(["scorpion", *sys.argv[1:]])
+    if retry_unknown:
+        report = _retry(deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, scheduler, dask_local,
+                        progress, command)
+    else:
+        limits = Limits(nodes=nodes or DEFAULT_NODES, memory_mb=memory_mb or DEFAULT_MEMORY_MB, seconds=seconds)
+        settings = B.BatchSettings(deals, mode_names, limits, chunk)
+        folder = out or B.default_out(deals, mode_names, limits)
+        report = _run(B.run_batch, settings, folder, workers, scheduler, dask_local, progress, command)
+    _print_report(report, retry_unknown)
+    if report.failures:
+        sys.exit(1)
+
+
+def _retry(deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, scheduler, dask_local, progress,
+           command):
+    if out is None:
+        found = B.find_folders(deals, mode_names)
+        if len(found) != 1:
+            listed = ": " + ", ".join(str(p) for p in found) if found else ""
+            raise B.BatchError(f"--retry-unknown needs --out DIR, the folder to retry ({len(found)} folders "
+                               f"under results/ hold deals {deals.spec} in {','.join(mode_names)}{listed})")
+        out = found[0]
+        click.echo(f"retrying the unknown deals of {out}", err=True)
+    meta = B.read_metadata(out) if out.is_dir() else None
+    if meta is None:
+        raise B.BatchError(f"{out} is not a results folder (no {B.METADATA}); --retry-unknown needs the "
+                           "folder of an earlier run")
+    old = meta["limits"]
+    if nodes is None and memory_mb is None and seconds is None:
+        raise B.BatchError(f"--retry-unknown needs a bigger budget: give --nodes (the folder used "
+                           f"{old['nodes']}), --memory or --time")
+    limits = Limits(nodes=nodes or old["nodes"], memory_mb=memory_mb or old["memory_mb"],
+                    seconds=seconds if seconds is not None else old.get("seconds"), prune=old.get("prune", True))
+    settings = B.BatchSettings(deals, mode_names, limits, chunk)
+    return _run(B.retry_unknown, settings, out, workers, scheduler, dask_local, progress, command)
+
+
+def _run(operation, settings, folder, workers, scheduler, dask_local, progress, command):
+    def backend():
+        return B.make_backend(workers=workers, scheduler=scheduler, dask_local=dask_local)
+
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return operation(settings, folder, backend, progress=progress, command=command)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: the finished chunks are kept in {folder}; rerun the same command to "
+                   "finish the rest", err=True)
+        sys.exit(130)
+    except BrokenProcessPool as exc:
+        click.echo(f"error: a worker process died ({exc}); the finished chunks are kept in {folder}; "
+                   "rerun the same command to finish the rest", err=True)
+        sys.exit(1)
+
+
+def _print_report(report: B.BatchReport, retry: bool) -> None:
+    what = "chunk files rewritten" if retry else "chunks written"
+    click.echo(f"{report.out}: {report.deals} deals; {report.written} {what} now, {report.already} before, "
+               f"{report.chunks} in the plan; {report.solved} solves in {report.seconds:.1f} s")
+    if report.tally is not None:
+        for mode, c in report.tally.counts.items():
+            click.echo(f"  {mode}: {c['won']} won, {c['lost']} lost, {c['unknown']} unknown")
+    if report.failures:
+        click.echo(f"error: {len(report.failures)} chunks failed (rerun to retry them):", err=True)
+        for message in report.failures:
+            click.echo(f"  {message}", err=True)
+    elif not retry and not report.complete:
+        click.echo("the run is not finished: rerun the same command", err=True)
+
+
+@click.command("stats")
+@click.argument("folder", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.option("--top", type=click.IntRange(0), default=5, show_default=True, help="How many hardest deals to list.")
+@user_errors
+def stats_command(folder: Path, as_json: bool, top: int) -> None:
+    """Win rates (95% Wilson interval, unknown counted both ways), costs, hardest deals and
+    the clear/classic paired table with McNemar's test, for a results folder DIR.
+
+    Exits 1, loudly, if a deal is won in classic but lost in clear (a rules bug).
+    """
+    from . import stats as S
+
+    if not folder.is_dir():
+        raise B.BatchError(f"{folder} is not a folder")
+    meta = B.read_metadata(folder)
+    table = B.read_folder(folder, columns=["deal", "mode", "status", "nodes", "seconds", "budget_nodes"])
+    if table.num_rows == 0:
+        raise B.BatchError(f"{folder} holds no finished chunk files (chunk-*.parquet)")
+    summary = S.summarize({name: table.column(name).to_numpy() for name in table.column_names}, meta, top=top)
+    if as_json:
+        summary = {"folder": str(folder), "settings": _settings(meta), **summary}
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        click.echo(S.format_summary(summary, _title(folder, meta)), nl=False)
+    if summary["rules_bugs"]:
+        click.echo(S.rules_bug_text(summary["rules_bugs"]), err=True)
+        sys.exit(1)
+
+
+def _settings(meta: dict | None) -> dict | None:
+    if meta is None:
+        return None
+    return {k: meta.get(k) for k in ("package_version", "deals", "modes", "limits", "chunk")}
+
+
+def _title(folder: Path, meta: dict | None) -> str:
+    if meta is None:
+        return f"{folder} (no {B.METADATA}: settings unknown)"
+    return (f"{folder}: deals {meta['deals']['spec']}, modes {', '.join(meta['modes'])}; "
+            f"{B.limits_text(meta['limits'])}; scorpion-solver {meta['package_version']}")
