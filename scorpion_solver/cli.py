@@ -234,10 +234,12 @@ def solve_command(source: str, mode: str | None, nodes: int, memory_mb: int, sec
 
 
 
+# Commands living in their own modules (they import this one, hence the end).
+from .analysis_cli import analyze_command, hint_command  # noqa: E402
 from .batch_cli import batch_command, stats_command  # noqa: E402
 
-main.add_command(batch_command)
-main.add_command(stats_command)
+for _command in (batch_command, stats_command, hint_command, analyze_command):
+    main.add_command(_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,217 @@
+"""The ``scorpion hint`` and ``scorpion analyze`` commands (registered by ``cli``).
+
+A thin layer over :mod:`analysis`: read the position (a deal number or a
+position file) and the moves, run the analysis, print text or JSON. User
+mistakes (bad deal number, malformed position, illegal or unreadable move,
+bad option) end as one ``error:`` line on stderr with exit status 2, through
+``cli.user_errors``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import click
+
+from .analysis import (ALREADY_WON, FOUND_FATAL, FOUND_LOST_AT_START, FOUND_WINNABLE, FOUND_WON, LOST, UNKNOWN,
+                       WINNABLE, GameAnalysis, HintReport, analyze, hint, parse_record)
+from .engine import move_text, moves_text
+from .result import DEFAULT_MEMORY_MB, Limits
+from .rules import PRESETS
+
+# Budget per solve. Lower than `solve`'s: a hint makes one solve per legal move.
+ANALYSIS_NODES = 5_000_000
+
+
+def user_errors(func):
+    """``cli.user_errors``, looked up at call time.
+
+    ``cli`` imports this module at its end, so importing ``cli`` here at the
+    top would be circular (and break ``python -m scorpion_solver.cli``).
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from .cli import user_errors as cli_user_errors
+
+        return cli_user_errors(func)(*args, **kwargs)
+
+    return wrapper
+
+
+def _load(source: str, mode: str | None, rules_name: str | None):
+    from .cli import load_start, rules_from
+
+    return load_start(source, rules_from(mode, rules_name))
+
+
+def _common_options(func):
+    options = [
+        click.option("--mode", "mode", type=click.Choice(sorted(PRESETS), case_sensitive=False), default=None,
+                     help="Rules: clear (default for deals) or classic, or a relative (wasp, scorpion2, goodsol); "
+                          "a position file's own mode line is used when omitted."),
+        click.option("--rules", "rules_name", type=click.Choice(sorted(PRESETS), case_sensitive=False),
+                     default=None, help="Same as --mode."),
+        click.option("--nodes", type=click.IntRange(min=1), default=ANALYSIS_NODES, show_default=True,
+                     help="Node budget per solve (counted inside the kernel)."),
+        click.option("--memory", "memory_mb", type=click.IntRange(min=1), default=DEFAULT_MEMORY_MB,
+                     show_default=True, help="Transposition table budget per solve, MB."),
+        click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Wall-clock limit per solve, seconds."),
+        click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _label(source: str, number: int | None, rules_name: str) -> str:
+    return f"{'deal ' + str(number) if number is not None else source}, {rules_name}"
+
+
+def _cost(solves: int, nodes: int, seconds: float) -> str:
+    return f"[{solves} solve{'s' if solves != 1 else ''}, {nodes} nodes, {seconds:.3f} s]"
+
+
+# --------------------------------------------------------------------------
+# hint
+
+
+@click.command("hint")
+@click.argument("source")
+@_common_options
+@user_errors
+def hint_command(source: str, mode: str | None, rules_name: str | None, nodes: int, memory_mb: int,
+                 seconds: float | None, as_json: bool) -> None:
+    """Judge every legal move of SOURCE (a position file, or a deal number for a fresh deal).
+
+    Each move is shown with its verdict: it keeps the game winnable (with the
+    length of the known win), it loses, or unknown within the budget. The best
+    move (winnable, shortest known win) comes first, and the first line says
+    whether the position itself can still be won.
+    """
+    position, rules, number = _load(source, mode, rules_name)
+    report = hint(position, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
+    if as_json:
+        data = report.as_dict()
+        data["source"] = source
+        data["deal"] = number
+        click.echo(json.dumps(data))
+        return
+    click.echo(format_hint(report, _label(source, number, rules.name)))
+
+
+def format_hint(report: HintReport, label: str) -> str:
+    lines = [f"{label}: {report.reason}"]
+    if report.status == ALREADY_WON or not report.moves:
+        return "\n".join(lines)
+    best = report.best
+    if best is not None:
+        lines.append(f"best move: {best.text} (a win in {best.moves_to_win} moves)")
+    elif report.status == LOST:
+        lines.append("best move: none, every move loses")
+    else:
+        lines.append("best move: none known within the budget")
+    width = max(len(v.text) for v in report.moves)
+    for v in report.moves:
+        if v.verdict == WINNABLE:
+            detail = "keeps it winnable", ("wins at once" if v.moves_to_win == 1 else f"win in {v.moves_to_win} moves")
+        elif v.verdict == LOST:
+            detail = "loses", ""
+        else:
+            detail = "unknown", f"stopped by the {v.stopped_by} limit" if v.stopped_by else ""
+        line = f"  {v.text:<{width}}  {detail[0]:<17}  {detail[1]}".rstrip()
+        lines.append(line)
+    lines.append(_cost(report.solves, report.nodes, report.seconds))
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# analyze
+
+
+@click.command("analyze")
+@click.argument("source")
+@click.option("--moves", "moves_text_", metavar="MOVES", default=None,
+              help="The moves played, space separated, e.g. '6C:5>2 KS:3>4 tail'.")
+@click.option("--moves-file", type=click.Path(dir_okay=False), default=None,
+              help="Read the moves played from a file (whitespace separated, '#' comments allowed).")
+@_common_options
+@user_errors
+def analyze_command(source: str, moves_text_: str | None, moves_file: str | None, mode: str | None,
+                    rules_name: str | None, nodes: int, memory_mb: int, seconds: float | None,
+                    as_json: bool) -> None:
+    """Find where a game record lost the game: SOURCE (deal number or position file) plus the moves played.
+
+    Reports the fatal move (the first after which no win existed), the
+    winning alternative at that point and whether the final position can
+    still be won. When budgets leave some positions unknown, it says between
+    which moves the fatal one lies.
+    """
+    from .cli import UserError
+
+    if (moves_text_ is None) == (moves_file is None):
+        raise UserError("give the moves played with --moves MOVES or --moves-file FILE (one of them)")
+    if moves_file is not None:
+        try:
+            with open(moves_file, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as exc:
+            raise UserError(f"cannot read {moves_file}: {exc.strerror}") from None
+    else:
+        text = moves_text_
+    position, rules, number = _load(source, mode, rules_name)
+    moves = parse_record(text)
+    result = analyze(position, moves, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
+    if as_json:
+        data = result.as_dict()
+        data["source"] = source
+        data["deal"] = number
+        click.echo(json.dumps(data))
+        return
+    click.echo(format_analysis(result, _label(source, number, rules.name)))
+
+
+def _move_ref(result: GameAnalysis, number: int) -> str:
+    return f"move {number} ({move_text(result.moves[number - 1])})"
+
+
+def format_analysis(result: GameAnalysis, label: str) -> str:
+    n = len(result.moves)
+    lines = [f"{label}: {n} move{'s' if n != 1 else ''} played"]
+    if result.finding == FOUND_WON:
+        lines.append("no fatal move: the game is won")
+    elif result.finding == FOUND_WINNABLE:
+        lines.append("no fatal move: the final position can still be won")
+    elif result.finding == FOUND_LOST_AT_START:
+        lines.append("no fatal move: the start position was already lost (no sequence of moves wins it)")
+    elif result.finding == FOUND_FATAL:
+        fatal = result.fatal_index
+        lines.append(f"fatal move: {_move_ref(result, fatal)}; the game could be won before it, not after it")
+        alt = result.alternative_solution
+        lines.append(f"winning alternative at move {fatal}: {move_text(alt[0])} "
+                     f"(instead of {move_text(result.fatal_move)}), a win in {len(alt)} moves from there:")
+        lines.append("  " + moves_text(alt))
+    else:
+        first, last = result.suspects()
+        lines.append(f"the fatal move could not be located exactly: unknown verdicts within the budget "
+                     f"leave moves {first} to {last}")
+        if result.last_winnable is None:
+            lines.append("  the start position is not known to be winnable; it may have been lost before any move")
+        else:
+            lines.append(f"  the game was still winnable after move {result.last_winnable}"
+                         if result.last_winnable else "  the start position was winnable")
+        if result.first_lost is None:
+            lines.append("  the final position is not known to be lost; the game may still be winnable")
+        else:
+            lines.append(f"  it was lost after {_move_ref(result, result.first_lost)}")
+    final = result.final_status
+    if final == UNKNOWN:
+        final_probe = next(p for p in result.probes if p.index == n)
+        why = f" (stopped by the {final_probe.stopped_by} limit)" if final_probe.stopped_by else ""
+        lines.append(f"final position: unknown{why}")
+    else:
+        lines.append(f"final position: {final}")
+    lines.append(_cost(len(result.probes), result.nodes, result.seconds))
+    return "\n".join(lines)
