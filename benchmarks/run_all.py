@@ -1,0 +1,179 @@
+"""The benchmark suite in one command: ``python benchmarks/run_all.py [--quick]``.
+
+Validates first (known verdicts, the bench signature), then measures with
+compilation excluded:
+
+* nodes per second and deals per second per mode on fixed deal sets: *easy*
+  (deals 1-2000, mostly decided at the root: per-deal overhead) and *hard*
+  (the deals of 1-1000 that need the most nodes);
+* scaling of ``scorpion batch`` from 1 worker to all cores on a fixed range;
+* the speed-up of the jitted engine over the plain-Python reference engine on
+  the same work (perft from the same positions; the same searches, which the
+  twins run node for node).
+
+Writes a machine-stamped JSON and markdown report to ``benchmarks/results/``.
+Numbers are ratios within one run where possible, so they compare across
+machines; absolute numbers depend on the machine and its load, which the
+report records.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from machine import machine_record, peak_rss_mb  # noqa: E402
+from signature import bench_signature  # noqa: E402
+
+from scorpion_solver.deal import deal  # noqa: E402
+from scorpion_solver.engine import perft  # noqa: E402
+from scorpion_solver.reference_search import reference_solve  # noqa: E402
+from scorpion_solver.result import Limits  # noqa: E402
+from scorpion_solver.rules import CLASSIC, CLEAR  # noqa: E402
+from scorpion_solver.search import jit_perft, solve  # noqa: E402
+
+KNOWN_WON = {"clear": {5, 33, 37}, "classic": {5, 37}}
+HARD_DEALS = {"clear": [674, 515, 103, 571, 230], "classic": [740, 777, 401, 230, 103]}
+
+
+def validate() -> dict:
+    for rules in (CLEAR, CLASSIC):
+        won = {n for n in range(1, 41) if solve(deal(n, rules), rules).status == "won"}
+        if won != KNOWN_WON[rules.name]:
+            raise SystemExit(f"validation failed: {rules.name} won {sorted(won)}")
+    total, counts = bench_signature()
+    return {"signature_nodes": total, "signature_counts": counts}
+
+
+def deal_set(rules, deals) -> dict:
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    nodes = moves = 0
+    statuses: dict[str, int] = {}
+    for n in deals:
+        result = solve(deal(n, rules), rules)
+        nodes += result.nodes
+        moves += result.moves_made
+        statuses[result.status] = statuses.get(result.status, 0) + 1
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    return {"mode": rules.name, "deals": len(deals), "statuses": statuses, "cpu_seconds": round(cpu, 3),
+            "wall_seconds": round(wall, 3), "deals_per_second": round(len(deals) / wall, 1),
+            "nodes": nodes, "nodes_per_cpu_second": round(nodes / cpu), "moves_made_per_cpu_second": round(moves / cpu)}
+
+
+def scaling(first: int, last: int) -> list[dict]:
+    rows = []
+    cores = os.cpu_count() or 1
+    for workers in sorted({1, cores}):
+        with tempfile.TemporaryDirectory() as tmp:
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "scorpion_solver.cli", "batch", f"{first}-{last}", "--workers",
+                            str(workers), "--out", str(Path(tmp) / "out"), "--no-progress"],
+                           check=True, capture_output=True)
+            wall = time.perf_counter() - t
+        rows.append({"workers": workers, "deals": last - first + 1, "wall_seconds": round(wall, 2),
+                     "deals_per_second": round((last - first + 1) / wall, 1)})
+    base = rows[0]["wall_seconds"]
+    for row in rows:
+        row["speed_up"] = round(base / row["wall_seconds"], 2)
+    return rows
+
+
+def engine_speed_up(perft_deals, perft_depth: int, solve_deals, solve_nodes: int) -> dict:
+    jit_perft(deal(1), 2)  # load the perft kernel before timing
+    t = time.perf_counter()
+    ref_counts = [perft(deal(n), perft_depth) for n in perft_deals]
+    ref_perft = time.perf_counter() - t
+    t = time.perf_counter()
+    jit_counts = [jit_perft(deal(n), perft_depth) for n in perft_deals]
+    jit_perft_s = time.perf_counter() - t
+    if ref_counts != jit_counts:
+        raise SystemExit("perft disagrees between engines")
+    ref_s = jit_s = 0.0
+    nodes = 0
+    for rules in (CLEAR, CLASSIC):
+        for n in solve_deals:
+            t = time.perf_counter()
+            a = reference_solve(deal(n, rules), rules, Limits(nodes=solve_nodes))
+            ref_s += time.perf_counter() - t
+            t = time.perf_counter()
+            b = solve(deal(n, rules), rules, Limits(nodes=solve_nodes))
+            jit_s += time.perf_counter() - t
+            if (a.status, a.nodes) != (b.status, b.nodes):
+                raise SystemExit(f"engines disagree on deal {n} {rules.name}")
+            nodes += b.nodes
+    return {"perft_positions": list(perft_deals), "perft_depth": perft_depth, "perft_leaves": sum(jit_counts),
+            "perft_reference_seconds": round(ref_perft, 3), "perft_jit_seconds": round(jit_perft_s, 4),
+            "perft_speed_up": round(ref_perft / jit_perft_s, 1),
+            "search_deals": list(solve_deals), "search_budget": solve_nodes, "search_nodes": nodes,
+            "search_reference_seconds": round(ref_s, 3), "search_jit_seconds": round(jit_s, 4),
+            "search_speed_up": round(ref_s / jit_s, 1)}
+
+
+def markdown(report: dict) -> str:
+    m = report["machine"]
+    lines = [f"# Benchmark suite ({report['stamp']})", "",
+             f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, numba {m['numba']}, "
+             f"load average at start {m['load_average']}.", "",
+             f"Bench signature: {report['validation']['signature_nodes']:,} nodes "
+             f"({report['validation']['signature_counts']}).", "",
+             "| set | mode | deals | CPU s | deals/s | nodes/CPU s | moves made/CPU s |", "|---|---|---|---|---|---|---|"]
+    for name in ("easy", "hard"):
+        for row in report[name]:
+            lines.append(f"| {name} | {row['mode']} | {row['deals']} | {row['cpu_seconds']} | {row['deals_per_second']} | "
+                         f"{row['nodes_per_cpu_second']:,} | {row['moves_made_per_cpu_second']:,} |")
+    lines += ["", "Scaling of `scorpion batch`:", "", "| workers | deals | wall s | deals/s | speed-up |",
+              "|---|---|---|---|---|"]
+    for row in report["scaling"]:
+        lines.append(f"| {row['workers']} | {row['deals']} | {row['wall_seconds']} | {row['deals_per_second']} | "
+                     f"{row['speed_up']} |")
+    e = report["engines"]
+    lines += ["", "Jitted engine over the plain-Python reference engine, same work:", "",
+              f"* perft depth {e['perft_depth']} from deals {e['perft_positions']}: {e['perft_leaves']:,} leaves, "
+              f"reference {e['perft_reference_seconds']} s, jit {e['perft_jit_seconds']} s: **{e['perft_speed_up']}x**",
+              f"* searching deals {e['search_deals']} in both modes with a budget of {e['search_budget']:,} nodes "
+              f"({e['search_nodes']:,} nodes, identical in both): "
+              f"reference {e['search_reference_seconds']} s, jit {e['search_jit_seconds']} s: **{e['search_speed_up']}x**",
+              "", f"Peak RSS {report['peak_rss_mb']:.0f} MB."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sets (a smoke run, about a minute)")
+    parser.add_argument("--out", default=str(HERE / "results"))
+    args = parser.parse_args()
+    machine = machine_record()
+    solve(deal(5))  # compile (or load from cache) before timing
+    easy = range(1, 201) if args.quick else range(1, 2001)
+    hard = {k: v[:2] for k, v in HARD_DEALS.items()} if args.quick else HARD_DEALS
+    report = {
+        "stamp": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "machine": machine,
+        "validation": validate(),
+        "easy": [deal_set(rules, list(easy)) for rules in (CLEAR, CLASSIC)],
+        "hard": [deal_set(rules, hard[rules.name]) for rules in (CLEAR, CLASSIC)],
+        "scaling": scaling(1, 300 if args.quick else 2000),
+        "engines": (engine_speed_up(range(1, 4), 5, [5, 103], 3_000) if args.quick
+                    else engine_speed_up(range(1, 6), 6, [5, 33, 37, 103, 515, 674], 30_000)),
+    }
+    report["peak_rss_mb"] = peak_rss_mb()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = "suite-" + time.strftime("%Y%m%d-%H%M%S") + ("-quick" if args.quick else "")
+    (out / f"{stem}.json").write_text(json.dumps(report, indent=1))
+    text = markdown(report)
+    (out / f"{stem}.md").write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
