@@ -4,12 +4,11 @@ A thin layer over :mod:`analysis`: read the position (a deal number or a
 position file) and the moves, run the analysis, print text or JSON. User
 mistakes (bad deal number, malformed position, illegal or unreadable move,
 bad option) end as one ``error:`` line on stderr with exit status 2, through
-``cli.user_errors``.
+``cli_errors.user_errors``.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 
 import click
@@ -17,27 +16,12 @@ import click
 from .analysis import (ALREADY_WON, FOUND_FATAL, FOUND_LOST_AT_START, FOUND_WINNABLE, FOUND_WON, LOST, UNKNOWN,
                        WINNABLE, GameAnalysis, HintReport, analyze, hint, parse_record)
 from .engine import move_text, moves_text
+from .cli_errors import UserError, user_errors
 from .result import DEFAULT_MEMORY_MB, Limits
 from .rules import PRESETS
 
 # Budget per solve. Lower than `solve`'s: a hint makes one solve per legal move.
 ANALYSIS_NODES = 5_000_000
-
-
-def user_errors(func):
-    """``cli.user_errors``, looked up at call time.
-
-    ``cli`` imports this module at its end, so importing ``cli`` here at the
-    top would be circular (and break ``python -m scorpion_solver.cli``).
-    """
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        from .cli import user_errors as cli_user_errors
-
-        return cli_user_errors(func)(*args, **kwargs)
-
-    return wrapper
 
 
 def _load(source: str, mode: str | None, rules_name: str | None):
@@ -149,7 +133,6 @@ def analyze_command(source: str, moves_text_: str | None, moves_file: str | None
     still be won. When budgets leave some positions unknown, it says between
     which moves the fatal one lies.
     """
-    from .cli import UserError
 
     if (moves_text_ is None) == (moves_file is None):
         raise UserError("give the moves played with --moves MOVES or --moves-file FILE (one of them)")

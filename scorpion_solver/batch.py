@@ -74,7 +74,7 @@ STATUSES = (WON, LOST, UNKNOWN)
 class BatchError(ValueError):
     """A user mistake about a batch (bad RANGE, wrong folder, mixed settings).
 
-    A ValueError, so ``cli.user_errors`` reports it as one ``error:`` line.
+    A ValueError, so ``cli_errors.user_errors`` reports it as one ``error:`` line.
     """
 
 

@@ -2,13 +2,12 @@
 
 A thin layer over :mod:`batch` and :mod:`stats`. User mistakes (bad RANGE,
 missing folder, mixed rules or limits) end as one ``error:`` line and exit
-status 2 through ``cli.user_errors``; a rules bug found by ``stats`` or a
+status 2 through ``cli_errors.user_errors``; a rules bug found by ``stats`` or a
 failed chunk ends with exit status 1; Ctrl-C with 130.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import shlex
 import sys
@@ -17,23 +16,8 @@ from pathlib import Path
 import click
 
 from . import batch as B
+from .cli_errors import user_errors
 from .result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
-
-
-def user_errors(func):
-    """``cli.user_errors``, looked up at call time.
-
-    ``cli`` imports this module at its end, so importing ``cli`` here at the
-    top would be circular (and break ``python -m scorpion_solver.cli``).
-    """
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        from .cli import user_errors as cli_user_errors
-
-        return cli_user_errors(func)(*args, **kwargs)
-
-    return wrapper
 
 
 @click.command("batch")

@@ -6,36 +6,18 @@ option value) ends as one line on stderr and exit status 2, never a traceback.
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 
 import click
 
+from .cli_errors import UserError, user_errors
 from .deal import check_deal_number, deal
-from .engine import MoveError, is_lost, is_won, parse_moves, perft, perft_divide, replay_positions, move_text
+from .engine import is_lost, is_won, parse_moves, perft, perft_divide, replay_positions, move_text
 from .position import Position
-from .position_text import PositionError, format_position, position_json, read_position_file
+from .position_text import format_position, position_json, read_position_file
 from .result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
 from .rules import MODES, PRESETS, Rules, get_rules
-
-
-class UserError(Exception):
-    """A mistake in the user's input: reported as one line, exit status 2."""
-
-
-def user_errors(func):
-    """Turn user mistakes into one line on stderr and exit status 2."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except (UserError, PositionError, MoveError, ValueError) as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(2)
-
-    return wrapper
 
 
 def rules_from(mode: str | None, rules_name: str | None = None) -> Rules | None:

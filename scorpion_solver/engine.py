@@ -250,7 +250,7 @@ def _why_illegal(pos: Position, move: Move, rules: Rules) -> str:
     target = pos.top(move.dst)
     if target is None:
         if rules.space != SPACE_ANY and not is_king(move.card):
-            return f": only a King may move into an empty column"
+            return ": only a King may move into an empty column"
         return ": relocating a whole column changes nothing (or another empty column is the canonical target)"
     if target != move.card + 1 or is_king(move.card):
         return f": {card_text(move.card)} does not build on {card_text(target)} (same suit, one rank up)"

@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from . import kernel as K
-from .cards import NUM_CARDS, card_text
+from .cards import NUM_CARDS
 from .engine import Move, TAIL, is_won, moves_text, replay
 from .position import Position, frozen_floor
 from .reference_search import reference_solve

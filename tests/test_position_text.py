@@ -325,7 +325,7 @@ def test_error_missing_cards_not_whole_suits():
 
 
 def test_error_missing_cards_lists_every_missing_card_of_a_partial_suit():
-    text = f"""\
+    text = """\
 col1: KH QH JH TH 9H 8H 7H 6H 5H 4H 3H
 col2:
 col3:
