@@ -184,6 +184,8 @@ def compute_keys(s, keys, z, zh, salt, misc):
 @nb.njit(**JIT)
 def _push_cards_kings(s, out, n, dst, space_any):
     """Moves into the empty column dst, by source column then height."""
+    if space_any == 0:
+        return _push_kings(s, out, n, dst)
     for src in range(7):
         length = s[LEN + src]
         start = s[HID + src]
@@ -191,13 +193,39 @@ def _push_cards_kings(s, out, n, dst, space_any):
             start = s[FLOOR + src]
         base = COLS + COL_CAP * src
         for i in range(start, length):
-            c = s[base + i]
-            if space_any == 0 and c % 13 != 12:
-                continue
             if i == 0 and (s[DEALT] == 1 or (src >= 3 and dst >= 3)):
                 continue  # relocating a whole column changes nothing
-            out[n] = c * 8 + dst
+            out[n] = s[base + i] * 8 + dst
             n += 1
+    return n
+
+
+@nb.njit(**JIT)
+def _push_kings(s, out, n, dst):
+    """King-led moves into the empty column dst, by source column then height.
+
+    Looks at the four Kings only (not every card), then orders the few found.
+    """
+    first = n
+    for king in range(12, 52, 13):
+        src = s[LOCCOL + king]
+        if src < 0:
+            continue
+        i = s[LOCIDX + king]
+        if i < s[HID + src] or i < s[FLOOR + src]:
+            continue
+        if i == 0 and (s[DEALT] == 1 or (src >= 3 and dst >= 3)):
+            continue  # relocating a whole column changes nothing
+        order = src * COL_CAP + i
+        j = n
+        while j > first:  # insertion sort on (source column, height)
+            prev = out[j - 1] // 8
+            if s[LOCCOL + prev] * COL_CAP + s[LOCIDX + prev] <= order:
+                break
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = king * 8 + dst
+        n += 1
     return n
 
 
