@@ -171,6 +171,7 @@ def parse_targets(source: str) -> list[str]:
 @click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Wall-clock limit in seconds per deal and mode.")
 @click.option("--no-prune", is_flag=True, help="Switch off deadlock pruning (slower; same verdicts).")
+@click.option("--debug", is_flag=True, help="Check the compact state from scratch at the root and along the solution.")
 @click.option("--solution", is_flag=True, help="Print the winning move list.")
 @click.option("--walkthrough", is_flag=True, help="Print the position after every move of the solution.")
 @click.option("--color/--no-color", default=None, help="Suit colours in the walkthrough (default: when a terminal).")
@@ -179,7 +180,7 @@ def parse_targets(source: str) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per deal and mode.")
 @user_errors
 def solve_command(source: str, mode: str | None, nodes: int, memory_mb: int, seconds: float | None, no_prune: bool,
-                  solution: bool, walkthrough: bool, color: bool | None, layout: str, as_json: bool) -> None:
+                  debug: bool, solution: bool, walkthrough: bool, color: bool | None, layout: str, as_json: bool) -> None:
     """Decide whether SOURCE can be won: a deal number, a range N-M, or a position file.
 
     Prints the verdict (won / lost / unknown) with nodes and seconds per deal and mode.
@@ -198,7 +199,7 @@ def solve_command(source: str, mode: str | None, nodes: int, memory_mb: int, sec
     for target in parse_targets(source):
         for rules in rule_list:
             position, used_rules, number = load_start(target, rules)
-            result = solve(position, used_rules, limits)
+            result = solve(position, used_rules, limits, debug=debug)
             result.deal = number
             label = f"deal {number}" if number is not None else target
             if as_json:

@@ -180,12 +180,16 @@ def max_table_entries(memory_mb: int) -> int:
     return cap
 
 
-def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), engine: str = "jit") -> SolveResult:
+def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), engine: str = "jit",
+          debug: bool = False) -> SolveResult:
     """Decide whether the position can be won.
 
     ``won`` comes with a solution that the reference engine has replayed to a
     win; ``lost`` means the search was exhaustive (sound pruning aside);
-    ``unknown`` says which limit stopped it (``stopped_by``).
+    ``unknown`` says which limit stopped it (``stopped_by``). With ``debug``
+    the compact state is checked from scratch (``state_problems``) at the root
+    and after every kernel move of a winning line, and every kernel position
+    on it is compared with the reference engine's; a disagreement raises.
     """
     if engine == "reference":
         return reference_solve(position, rules, limits)
@@ -196,6 +200,8 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
     stack = _Stack(FIRST_DEPTH)
     stack.states[0] = to_compact(position)
     stack.keys[0] = compact_keys(stack.states[0])
+    if debug:
+        _debug_check(position, stack.states[0], stack.keys[0], "the root")
     top_cap = max(FIRST_TABLE, max_table_entries(limits.memory_mb))
     cap = min(FIRST_TABLE, top_cap)
     table = np.zeros((cap, 2), dtype=np.uint64)
@@ -242,10 +248,34 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
     if status == K.S_WON:
         path = [decode_move(stack.states[d], stack.moves[d, stack.midx[d] - 1]) for d in range(int(counters[K.C_SP]))]
         verify_solution(position, path, rules)
+        if debug:
+            _debug_line(position, path, rules)
         result.solution = moves_text(path)
         result.solution_length = len(path)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _debug_check(expected: Position, s: np.ndarray, keys: np.ndarray, where: str) -> None:
+    problems = state_problems(s, keys)
+    if from_compact(s) != expected:
+        problems.append("the compact state is not the reference engine's position")
+    if problems:
+        raise VerificationError(f"debug: at {where}: " + "; ".join(problems))
+
+
+def _debug_line(position: Position, path: list[Move], rules: Rules) -> None:
+    """Play the line with the kernel's make_move and check every state from scratch."""
+    from .engine import apply_move
+
+    sweeps, freezes, _, _ = rule_flags(rules)
+    s = to_compact(position)
+    keys = compact_keys(s)
+    for number, move in enumerate(path, start=1):
+        code = K.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
+        K.make_move(s, keys, code, sweeps, freezes, K.Z, K.ZH, K.SALT, K.MISC)
+        position = apply_move(position, move, rules)
+        _debug_check(position, s, keys, f"move {number} ({move})")
 
 
 def verify_solution(position: Position, path: list[Move], rules: Rules) -> None:
