@@ -50,8 +50,15 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-JIT = dict(cache=True, nogil=True)
-INLINE = dict(cache=True, nogil=True, inline="always")  # small helpers: numba calls are not free
+# Kernels run without numba's reference counting (_nrt=False): on the search's
+# hot path the atomic reference-count updates numba adds for every array view
+# and argument cost more than the work itself. Such kernels may not allocate;
+# the few that must (small public helpers) use ALLOC. Functions on the hot path
+# are also inlined at numba's IR level: a call between jitted functions passes
+# every array as a bundle of words.
+JIT = dict(cache=True, nogil=True, _nrt=False)
+ALLOC = dict(cache=True, nogil=True)
+INLINE = dict(cache=True, nogil=True, _nrt=False, inline="always")
 
 COL_CAP = 64
 COLS = 0
@@ -87,6 +94,7 @@ F_DOWN = 4       # face down
 F_BOTTOM = 8     # lowest card of its column
 F_QUEEN_ON = 16  # a King with its Queen directly on it
 F_LEFT = 32      # already found able to leave
+DEAD_SCRATCH = 2 * 64 + 256  # int8 scratch of the deadlock test: flags, card under, worklist
 
 # search counters (an int64 vector the caller owns)
 C_NODES = 0
@@ -153,7 +161,7 @@ def _column_hash(s, col, k, z, zh):
     return h
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def _key_from_columns(s, keys, k, salt, misc):
     key = np.uint64(0)
     for col in range(7):
@@ -181,7 +189,7 @@ def compute_keys(s, keys, z, zh, salt, misc):
 # move generation
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def _push_cards_kings(s, out, n, dst, space_any):
     """Moves into the empty column dst, by source column then height."""
     if space_any == 0:
@@ -200,7 +208,7 @@ def _push_cards_kings(s, out, n, dst, space_any):
     return n
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def _push_kings(s, out, n, dst):
     """King-led moves into the empty column dst, by source column then height.
 
@@ -229,7 +237,7 @@ def _push_kings(s, out, n, dst):
     return n
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def generate_moves(s, out, space_any, tail_when_stuck, won_by_sweeps):
     """Write the legal moves of state s into out in canonical order; return the count.
 
@@ -280,7 +288,7 @@ def generate_moves(s, out, space_any, tail_when_stuck, won_by_sweeps):
     return n
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def _is_won(s, won_by_sweeps):
     if won_by_sweeps:
         return s[SWEPT] == 4
@@ -310,7 +318,7 @@ def _is_won(s, won_by_sweeps):
 # make
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def _settle(s, keys, col, sweeps, freezes, z, zh):
     """Flip a face-down top; sweep (repeatedly) or freeze a complete top run."""
     base = COLS + COL_CAP * col
@@ -343,7 +351,7 @@ def _settle(s, keys, col, sweeps, freezes, z, zh):
         return
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
     """Play the move ``code`` on state s and its keys, in place."""
     if code == TAIL_CODE:
@@ -400,7 +408,7 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
                     keys[KEY2] += misc[1, 1 + suit]
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc):
     """The two keys of the position after ``code``, without making the move on s.
 
@@ -455,24 +463,25 @@ def _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh
 # deadlock detection (twin: deadlock.py, where the argument is written out)
 
 
-@nb.njit(**JIT)
+@nb.njit(**ALLOC)
 def can_become_top(s, can_top, sweeps, space_any):
     """Fill can_top (52 booleans) as deadlock.can_become_top; return the space flag."""
-    info = np.zeros(52, dtype=np.int8)
-    under = np.zeros(52, dtype=np.int8)
-    return _can_become_top(s, can_top, info, under, sweeps, space_any)
+    scratch = np.zeros(DEAD_SCRATCH, dtype=np.int8)
+    return _can_become_top(s, can_top, scratch, sweeps, space_any)
 
 
 @nb.njit(**JIT)
-def _can_become_top(s, can_top, info, under, sweeps, space_any):
-    """can_become_top, also leaving per-card facts in info (F_* flags, 0 off the
-    table) and the card directly under each card in under.
+def _can_become_top(s, can_top, scratch, sweeps, space_any):
+    """can_become_top with caller-owned scratch (DEAD_SCRATCH int8), where it
+    leaves per-card facts: scratch[:64] the F_* flags (0 off the table),
+    scratch[64:128] the card directly under each card.
 
     The same least fixed point as the twin, over per-card facts gathered
-    first into small local arrays; a card found able to leave is not examined
-    again. Written as one flat loop: helper calls and tuple returns cost more
-    here than the logic.
+    first; a card found able to leave is not examined again. Written as flat
+    loops: helper calls and tuple returns cost more here than the logic.
     """
+    info = scratch[:64]
+    under = scratch[64:128]
     for c in range(52):
         can_top[c] = False
         info[c] = 0
@@ -508,7 +517,7 @@ def _can_become_top(s, can_top, info, under, sweeps, space_any):
     # newly marked card t re-examines t and t - 1, and the space flag turning
     # on re-examines the Kings (every card under Wasp rules). A pass over all
     # cards starts it off.
-    pending = np.empty(256, dtype=np.int8)  # 52 to start, at most 2 per marked card and 52 for the space flag
+    pending = scratch[2 * 64:]  # 52 to start, at most 2 per marked card and 52 for the space flag
     n = 0
     for y in range(52):
         pending[n] = 51 - y  # popped in order 0, 1, 2, ...
@@ -548,12 +557,18 @@ def _can_become_top(s, can_top, info, under, sweeps, space_any):
     return space
 
 
-@nb.njit(**JIT)
+@nb.njit(**ALLOC)
 def is_deadlocked(s, can_top, sweeps, space_any):
     """True when the position is provably lost (twin of deadlock.is_deadlocked)."""
-    info = np.zeros(52, dtype=np.int8)
-    under = np.zeros(52, dtype=np.int8)
-    _can_become_top(s, can_top, info, under, sweeps, space_any)
+    return _deadlocked(s, can_top, np.zeros(DEAD_SCRATCH, dtype=np.int8), sweeps, space_any)
+
+
+@nb.njit(**JIT)
+def _deadlocked(s, can_top, scratch, sweeps, space_any):
+    """is_deadlocked with caller-owned scratch (DEAD_SCRATCH int8)."""
+    _can_become_top(s, can_top, scratch, sweeps, space_any)
+    info = scratch[:64]
+    under = scratch[64:128]
     for y in range(52):
         flags = info[y]
         if flags == 0:
@@ -624,7 +639,7 @@ def _copy_frame(states, keys, sp):
         keys[sp + 1, i] = keys[sp, i]
 
 
-@nb.njit(**JIT)
+@nb.njit(**INLINE)
 def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
             sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc):
     """Generate the moves of states[sp] and keep those leading to positions not seen yet.
@@ -660,11 +675,14 @@ def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
 
 @nb.njit(**JIT)
 def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_entries,
-           sweeps, freezes, space_any, tail_when_stuck, prune, z, zh, salt, misc):
+           sweeps, freezes, space_any, tail_when_stuck, prune, z, zh, salt, misc,
+           can_top, found_keys, dead_scratch):
     """Depth-first search for a win from states[0]; resumable.
 
     Preconditions: states[0] / keys[0] hold the root with correct keys; the
-    table has room for max_entries entries (the caller keeps its load low).
+    table has room for max_entries entries (the caller keeps its load low);
+    can_top (52 bool), found_keys (MAX_MOVES x 2 uint64) and dead_scratch
+    (DEAD_SCRATCH int8) are scratch space (the kernel allocates nothing).
     On the first call counters[C_SP] is -1: the kernel inserts the root and
     starts. It returns a status code: S_WON (the path is moves[d, midx[d]-1]
     for d < counters[C_SP]), S_LOST (every position reachable from the root
@@ -680,8 +698,6 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
     or expanded again: in a one-player search, had it led to a win the search
     would already have stopped (or will, from where it is pending).
     """
-    can_top = np.zeros(52, dtype=np.bool_)
-    found_keys = np.zeros((MAX_MOVES, 2), dtype=np.uint64)
     depth_cap = states.shape[0]
     sp = counters[C_SP]
     if sp < 0:
@@ -693,15 +709,20 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
             return S_WON
         if prune:
             counters[C_CHECKS] += 1
-            if is_deadlocked(states[0], can_top, sweeps, space_any):
+            if _deadlocked(states[0], can_top, dead_scratch, sweeps, space_any):
                 counters[C_PRUNES] += 1
                 counters[C_DEAD_ROOT] = 1
                 counters[C_SP] = 0
                 return S_LOST
-        _expand(states, keys, moves, nmoves, midx, table, counters, 0, found_keys,
-                sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
         sp = 0
+        expand = True
+    else:
+        expand = False
     while True:
+        if expand:  # one call site: the inlined expansion is compiled once
+            _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
+                    sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
+            expand = False
         if midx[sp] == nmoves[sp]:
             sp -= 1
             if sp < 0:
@@ -742,14 +763,13 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
                             break
             if check:
                 counters[C_CHECKS] += 1
-                if is_deadlocked(child, can_top, sweeps, space_any):
+                if _deadlocked(child, can_top, dead_scratch, sweeps, space_any):
                     counters[C_PRUNES] += 1
                     continue
         sp += 1
         if sp > counters[C_MAXDEPTH]:
             counters[C_MAXDEPTH] = sp
-        _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
-                sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
+        expand = True
 
 
 # ---------------------------------------------------------------------------

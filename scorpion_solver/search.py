@@ -207,6 +207,8 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
     table = np.zeros((cap, 2), dtype=np.uint64)
     counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
     counters[K.C_SP] = -1
+    scratch = (np.zeros(52, dtype=np.bool_), np.zeros((K.MAX_MOVES, 2), dtype=np.uint64),
+               np.zeros(K.DEAD_SCRATCH, dtype=np.int8))
     stopped_by = ""
     slice_nodes = SLICE_NODES if limits.seconds is None else TIMED_SLICE_NODES
     while True:
@@ -214,7 +216,7 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
         load = cap // 2 if cap < top_cap else (cap * 9) // 10
         status = K.search(stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, table, counters,
                           slice_limit, load, sweeps, freezes, space_any, when_stuck, int(limits.prune),
-                          K.Z, K.ZH, K.SALT, K.MISC)
+                          K.Z, K.ZH, K.SALT, K.MISC, *scratch)
         if status in (K.S_WON, K.S_LOST):
             break
         if status == K.S_DEEPER:
