@@ -1,0 +1,67 @@
+"""The `scorpion solve` command: verdicts, ranges, modes, files, JSON, solutions, bad input."""
+
+import json
+
+from click.testing import CliRunner
+
+from scorpion_solver.cli import main
+from scorpion_solver.deal import deal
+from scorpion_solver.engine import is_won, parse_moves, replay
+from scorpion_solver.position_text import format_position
+from scorpion_solver.rules import CLASSIC, CLEAR
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_range_in_both_modes_gives_the_known_verdicts():
+    result = run("solve", "31-37", "--mode", "both")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 14
+    verdicts = {(line.split()[1], line.split()[2].rstrip(":")): line.split()[3] for line in lines}
+    assert verdicts[("33", "clear")] == "won" and verdicts[("33", "classic")] == "lost"
+    assert verdicts[("37", "clear")] == "won" and verdicts[("37", "classic")] == "won"
+    assert [v for k, v in verdicts.items() if k[0] not in ("33", "37")] == ["lost"] * 10
+
+
+def test_json_rows_carry_the_deal_and_a_solution_that_replays():
+    result = run("solve", "5", "--mode", "classic", "--json")
+    row = json.loads(result.stdout)
+    assert (row["deal"], row["rules"], row["status"]) == (5, "classic", "won")
+    assert row["solution_length"] == len(row["solution"].split())
+    assert is_won(replay(deal(5), parse_moves(row["solution"]), CLASSIC), CLASSIC)
+
+
+def test_solution_flag_prints_the_move_list():
+    result = run("solve", "37", "--solution")
+    verdict, moves = result.stdout.splitlines()
+    assert verdict.startswith("deal 37 clear: won")
+    assert is_won(replay(deal(37), parse_moves(moves), CLEAR), CLEAR)
+
+
+def test_position_file_uses_its_own_mode_line(tmp_path):
+    path = tmp_path / "deal33.txt"
+    path.write_text(format_position(deal(33), CLASSIC))
+    assert run("solve", path).stdout.startswith(f"{path} classic: lost")
+    assert run("solve", path, "--mode", "clear").stdout.startswith(f"{path} clear: won")
+
+
+def test_budget_stop_is_reported_as_unknown():
+    result = run("solve", "674", "--nodes", "1000")
+    assert result.stdout.startswith("deal 674 clear: unknown (stopped by the nodes limit)")
+
+
+def test_no_prune_gives_the_same_verdicts():
+    pruned = run("solve", "5", "--mode", "both").stdout.split("[")[0]
+    plain = run("solve", "5", "--mode", "both", "--no-prune").stdout.split("[")[0]
+    assert pruned == plain
+
+
+def test_bad_inputs_are_one_line_and_exit_2(tmp_path):
+    for args in (["solve", "9-3"], ["solve", "0"], ["solve", tmp_path / "missing.txt"], ["solve", "5", "--mode", "spider"],
+                 ["solve", "5", "--nodes", "0"], ["solve", "5", "--time", "-1"]):
+        result = run(*args)
+        assert result.exit_code == 2, args
+        assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("error:"), (args, result.stderr)
