@@ -43,6 +43,11 @@ on a wrong ``lost``.
 
 Moves: an ``int16`` code ``card * 8 + destination column``; ``TAIL_CODE`` is
 the tail deal. The source column is the card's LOCCOL before the move.
+
+Make and unmake: every ply of the search owns a state frame; a move is made
+on a copy of its parent's frame (584 bytes, a few nanoseconds) and unmade by
+returning to the parent's frame. That is cheaper than undo bookkeeping for
+flips, sweeps and freezes, and exact by construction.
 """
 
 from __future__ import annotations
