@@ -113,7 +113,7 @@ def markdown(report: dict) -> str:
     for m in report["modes"]:
         for h in m["hardest"]:
             lines.append(f"* {m['mode']} deal {h['deal']}: {h['status']}, {h['nodes']:,} nodes, {h['seconds']} s, "
-                         f"table {h['table_mb']} MB")
+                         f"table entries {h['table_mb']} MB")
     return "\n".join(lines) + "\n"
 
 
