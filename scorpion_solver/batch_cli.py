@@ -22,7 +22,7 @@ from .result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
 
 @click.command("batch")
 @click.argument("deal_range", metavar="RANGE")
-@click.option("--mode", "modes", default="clear,classic", show_default=True,
+@click.option("--mode", "--rules", "modes", default="clear,classic", show_default=True,
               help="Comma list of rules presets to solve each deal in (clear, classic, wasp, scorpion2, goodsol).")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Local worker processes [default: all cores].")

@@ -161,7 +161,7 @@ def parse_targets(source: str) -> list[str]:
 
 @main.command("solve")
 @click.argument("source")
-@click.option("--mode", "mode", default=None,
+@click.option("--mode", "--rules", "mode", default=None,
               help="clear (default for deals), classic, both, or a relative (wasp, scorpion2, goodsol); "
                    "a position file's own mode line is used when omitted.")
 @click.option("--nodes", type=click.IntRange(min=1), default=DEFAULT_NODES, show_default=True,

@@ -65,3 +65,8 @@ def test_bad_inputs_are_one_line_and_exit_2(tmp_path):
         result = run(*args)
         assert result.exit_code == 2, args
         assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("error:"), (args, result.stderr)
+
+
+def test_rules_is_an_alias_of_mode_for_the_relatives():
+    assert run("solve", "5", "--rules", "wasp").stdout.startswith("deal 5 wasp: won")
+    assert run("solve", "5", "--rules", "scorpion2").stdout.startswith("deal 5 scorpion2: won")
