@@ -223,7 +223,7 @@ def format_summary(summary: dict, title: str = "") -> str:
             f"  {'clear lost':<12}{p['classic_only']:>13}{p['neither']:>14}",
             f"  McNemar ({'exact binomial' if t['method'] == 'exact' else 'chi-square, continuity corrected'}): "
             + (f"chi2 = {t['statistic']:.4g}, " if t["statistic"] is not None else "")
-            + f"p = {t['p_value']:.4g} (clear only {t['b']}, classic only {t['c']})",
+            + f"{_p_text(t['p_value'])} (clear only {t['b']}, classic only {t['c']})",
         ]
     if summary.get("duplicates"):
         lines += ["", f"warning: {summary['duplicates']} (deal, mode) rows appear more than once"]
@@ -241,3 +241,8 @@ def rules_bug_text(deals: list[int]) -> str:
             "Every deal winnable in classic must be winnable in clear (RULES.md), and 'lost' is an\n"
             "exhaustive verdict: the rules engine or the solver is wrong. Start from the classic\n"
             f"solution in the folder's 'solution' column (scorpion replay DEAL --mode clear MOVES).\n{bar}")
+
+
+def _p_text(p: float) -> str:
+    """A p-value as text; one too small for a float is a bound, not a zero."""
+    return "p < 1e-300" if p < 1e-300 else f"p = {p:.4g}"
