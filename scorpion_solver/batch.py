@@ -885,24 +885,31 @@ def run_batch(settings: BatchSettings, out: Path, backend_factory: Callable[[], 
             bar.set_postfix_str(tally.text(), refresh=False)
             bar.update(task.deals)
 
-        def on_error(task: Task, exc: BaseException) -> None:
-            message = f"{task.key}: {exc}"
-            report.failures.append(message)
-            bar.write(f"error: {message}", file=sys.stderr)
-
         tasks = (Task(c.name, solve_chunk, (tuple(c.deals.tolist()), settings.modes, settings.limits), len(c.deals))
                  for c in todo)
-        stopped = True
-        try:
-            drive(backend, tasks, on_done, on_error)
-            stopped = False
-        finally:
-            bar.close()
-            record.update(finished=now_text(), chunks_written=report.written, failures=report.failures,
-                          stopped_early=stopped)
-            write_metadata(out, meta)
+        _drive_recorded(backend, tasks, on_done, bar, report, record, out, meta)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _drive_recorded(backend, tasks: Iterable[Task], on_done: Callable[[Task, list[dict]], None], bar,
+                    report: "BatchReport", record: dict, out: Path, meta: dict) -> None:
+    """Run the tasks; report failures on the bar; always close the run's record in the metadata."""
+
+    def on_error(task: Task, exc: BaseException) -> None:
+        message = f"{task.key}: {exc}"
+        report.failures.append(message)
+        bar.write(f"error: {message}", file=sys.stderr)
+
+    stopped = True
+    try:
+        drive(backend, tasks, on_done, on_error)
+        stopped = False
+    finally:
+        bar.close()
+        record.update(finished=now_text(), chunks_written=report.written, failures=report.failures,
+                      stopped_early=stopped)
+        write_metadata(out, meta)
 
 
 def needs_retry(row_budget: tuple, budget: tuple) -> bool:
@@ -990,21 +997,8 @@ def retry_unknown(settings: BatchSettings, out: Path, backend_factory: Callable[
             bar.set_postfix_str(tally.text(), refresh=False)
             bar.update(task.deals)
 
-        def on_error(task: Task, exc: BaseException) -> None:
-            message = f"{task.key}: {exc}"
-            report.failures.append(message)
-            bar.write(f"error: {message}", file=sys.stderr)
-
         tasks = (Task(name, solve_pairs, (pairs, limits), len(pairs)) for name, pairs in work)
-        stopped = True
-        try:
-            drive(backend, tasks, on_done, on_error)
-            stopped = False
-        finally:
-            bar.close()
-            record.update(finished=now_text(), chunks_written=report.written, failures=report.failures,
-                          stopped_early=stopped)
-            write_metadata(out, meta)
+        _drive_recorded(backend, tasks, on_done, bar, report, record, out, meta)
     report.seconds = time.perf_counter() - started
     return report
 
