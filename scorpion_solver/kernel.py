@@ -419,8 +419,9 @@ def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, sal
 
     Most children of a node are positions seen before, so the search learns a
     child's keys this cheap way first. Moves that may sweep or freeze a run
-    (an Ace comes to lie on top of a column) and the tail deal are made in
-    full on the scratch frame instead. Must equal make_move's keys (tested).
+    (an Ace comes to lie on top of a column with the King of its suit twelve
+    cards below) and the tail deal are made in full on the scratch frame
+    instead. Must equal make_move's keys (tested).
     """
     if code == TAIL_CODE:
         return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
@@ -430,10 +431,21 @@ def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, sal
     i = s[LOCIDX + c]
     length = s[LEN + src]
     sbase = COLS + COL_CAP * src
-    if sweeps or freezes:
-        if s[sbase + length - 1] % 13 == 0 or (i > 0 and s[sbase + i - 1] % 13 == 0):
-            return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
     j = s[LEN + dst]
+    if sweeps or freezes:
+        # A run can complete only where an Ace comes to lie on top with its King
+        # twelve cards below; then make the move in full (rare).
+        top = s[sbase + length - 1]
+        king_at = j + length - i - 13  # height of the would-be King in dst after the move
+        if top % 13 == 0 and king_at >= 0:
+            if king_at >= j:
+                king = s[sbase + i + king_at - j]
+            else:
+                king = s[COLS + COL_CAP * dst + king_at]
+            if king == top + 12:
+                return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
+        if i >= 13 and s[sbase + i - 1] % 13 == 0 and s[sbase + i - 13] == s[sbase + i - 1] + 12:
+            return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
     hs1, hs2 = keys[src], keys[7 + src]
     hd1, hd2 = keys[dst], keys[7 + dst]
     for a in range(i, length):
