@@ -17,9 +17,11 @@ DEFAULT_MEMORY_MB = 1024
 class Limits:
     """What may stop a search before it decides.
 
-    ``nodes`` is counted inside the kernel (reproducible); ``seconds`` is wall
-    clock, checked by the kernel every few thousand nodes. ``memory_mb`` caps
-    the transposition table. ``prune`` switches the sound deadlock pruning.
+    ``nodes`` is counted inside the kernel (reproducible; a search may pass it
+    by less than one expansion); ``seconds`` is wall clock, checked by
+    ``search.solve`` between kernel slices of about 16,000 nodes (a few
+    milliseconds). ``memory_mb`` caps the transposition table. ``prune``
+    switches the sound deadlock pruning.
     """
 
     nodes: int = DEFAULT_NODES
