@@ -574,6 +574,40 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any):
     return space
 
 
+@nb.njit(**INLINE)
+def _space_at_once(s, sweeps):
+    """Does the deadlock test derive "a column can become empty" from its first facts?
+
+    True when some column's bottom card is face up, not frozen, and can leave
+    by the test's own rules using only the initial facts: a non-King whose
+    successor is a column top or a tail card, or (swept runs) a King that is a
+    top or has its Queen on it. Used after a move that took the last empty
+    column (and changed nothing else the test reads): the parent passed the
+    test with a space available, the move only freed the card it left, so
+    once the space flag is derived again the child passes too. So the full
+    test is skipped exactly when its answer is known to be "not deadlocked";
+    verdicts and node counts do not change.
+    """
+    for col in range(7):
+        length = s[LEN + col]
+        if length == 0 or s[HID + col] > 0 or s[FLOOR + col] > 0:
+            continue
+        base = COLS + COL_CAP * col
+        b = np.int64(s[base])
+        if b % 13 == 12:
+            if sweeps and (length == 1 or s[base + 1] == b - 1):
+                return True
+            continue
+        t = b + 1
+        where = s[LOCCOL + t]
+        if where >= 0:
+            if s[LOCIDX + t] == s[LEN + where] - 1:
+                return True
+        elif s[TAIL] == t or s[TAIL + 1] == t or s[TAIL + 2] == t:
+            return True
+    return False
+
+
 @nb.njit(**ALLOC)
 def is_deadlocked(s, can_top, sweeps, space_any):
     """True when the position is provably lost (twin of deadlock.is_deadlocked)."""
@@ -780,7 +814,9 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
                             break
             if check:
                 counters[C_CHECKS] += 1
-                if _deadlocked(child, can_top, dead_scratch, sweeps, space_any):
+                if code != TAIL_CODE and child[FROZEN] == states[sp][FROZEN] and _space_at_once(child, sweeps):
+                    pass  # took the last space, but a column can plainly empty again: passes (see below)
+                elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any):
                     counters[C_PRUNES] += 1
                     continue
         sp += 1
