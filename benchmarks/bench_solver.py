@@ -19,7 +19,6 @@ memory, and the machine. A JSON and a markdown report go to
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -30,22 +29,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from machine import machine_record, peak_rss_mb  # noqa: E402
+from common import machine_record, peak_rss_mb, validate_known_verdicts, write_report  # noqa: E402
 
 from scorpion_solver.deal import deal  # noqa: E402
 from scorpion_solver.result import Limits  # noqa: E402
 from scorpion_solver.rules import CLASSIC, CLEAR  # noqa: E402
 from scorpion_solver.search import ENTRY_BYTES, solve  # noqa: E402
 
-KNOWN_WON = {"clear": {5, 33, 37}, "classic": {5, 37}}  # RULES.md, "Known verdicts", deals 1-40
 MANY_NODES = 100_000
-
-
-def validate() -> None:
-    for rules in (CLEAR, CLASSIC):
-        won = {n for n in range(1, 41) if solve(deal(n, rules), rules).status == "won"}
-        if won != KNOWN_WON[rules.name]:
-            raise SystemExit(f"validation failed: {rules.name} won {sorted(won)}, expected {sorted(KNOWN_WON[rules.name])}")
 
 
 def compile_seconds_cold() -> float:
@@ -130,19 +121,13 @@ def main() -> None:
     t = time.perf_counter()
     solve(deal(5))
     warmup = time.perf_counter() - t
-    validate()
+    validate_known_verdicts()
     report = {"first": args.first, "last": args.last, "nodes": args.nodes, "machine": machine,
               "warmup_seconds": warmup,
               "cold_compile_seconds": compile_seconds_cold() if args.cold else None,
               "modes": [bench_mode(rules, args.first, args.last, args.nodes) for rules in (CLEAR, CLASSIC)],
               "peak_rss_mb": peak_rss_mb()}
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    (out / f"solver-{args.first}-{args.last}-{stamp}.json").write_text(json.dumps(report, indent=1))
-    text = markdown(report)
-    (out / f"solver-{args.first}-{args.last}-{stamp}.md").write_text(text)
-    print(text)
+    write_report(args.out, f"solver-{args.first}-{args.last}", report, markdown(report))
 
 
 if __name__ == "__main__":

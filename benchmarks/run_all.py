@@ -20,7 +20,6 @@ report records.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from machine import machine_record, peak_rss_mb  # noqa: E402
+from common import machine_record, peak_rss_mb, validate_known_verdicts, write_report  # noqa: E402
 from signature import bench_signature  # noqa: E402
 
 from scorpion_solver.deal import deal  # noqa: E402
@@ -41,15 +40,11 @@ from scorpion_solver.result import Limits  # noqa: E402
 from scorpion_solver.rules import CLASSIC, CLEAR  # noqa: E402
 from scorpion_solver.search import jit_perft, solve  # noqa: E402
 
-KNOWN_WON = {"clear": {5, 33, 37}, "classic": {5, 37}}
 HARD_DEALS = {"clear": [674, 515, 103, 571, 230], "classic": [740, 777, 401, 230, 103]}
 
 
 def validate() -> dict:
-    for rules in (CLEAR, CLASSIC):
-        won = {n for n in range(1, 41) if solve(deal(n, rules), rules).status == "won"}
-        if won != KNOWN_WON[rules.name]:
-            raise SystemExit(f"validation failed: {rules.name} won {sorted(won)}")
+    validate_known_verdicts()
     total, counts = bench_signature()
     return {"signature_nodes": total, "signature_counts": counts}
 
@@ -166,13 +161,7 @@ def main() -> None:
                     else engine_speed_up(range(1, 6), 6, [5, 33, 37, 103, 515, 674], 30_000)),
     }
     report["peak_rss_mb"] = peak_rss_mb()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    stem = "suite-" + time.strftime("%Y%m%d-%H%M%S") + ("-quick" if args.quick else "")
-    (out / f"{stem}.json").write_text(json.dumps(report, indent=1))
-    text = markdown(report)
-    (out / f"{stem}.md").write_text(text)
-    print(text)
+    write_report(args.out, "suite-quick" if args.quick else "suite", report, markdown(report))
 
 
 if __name__ == "__main__":

@@ -78,10 +78,7 @@ def hint_command(source: str, mode: str | None, rules_name: str | None, nodes: i
     position, rules, number = _load(source, mode, rules_name)
     report = hint(position, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
     if as_json:
-        data = report.as_dict()
-        data["source"] = source
-        data["deal"] = number
-        click.echo(json.dumps(data))
+        _echo_json(report.as_dict(), source, number)
         return
     click.echo(format_hint(report, _label(source, number, rules.name)))
 
@@ -148,12 +145,16 @@ def analyze_command(source: str, moves_text_: str | None, moves_file: str | None
     moves = parse_record(text)
     result = analyze(position, moves, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
     if as_json:
-        data = result.as_dict()
-        data["source"] = source
-        data["deal"] = number
-        click.echo(json.dumps(data))
+        _echo_json(result.as_dict(), source, number)
         return
     click.echo(format_analysis(result, _label(source, number, rules.name)))
+
+
+def _echo_json(data: dict, source: str, number: int | None) -> None:
+    """One JSON object, saying what was analysed (the argument and the deal number, if any)."""
+    data["source"] = source
+    data["deal"] = number
+    click.echo(json.dumps(data))
 
 
 def _move_ref(result: GameAnalysis, number: int) -> str:

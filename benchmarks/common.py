@@ -1,0 +1,69 @@
+"""What every benchmark shares: the validation before timing, the machine stamp, the report files."""
+
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import sys
+import time
+from pathlib import Path
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine_record() -> dict:
+    import numba
+    import numpy
+
+    return {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "platform": platform.platform(),
+        "python": sys.version.split()[0],
+        "numpy": numpy.__version__,
+        "numba": numba.__version__,
+        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
+    }
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far, in MB (Linux reports KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+KNOWN_WON = {"clear": {5, 33, 37}, "classic": {5, 37}}  # RULES.md, "Known verdicts", deals 1-40
+
+
+def validate_known_verdicts() -> None:
+    """Refuse to time a solver that gets the known verdicts of deals 1-40 wrong."""
+    from scorpion_solver.deal import deal
+    from scorpion_solver.rules import get_rules
+    from scorpion_solver.search import solve
+
+    for name, expected in KNOWN_WON.items():
+        rules = get_rules(name)
+        won = {n for n in range(1, 41) if solve(deal(n, rules), rules).status == "won"}
+        if won != expected:
+            raise SystemExit(f"validation failed: {name} won {sorted(won)}, expected {sorted(expected)}")
+
+
+def write_report(out: str | Path, stem: str, report: dict, markdown: str) -> None:
+    """Write REPORT as STEM-<date>.json and .md under OUT, and print the markdown."""
+    import json
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    stamped = f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+    (folder / f"{stamped}.json").write_text(json.dumps(report, indent=1))
+    (folder / f"{stamped}.md").write_text(markdown)
+    print(markdown)
