@@ -453,7 +453,7 @@ def test_compact_layout_matches_docstring():
     assert K.LEN - K.COLS == 7 * K.COL_CAP
     assert K.LOCIDX - K.LOCCOL == 52 and K.TAIL - K.LOCIDX == 52
     assert K.DEALT - K.TAIL == 3
-    assert (K.KEY1, K.KEY2, K.KEYS_SIZE) == (14, 15, 16)
+    assert (K.KEY1, K.KEY2, K.MIXED, K.KEYS_SIZE) == (14, 15, 16, 32)
     assert K.TAIL_CODE == 52 * 8 and K.TAIL_CODE < 2**15
 
 
