@@ -23,36 +23,53 @@ Compact state: one ``int8`` vector per position (``STATE_SIZE`` bytes)::
 
 Keys: one ``uint64`` vector per position (``KEYS_SIZE`` entries)::
 
-    0..6    column hashes under key set 1     7..13   the same under key set 2
-    14      key 1                             15      key 2
-    16..22  the key 1 terms of the columns    23..29  the key 2 terms
-    30..31  padding (KEYS_SIZE = 32)
+    0..6     column hashes under key set 1    7..13    the same under key set 2
+    14       key 1                            15       key 2
+    16..22   the key 1 terms of the columns   23..29   the key 2 terms
+    30..31   padding
+    32..38   COL_B: sum of B over each column (set 1)      39..45 (set 2)   46..47 padding
+    48..99   BELOW_Z: for each card on the table, the sum of Z over the cards
+             under it in its column (set 1)                100..151 (set 2)
+    152..203 BELOW_B: the same sum of B (set 1)            204..255 (set 2)
+             (cards off the table have 0 in BELOW_Z and BELOW_B; KEYS_SIZE = 256)
 
 A column hash is ``sum Z[card, height] + ZH[face-down count]`` (mod 2^64),
-updated per moved card. A position key is ``sum F(column hash + SALT[slot])``
-plus terms for the tail cards in their order and for frozen suits, where F is
-the splitmix64 finaliser and ``slot`` is the column number for columns 1-3
-before the tail deal and one shared slot for all interchangeable columns
-(RULES.md, Moves 2): permuting interchangeable columns permutes equal terms of
-a sum, so such positions get equal keys; F makes the sum non-linear in the
-cards, so two different positions collide only by chance. Each column's term
+with ``Z[card, height] = A[card] + height * B[card]`` for random A and B.
+A move lifts a block of cards by ``d = j - i`` heights (from height i in one
+column to height j in another), which adds ``d * (sum of B over the block)``
+to the block's hash; with the BELOW sums of the block's first card, the two
+new column hashes follow in O(1), whatever the block's size. A position key
+is ``sum F(column hash + SALT[slot])`` plus terms for the tail cards in their
+order and for frozen suits, where F is the splitmix64 finaliser and ``slot``
+is the column number for columns 1-3 before the tail deal and one shared slot
+for all interchangeable columns (RULES.md, Moves 2): permuting
+interchangeable columns permutes equal terms of a sum, so such positions get
+equal keys; F makes the sum non-linear in the cards. Each column's term
 ``F(hash + SALT[slot])`` is kept in the key vector, so a move or a child's key
 costs two calls of F per key set, not four.
 
-Two key sets from independent random tables are kept and an entry matches
-only when both agree (127 bits: the table forces the low bit of key 2 to 1 to
-reserve 0 as "empty"). With at most N stored positions and M probes the
-chance that any probe wrongly matches is below N*M / 2^127, under 1e-20 for
-the largest searches this tool runs (N, M < 1e9). A false match is the only
-way the search could call a won position lost, so that is the bound on a
-wrong ``lost``.
+Why a wrong ``lost`` is (practically) impossible. Two key sets from
+independent random tables are kept and a table entry matches only when both
+agree. A false match is the only way the search could call a won position
+lost. For one key set, two different positions get equal keys only if (a)
+two different column contents get equal column hashes, or (b) the sums of F
+terms coincide (chance 2^-64, taking F as random). For (a): contents with
+different cards or face-down counts differ by a uniformly random A or ZH
+term (chance 2^-64); the same cards at other heights differ by ``d * B[card]``
+with 0 < |d| < 64, which is uniform over multiples of 2^5 at worst (chance
+2^-59); over the 49 pairs of columns that is below 2^-53. So one key set
+collides with chance below 2^-53, both below 2^-106 (the table also forces
+the low bit of key 2 to 1 to reserve 0 as "empty", so say 2^-105). With at
+most N stored positions and M probes the chance that any probe wrongly
+matches is below N*M / 2^105, under 1e-13 for the largest searches this tool
+runs (N, M < 1e9).
 
 Moves: an ``int16`` code ``card * 8 + destination column``; ``TAIL_CODE`` is
 the tail deal. The source column is the card's LOCCOL before the move.
 
-Make and unmake: every ply of the search owns a state frame; a move is made
-on a copy of its parent's frame (584 bytes, a few nanoseconds) and unmade by
-returning to the parent's frame. That is cheaper than undo bookkeeping for
+Make and unmake: every ply of the search owns a state frame and a key
+vector; a move is made on a copy of its parent's (584 + 2048 bytes, some ten
+nanoseconds) and unmade by returning to the parent's. That is cheaper than undo bookkeeping for
 flips, sweeps and freezes, and exact by construction.
 """
 
@@ -90,7 +107,10 @@ STATE_SIZE = 584
 KEY1 = 14
 KEY2 = 15
 MIXED = 16
-KEYS_SIZE = 32
+COL_B = 32
+BELOW_Z = 48
+BELOW_B = 152
+KEYS_SIZE = 256
 
 TAIL_CODE = 52 * 8
 MAX_MOVES = 256
@@ -137,7 +157,11 @@ def _random_tables() -> tuple[np.ndarray, ...]:
     rng = np.random.Generator(np.random.PCG64(0x5C0F1105))  # fixed: keys are pinned in tests
     def draw(n: int) -> np.ndarray:
         return rng.integers(0, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, size=n, dtype=np.uint64)
-    z = draw(2 * 52 * COL_CAP).reshape(2, 52 * COL_CAP)
+    # z[k, card * COL_CAP + h] = A[k, card] + h * B[k, card] (mod 2^64): a block of
+    # cards moving up or down by d changes its hash by d * (sum of its B), which
+    # makes a child's key O(1) (see the module docstring).
+    a, b = draw(2 * 52).reshape(2, 52, 1), draw(2 * 52).reshape(2, 52, 1)
+    z = (a + np.arange(COL_CAP, dtype=np.uint64) * b).reshape(2, 52 * COL_CAP)
     zh = draw(2 * COL_CAP).reshape(2, COL_CAP)
     salt = draw(2 * 8).reshape(2, 8)
     # [0] tail not dealt, [1..4] frozen suit, [8 + 52 * t + card] card in tail slot t
@@ -167,13 +191,26 @@ def _slot(s, col):
     return 7
 
 
+@nb.njit(**INLINE)
+def _b_of(card, k, z):
+    """B[k, card] of the table construction: z at height 1 minus z at height 0."""
+    return z[k, card * COL_CAP + 1] - z[k, card * COL_CAP]
+
+
 @nb.njit(**JIT)
-def _column_hash(s, col, k, z, zh):
-    h = zh[k, s[HID + col]]
+def _column_hash(s, keys, col, k, z, zh):
+    """Column hash from scratch; also fills the column's BELOW_Z, BELOW_B and COL_B entries."""
+    below_z = np.uint64(0)
+    below_b = np.uint64(0)
     base = COLS + COL_CAP * col
     for i in range(s[LEN + col]):
-        h += z[k, s[base + i] * COL_CAP + i]
-    return h
+        c = s[base + i]
+        keys[BELOW_Z + 52 * k + c] = below_z
+        keys[BELOW_B + 52 * k + c] = below_b
+        below_z += z[k, c * COL_CAP + i]
+        below_b += _b_of(c, k, z)
+    keys[COL_B + 7 * k + col] = below_b
+    return zh[k, s[HID + col]] + below_z
 
 
 @nb.njit(**INLINE)
@@ -196,9 +233,11 @@ def _key_from_columns(s, keys, k, salt, misc):
 @nb.njit(**JIT)
 def compute_keys(s, keys, z, zh, salt, misc):
     """Column hashes and both keys from scratch (the incremental update must agree)."""
+    for i in range(KEYS_SIZE):
+        keys[i] = 0
     for k in range(2):
         for col in range(7):
-            keys[7 * k + col] = _column_hash(s, col, k, z, zh)
+            keys[7 * k + col] = _column_hash(s, keys, col, k, z, zh)
         keys[KEY1 + k] = _key_from_columns(s, keys, k, salt, misc)
 
 
@@ -358,6 +397,9 @@ def _settle(s, keys, col, sweeps, freezes, z, zh):
                 c = s[base + i]
                 for k in range(2):
                     keys[7 * k + col] -= z[k, c * COL_CAP + i]
+                    keys[COL_B + 7 * k + col] -= _b_of(c, k, z)
+                    keys[BELOW_Z + 52 * k + c] = 0
+                    keys[BELOW_B + 52 * k + c] = 0
                 s[LOCCOL + c] = -1
             s[LEN + col] = length - 13
             s[SWEPT] += 1
@@ -381,6 +423,9 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
             s[LEN + col] = i + 1
             s[TAIL + col] = -1
             for k in range(2):
+                keys[BELOW_Z + 52 * k + c] = keys[7 * k + col] - zh[k, s[HID + col]]
+                keys[BELOW_B + 52 * k + c] = keys[COL_B + 7 * k + col]
+                keys[COL_B + 7 * k + col] += _b_of(c, k, z)
                 keys[7 * k + col] += z[k, c * COL_CAP + i]
         s[DEALT] = 1
         for col in range(3):
@@ -397,15 +442,31 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
         sbase = COLS + COL_CAP * src
         dbase = COLS + COL_CAP * dst
         old_frozen = s[FROZEN]
+        lift = np.uint64(j - i)  # the block's height change, mod 2^64
+        for k in range(2):
+            # block sums from the BELOW entries of its first card c, before they change
+            below_z = keys[BELOW_Z + 52 * k + c]
+            below_b = keys[BELOW_B + 52 * k + c]
+            block_z = keys[7 * k + src] - zh[k, s[HID + src]] - below_z
+            block_b = keys[COL_B + 7 * k + src] - below_b
+            dst_z = keys[7 * k + dst] - zh[k, s[HID + dst]]
+            dst_b = keys[COL_B + 7 * k + dst]
+            for a in range(i, length):
+                card = s[sbase + a]
+                card_z = keys[BELOW_Z + 52 * k + card] - below_z
+                card_b = keys[BELOW_B + 52 * k + card] - below_b
+                keys[BELOW_Z + 52 * k + card] = dst_z + card_z + lift * card_b
+                keys[BELOW_B + 52 * k + card] = dst_b + card_b
+            keys[7 * k + src] -= block_z
+            keys[COL_B + 7 * k + src] = below_b
+            keys[7 * k + dst] += block_z + lift * block_b
+            keys[COL_B + 7 * k + dst] = dst_b + block_b
         for a in range(i, length):
             card = s[sbase + a]
             b = j + a - i
             s[dbase + b] = card
             s[LOCCOL + card] = dst
             s[LOCIDX + card] = b
-            for k in range(2):
-                keys[7 * k + src] -= z[k, card * COL_CAP + a]
-                keys[7 * k + dst] += z[k, card * COL_CAP + b]
         s[LEN + src] = i
         s[LEN + dst] = j + length - i
         _settle(s, keys, src, sweeps, freezes, z, zh)
@@ -458,15 +519,14 @@ def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, sal
                 return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
         if i >= 13 and s[sbase + i - 1] % 13 == 0 and s[sbase + i - 13] == s[sbase + i - 1] + 12:
             return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
-    hs1, hs2 = keys[src], keys[7 + src]
-    hd1, hd2 = keys[dst], keys[7 + dst]
-    for a in range(i, length):
-        card = s[sbase + a] * COL_CAP
-        b = j + a - i
-        hs1 -= z[0, card + a]
-        hs2 -= z[1, card + a]
-        hd1 += z[0, card + b]
-        hd2 += z[1, card + b]
+    # O(1) in the block's size: the block leaves src with the hash sum below its
+    # first card, and lands in dst shifted by j - i (see the module docstring).
+    lift = np.uint64(j - i)
+    below_z1, below_z2 = keys[BELOW_Z + c], keys[BELOW_Z + 52 + c]
+    hs1 = zh[0, s[HID + src]] + below_z1
+    hs2 = zh[1, s[HID + src]] + below_z2
+    hd1 = keys[dst] + (keys[src] - hs1) + lift * (keys[COL_B + src] - keys[BELOW_B + c])
+    hd2 = keys[7 + dst] + (keys[7 + src] - hs2) + lift * (keys[COL_B + 7 + src] - keys[BELOW_B + 52 + c])
     if i > 0 and s[HID + src] == i:
         hs1 += zh[0, i - 1] - zh[0, i]
         hs2 += zh[1, i - 1] - zh[1, i]

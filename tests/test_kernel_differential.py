@@ -311,10 +311,19 @@ def test_winning_lines_match_the_engine(rules):
 
 
 def test_golden_keys_of_deal_1():
-    assert position_key(deal(1)) == (6465583491964994574, 12310497479976836685)
-    assert position_key(deal(1, CLASSIC)) == (6465583491964994574, 12310497479976836685)
+    assert position_key(deal(1)) == (15715393807538400567, 16496385129577659819)
+    assert position_key(deal(1, CLASSIC)) == (15715393807538400567, 16496385129577659819)
     # Scorpion II deals column 4 face up: a different position, a different key.
     assert position_key(deal(1, SCORPION2)) != position_key(deal(1))
+
+
+def test_height_table_is_linear_in_height():
+    """The O(1) child keys rely on Z[card, h] = A[card] + h * B[card] (mod 2^64)."""
+    z = K.Z.reshape(2, 52, K.COL_CAP)
+    heights = np.arange(K.COL_CAP, dtype=np.uint64)
+    a, b = z[:, :, :1], z[:, :, 1:2] - z[:, :, :1]
+    assert np.array_equal(z, a + heights * b)
+    assert len(np.unique(b)) == 2 * 52  # every card has its own B in each key set
 
 
 def test_interchangeable_columns_every_permutation():
@@ -453,7 +462,7 @@ def test_compact_layout_matches_docstring():
     assert K.LEN - K.COLS == 7 * K.COL_CAP
     assert K.LOCIDX - K.LOCCOL == 52 and K.TAIL - K.LOCIDX == 52
     assert K.DEALT - K.TAIL == 3
-    assert (K.KEY1, K.KEY2, K.MIXED, K.KEYS_SIZE) == (14, 15, 16, 32)
+    assert (K.KEY1, K.KEY2, K.MIXED, K.COL_B, K.BELOW_Z, K.BELOW_B, K.KEYS_SIZE) == (14, 15, 16, 32, 48, 152, 256)
     assert K.TAIL_CODE == 52 * 8 and K.TAIL_CODE < 2**15
 
 
