@@ -332,13 +332,13 @@ def generate_moves(s, out, space_any, tail_when_stuck, won_by_sweeps):
             out[n] = TAIL_CODE
             n += 1
         else:
-            real = 0
+            stuck = True  # no move but whole-column relocations into a space
             for j in range(n):
                 c = out[j] // 8
-                dst = out[j] % 8
-                if not (s[LOCIDX + c] == 0 and s[LEN + dst] == 0):
-                    real += 1
-            if real == 0:
+                if s[LOCIDX + c] != 0 or s[LEN + out[j] % 8] != 0:
+                    stuck = False
+                    break
+            if stuck:
                 out[n] = TAIL_CODE
                 n += 1
     return n
@@ -555,18 +555,29 @@ def _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh
 def can_become_top(s, can_top, sweeps, space_any):
     """Fill can_top (52 booleans) as deadlock.can_become_top; return the space flag."""
     scratch = np.zeros(DEAD_SCRATCH, dtype=np.int8)
-    return _can_become_top(s, can_top, scratch, sweeps, space_any)
+    return _can_become_top(s, can_top, scratch, sweeps, space_any, False) == 1
 
 
-@nb.njit(**JIT)
-def _can_become_top(s, can_top, scratch, sweeps, space_any):
+LFP_NO_SPACE = 0
+LFP_SPACE = 1
+LFP_MET = 2  # stopped early: every requirement of the deadlock test is met
+
+
+@nb.njit(**INLINE)
+def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met):
     """can_become_top with caller-owned scratch (DEAD_SCRATCH int8), where it
     leaves per-card facts: scratch[:64] the F_* flags (0 off the table),
-    scratch[64:128] the card directly under each card.
+    scratch[64:128] the card directly under each card. Returns LFP_SPACE or
+    LFP_NO_SPACE (the space flag), or LFP_MET.
 
     The same least fixed point as the twin, over per-card facts gathered
     first; a card found able to leave is not examined again. Written as flat
     loops: helper calls and tuple returns cost more here than the logic.
+
+    With stop_when_met it also tracks the cards ``_deadlocked`` will require
+    to become tops (face-down cards, and the successor of every card not on
+    it) and stops with LFP_MET, can_top unfinished, once all of them are
+    marked: can_top only grows, so the test's answer is then "not deadlocked".
     """
     info = scratch[:64]
     under = scratch[64:128]
@@ -574,13 +585,14 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any):
         can_top[c] = False
         info[c] = 0
     space = False
+    one = np.uint64(1)
+    required = np.uint64(0)  # bit c: card c must become a top (stop_when_met only)
     for col in range(7):
         length = s[LEN + col]
         base = COLS + COL_CAP * col
         if length == 0:
             space = True
             continue
-        can_top[s[base + length - 1]] = True
         hid = s[HID + col]
         floor = s[FLOOR + col]
         for idx in range(length):
@@ -590,26 +602,55 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any):
                 flags |= F_STUCK
             if idx < hid:
                 flags |= F_DOWN
+                required |= one << np.uint64(y)
             if idx == 0:
                 flags |= F_BOTTOM
             else:
                 under[y] = s[base + idx - 1]
             if idx + 1 < length and s[base + idx + 1] == y - 1:
                 flags |= F_QUEEN_ON
+            if y % 13 != 12 and (idx == 0 or s[base + idx - 1] != y + 1):
+                required |= one << np.uint64(y + 1)
             info[y] = flags
     for t in range(3):
-        if s[TAIL + t] >= 0:
-            can_top[s[TAIL + t]] = True
+        c = s[TAIL + t]
+        if c >= 0 and c % 13 != 12:
+            required |= one << np.uint64(c + 1)
     # Worklist: a card's leaving depends only on can_top of its successor, of
     # itself (face down, or a King to be swept) and on the space flag; so a
     # newly marked card t re-examines t and t - 1, and the space flag turning
-    # on re-examines the Kings (every card under Wasp rules). A pass over all
-    # cards starts it off.
-    pending = scratch[2 * 64:]  # 52 to start, at most 2 per marked card and 52 for the space flag
+    # on re-examines the Kings (every card under Wasp rules). The first marks
+    # (column tops, tail cards) start it off the same way, plus the Kings (a
+    # King with its Queen on it leaves by sweeping whatever else holds) and,
+    # with a space, what the space flag re-examines.
+    pending = scratch[2 * 64:]  # at most 20 + 4 + 52 to start, 2 per marked card and 52 for the space flag
     n = 0
-    for y in range(52):
-        pending[n] = 51 - y  # popped in order 0, 1, 2, ...
+    for col in range(10):
+        if col < 7:
+            length = s[LEN + col]
+            if length == 0:
+                continue
+            t = np.int64(s[COLS + COL_CAP * col + length - 1])
+        else:
+            t = np.int64(s[TAIL + col - 7])
+            if t < 0:
+                continue
+        can_top[t] = True
+        required &= ~(one << np.uint64(t))
+        pending[n] = t
         n += 1
+        if t % 13 != 0:
+            pending[n] = t - 1
+            n += 1
+    if stop_when_met and required == 0:
+        return LFP_MET
+    for king in range(12, 52, 13):
+        pending[n] = king
+        n += 1
+    if space and space_any == 1:
+        for k in range(52):
+            pending[n] = k
+            n += 1
     while n > 0:
         n -= 1
         y = np.int64(pending[n])
@@ -637,12 +678,16 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any):
             x = np.int64(under[y])
             if not can_top[x]:
                 can_top[x] = True
+                if stop_when_met:
+                    required &= ~(one << np.uint64(x))
+                    if required == 0:
+                        return LFP_MET
                 pending[n] = x
                 n += 1
                 if x % 13 != 0:
                     pending[n] = x - 1
                     n += 1
-    return space
+    return LFP_SPACE if space else LFP_NO_SPACE
 
 
 @nb.njit(**INLINE)
@@ -688,7 +733,8 @@ def is_deadlocked(s, can_top, sweeps, space_any):
 @nb.njit(**JIT)
 def _deadlocked(s, can_top, scratch, sweeps, space_any):
     """is_deadlocked with caller-owned scratch (DEAD_SCRATCH int8)."""
-    _can_become_top(s, can_top, scratch, sweeps, space_any)
+    if _can_become_top(s, can_top, scratch, sweeps, space_any, True) == LFP_MET:
+        return False
     info = scratch[:64]
     under = scratch[64:128]
     for y in range(52):
