@@ -842,13 +842,21 @@ def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
     node the moment it is inserted, and it stays pending on the stack until
     it is expanded, so no inserted position goes unexplored.
     """
-    n = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
+    s = states[sp]
+    s_keys = keys[sp]
+    out = moves[sp]
+    n = generate_moves(s, out, space_any, tail_when_stuck, sweeps)
+    scratch = states[sp + 1]
+    scratch_keys = keys[sp + 1]
+    mask = np.uint64(table.shape[0] - 1)
     for j in range(n):
-        k1, k2 = child_keys(states[sp], keys[sp], moves[sp, j], states[sp + 1], keys[sp + 1],
-                            sweeps, freezes, z, zh, salt, misc)
+        k1, k2 = child_keys(s, s_keys, out[j], scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
         found_keys[j, 0] = k1
         found_keys[j, 1] = k2
-        _prefetch_row(table, k1 & np.uint64(table.shape[0] - 1))
+        _prefetch_row(table, k1 & mask)
+    # The first child popped next starts from a copy of this frame: made here,
+    # it overlaps the probes' cache misses (the scratch use above is over).
+    _copy_frame(states, keys, sp)
     kept = 0
     for j in range(n):
         if not _probe_insert(table, found_keys[j, 0], found_keys[j, 1]):
@@ -906,13 +914,16 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
         expand = True
     else:
         expand = False
+    fresh = False
     while True:
         if expand:  # one call site: the inlined expansion is compiled once
             _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
                     sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
             expand = False
+            fresh = True  # states[sp + 1] / keys[sp + 1] hold a copy of the frame at sp
         if midx[sp] == nmoves[sp]:
             sp -= 1
+            fresh = False
             if sp < 0:
                 counters[C_SP] = 0
                 return S_LOST
@@ -928,7 +939,9 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
             return S_NODES
         code = moves[sp, midx[sp]]
         midx[sp] += 1
-        _copy_frame(states, keys, sp)
+        if not fresh:
+            _copy_frame(states, keys, sp)
+        fresh = False
         child = states[sp + 1]
         make_move(child, keys[sp + 1], code, sweeps, freezes, z, zh, salt, misc)
         if _is_won(child, sweeps):
