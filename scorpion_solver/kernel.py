@@ -555,20 +555,20 @@ def _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh
 def can_become_top(s, can_top, sweeps, space_any):
     """Fill can_top (52 booleans) as deadlock.can_become_top; return the space flag."""
     scratch = np.zeros(DEAD_SCRATCH, dtype=np.int8)
-    return _can_become_top(s, can_top, scratch, sweeps, space_any, False) == 1
+    return _can_become_top(s, can_top, scratch, sweeps, space_any, False, False) == LFP_SPACE
 
 
 LFP_NO_SPACE = 0
 LFP_SPACE = 1
-LFP_MET = 2  # stopped early: every requirement of the deadlock test is met
+LFP_PASSES = 2  # stopped early: the deadlock test's answer is known to be "not deadlocked"
 
 
 @nb.njit(**INLINE)
-def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met):
+def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_at_space):
     """can_become_top with caller-owned scratch (DEAD_SCRATCH int8), where it
     leaves per-card facts: scratch[:64] the F_* flags (0 off the table),
     scratch[64:128] the card directly under each card. Returns LFP_SPACE or
-    LFP_NO_SPACE (the space flag), or LFP_MET.
+    LFP_NO_SPACE (the space flag), or LFP_PASSES.
 
     The same least fixed point as the twin, over per-card facts gathered
     first; a card found able to leave is not examined again. Written as flat
@@ -576,8 +576,11 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met):
 
     With stop_when_met it also tracks the cards ``_deadlocked`` will require
     to become tops (face-down cards, and the successor of every card not on
-    it) and stops with LFP_MET, can_top unfinished, once all of them are
+    it) and stops with LFP_PASSES, can_top unfinished, once all of them are
     marked: can_top only grows, so the test's answer is then "not deadlocked".
+    With stop_at_space it also stops with LFP_PASSES when the space flag is
+    derived; the search asks for that only where it is known to mean "not
+    deadlocked" (after a move took the last space: see ``_space_at_once``).
     """
     info = scratch[:64]
     under = scratch[64:128]
@@ -643,7 +646,7 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met):
             pending[n] = t - 1
             n += 1
     if stop_when_met and required == 0:
-        return LFP_MET
+        return LFP_PASSES
     for king in range(12, 52, 13):
         pending[n] = king
         n += 1
@@ -669,6 +672,8 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met):
         info[y] = flags | F_LEFT
         if bottom:
             if not space:
+                if stop_at_space:
+                    return LFP_PASSES
                 space = True
                 for k in range(52):
                     if (k % 13 == 12 or space_any == 1) and info[k] and not (info[k] & F_LEFT):
@@ -681,7 +686,7 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met):
                 if stop_when_met:
                     required &= ~(one << np.uint64(x))
                     if required == 0:
-                        return LFP_MET
+                        return LFP_PASSES
                 pending[n] = x
                 n += 1
                 if x % 13 != 0:
@@ -727,13 +732,17 @@ def _space_at_once(s, sweeps):
 @nb.njit(**ALLOC)
 def is_deadlocked(s, can_top, sweeps, space_any):
     """True when the position is provably lost (twin of deadlock.is_deadlocked)."""
-    return _deadlocked(s, can_top, np.zeros(DEAD_SCRATCH, dtype=np.int8), sweeps, space_any)
+    return _deadlocked(s, can_top, np.zeros(DEAD_SCRATCH, dtype=np.int8), sweeps, space_any, False)
 
 
 @nb.njit(**JIT)
-def _deadlocked(s, can_top, scratch, sweeps, space_any):
-    """is_deadlocked with caller-owned scratch (DEAD_SCRATCH int8)."""
-    if _can_become_top(s, can_top, scratch, sweeps, space_any, True) == LFP_MET:
+def _deadlocked(s, can_top, scratch, sweeps, space_any, took_last_space):
+    """is_deadlocked with caller-owned scratch (DEAD_SCRATCH int8).
+
+    took_last_space: s comes from a move that took the last empty column
+    (and froze nothing) from a position that passes; then deriving the space
+    flag again settles the answer (see ``_space_at_once``)."""
+    if _can_become_top(s, can_top, scratch, sweeps, space_any, True, took_last_space) == LFP_PASSES:
         return False
     info = scratch[:64]
     under = scratch[64:128]
@@ -905,7 +914,7 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
             return S_WON
         if prune:
             counters[C_CHECKS] += 1
-            if _deadlocked(states[0], can_top, dead_scratch, sweeps, space_any):
+            if _deadlocked(states[0], can_top, dead_scratch, sweeps, space_any, False):
                 counters[C_PRUNES] += 1
                 counters[C_DEAD_ROOT] = 1
                 counters[C_SP] = 0
@@ -964,9 +973,10 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
                             break
             if check:
                 counters[C_CHECKS] += 1
-                if code != TAIL_CODE and child[FROZEN] == states[sp][FROZEN] and _space_at_once(child, sweeps):
+                took_last_space = code != TAIL_CODE and child[FROZEN] == states[sp][FROZEN]
+                if took_last_space and _space_at_once(child, sweeps):
                     pass  # took the last space, but a column can plainly empty again: passes (see below)
-                elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any):
+                elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space):
                     counters[C_PRUNES] += 1
                     continue
         sp += 1
