@@ -68,9 +68,11 @@ Moves: an ``int16`` code ``card * 8 + destination column``; ``TAIL_CODE`` is
 the tail deal. The source column is the card's LOCCOL before the move.
 
 Make and unmake: every ply of the search owns a state frame and a key
-vector; a move is made on a copy of its parent's (584 + 2048 bytes, some ten
-nanoseconds) and unmade by returning to the parent's. That is cheaper than undo bookkeeping for
-flips, sweeps and freezes, and exact by construction.
+vector; a move is made on a copy of its parent's (584 + 2048 bytes, a few
+tens of nanoseconds) and unmade by returning to the parent's. That is exact
+by construction, with no undo bookkeeping for flips, sweeps and freezes.
+(Measured: moving the below sums out of the frame, with an undo log for
+them, gained 1-2%, not worth the bookkeeping.)
 """
 
 from __future__ import annotations
@@ -829,7 +831,11 @@ def rehash(old, new):
 
 @nb.njit(**INLINE)
 def _copy_frame(states, keys, sp):
-    """states[sp + 1] = states[sp], keys likewise (explicit loops: numba's slice copy is 20x slower)."""
+    """states[sp + 1] = states[sp], keys likewise (explicit loops: numba's slice copy is 20x slower).
+
+    Measured: copying back only what the previous sibling's move changed
+    (about 1 KB, scattered) was 5% slower than this straight 2.6 KB copy.
+    """
     for i in range(STATE_SIZE):
         states[sp + 1, i] = states[sp, i]
     for i in range(KEYS_SIZE):
