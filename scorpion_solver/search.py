@@ -10,6 +10,7 @@ replay failure is a bug and raises.
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -163,6 +164,23 @@ class _Stack:
         return bigger
 
 
+_reused = threading.local()
+
+
+def _search_stack() -> _Stack:
+    """This thread's search stack, reused from solve to solve.
+
+    A fresh stack is a megabyte of zeros (2 KB of keys per ply), and
+    allocating it cost a deal decided at the root a quarter of its time. The
+    search reads no frame it has not written, so a used stack needs no
+    clearing; one solve at a time runs per thread.
+    """
+    stack = getattr(_reused, "stack", None)
+    if stack is None:
+        stack = _reused.stack = _Stack(FIRST_DEPTH)
+    return stack
+
+
 def jit_perft(pos: Position, depth: int, rules: Rules = CLEAR) -> int:
     stack = _Stack(depth + 2)
     stack.states[0] = to_compact(pos)
@@ -197,7 +215,7 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
         raise ValueError(f"unknown engine '{engine}' (jit or reference)")
     start = time.perf_counter()
     sweeps, freezes, space_any, when_stuck = rule_flags(rules)
-    stack = _Stack(FIRST_DEPTH)
+    stack = _search_stack()
     stack.states[0] = to_compact(position)
     stack.keys[0] = compact_keys(stack.states[0])
     if debug:
@@ -220,7 +238,7 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
         if status in (K.S_WON, K.S_LOST):
             break
         if status == K.S_DEEPER:
-            stack = stack.grown(int(counters[K.C_SP]))
+            stack = _reused.stack = stack.grown(int(counters[K.C_SP]))
         elif status == K.S_GROW:
             if cap >= top_cap:
                 stopped_by = "memory"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import pytest
 
 from scorpion_solver import deadlock
 from scorpion_solver import kernel as K
+from scorpion_solver import search
 from scorpion_solver.deal import deal
 from scorpion_solver.engine import (TAIL, apply_move, is_lost, is_won, legal_moves, moves_text, parse_moves, replay,
                                     replay_positions)
@@ -430,3 +432,25 @@ def test_classic_win_by_stacked_runs():
     assert sorted(len(col) for col in final.columns) == [0, 0, 0, 0, 13, 13, 26]  # KS..AS on top of AC
     assert final.frozen == {0, 1, 2, 3}
     assert result.solution == "tail QS:2>1 JS:3>1 TS:4>1"
+
+
+def test_search_stack_grows_and_is_reused(monkeypatch):
+    """solve() reuses one stack per thread; a stack too small for the search grows and stays grown,
+    and leftovers of earlier searches change nothing (same verdicts, nodes and solutions)."""
+    cases = [(n, rules) for rules in MODES for n in (5, 33, 103, 37)]
+
+    def run(order=cases):
+        return {(n, rules.name): (r.status, r.nodes, r.solution, r.max_depth)
+                for n, rules in order for r in [solve(deal(n, rules), rules)]}
+
+    monkeypatch.setattr(search, "_reused", threading.local())
+    expected = run()
+    deepest = max(depth for *_, depth in expected.values())
+    assert deepest > 8
+    monkeypatch.setattr(search, "_reused", threading.local())
+    monkeypatch.setattr(search, "FIRST_DEPTH", 4)
+    assert run() == expected  # grown from 4 frames, several times
+    grown = search._reused.stack
+    assert grown.states.shape[0] > deepest
+    assert run(cases[::-1]) == expected  # again, in the other order, on the leftovers of the first run
+    assert search._reused.stack is grown  # big enough now: not replaced
