@@ -966,6 +966,7 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
             return S_WON
         if prune:
             check = False
+            took_last_space = False
             if code == TAIL_CODE:
                 check = True
             else:
@@ -974,14 +975,14 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
                     check = True
                 elif states[sp][LEN + dst] == 0 and states[sp][LOCIDX + code // 8] > 0:
                     # into a space, leaving cards behind; only worse when it took the last space
-                    check = True
+                    took_last_space = True
                     for col in range(7):
                         if child[LEN + col] == 0:
-                            check = False
+                            took_last_space = False
                             break
+                    check = took_last_space
             if check:
                 counters[C_CHECKS] += 1
-                took_last_space = code != TAIL_CODE and child[FROZEN] == states[sp][FROZEN]
                 if took_last_space and _space_at_once(child, sweeps):
                     pass  # took the last space, but a column can plainly empty again: passes (see below)
                 elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space):
