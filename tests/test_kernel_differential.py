@@ -483,50 +483,38 @@ def test_to_compact_fields_of_deal_1():
     assert not s[K.DEALT + 3:].any()  # padding stays zero
 
 
-def test_compact_problems_notices_corruption():
-    """The playouts' consistency check can fail (otherwise they would prove nothing)."""
+@pytest.mark.parametrize("problems", [compact_problems, state_problems], ids=["compact_problems", "state_problems"])
+def test_consistency_checks_notice_corruption(problems):
+    """The playouts' consistency check and the debug mode's can fail (otherwise they would prove nothing)."""
     pos = apply_move(deal(1), engine.TAIL, CLEAR)
     s = to_compact(pos)
     keys = compact_keys(s)
-    assert compact_problems(s, keys) == []
+    assert problems(s, keys) == []
     bad_keys = keys.copy()
     bad_keys[3] += np.uint64(1)
-    assert compact_problems(s, bad_keys)
+    assert problems(s, bad_keys)
     bad_keys = keys.copy()
     bad_keys[K.KEY2] ^= np.uint64(4)
-    assert compact_problems(s, bad_keys)
+    assert problems(s, bad_keys)
     bad = s.copy()
     bad[K.LOCIDX + pos.columns[4][2]] += 1
-    assert compact_problems(bad, keys)
+    assert problems(bad, keys)
     bad = s.copy()
     bad[K.FLOOR + 5] = 2
-    assert compact_problems(bad, compact_keys(bad))
+    assert problems(bad, compact_keys(bad))
     bad = s.copy()
     bad[K.HID + 0] = bad[K.LEN + 0]
-    assert compact_problems(bad, compact_keys(bad))
+    assert problems(bad, compact_keys(bad))
     # Garbage above a column's length is not a problem.
     fine = s.copy()
     fine[K.COLS + K.COL_CAP * 6 + 40] = 17
-    assert compact_problems(fine, keys) == []
+    assert problems(fine, keys) == []
 
 
 def test_from_compact_round_trip():
     for rules in PRESETS:
         pos = deal(1, rules)
         assert from_compact(to_compact(pos)) == pos
-
-
-def test_state_problems_clean_and_corrupted():
-    pos = apply_move(deal(1), engine.TAIL, CLEAR)
-    s = to_compact(pos)
-    keys = compact_keys(s)
-    assert state_problems(s, keys) == []
-    bad_keys = keys.copy()
-    bad_keys[3] += np.uint64(1)
-    assert state_problems(s, bad_keys)
-    bad = s.copy()
-    bad[K.LOCIDX + pos.columns[4][2]] += 1
-    assert state_problems(bad, keys)
 
 
 def test_public_front_along_playouts():
