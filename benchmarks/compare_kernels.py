@@ -3,12 +3,15 @@
     python benchmarks/compare_kernels.py --baseline fc2c7e1 [--rounds 5]
 
 Loads ``scorpion_solver/kernel.py`` as of the baseline git revision next to
-the working tree's kernel, and solves the hard sets of ``run_all.py`` with
-each in turn, alternating the order every round (ABBA...), so both see the
-same machine load. Reports the fastest round of each (the machine's other
-load only ever slows a run down) and the speed ratio; checks that both
-kernels search the same number of nodes (a kernel change that should not
-change the search must leave it equal).
+the working tree's kernel, and solves each deal of the hard sets of
+``run_all.py`` with each in turn, alternating the order (ABBA...), so both
+see the same machine load. A kernel's time on a set is the sum over its
+deals of the fastest of the rounds (the machine's other load only ever slows
+a run down; taking the minimum per deal, not per set, keeps a slow spell in
+one round from hiding a difference: this machine's speed drifts by tens of
+percent within minutes). Reports nodes/s and the speed ratio; checks that
+both kernels search the same number of nodes (a kernel change that should
+not change the search must leave it equal).
 
 The wrapper (``search.solve``) is the working tree's for both, so the
 baseline kernel must have the same kernel interface (the functions and
@@ -54,11 +57,12 @@ def load_kernel(source: str, name: str):
     return module
 
 
-def solve_set(kernel, stack, mode: str) -> tuple[float, int]:
+def solve_one(kernel, stack, mode: str, number: int) -> tuple[float, int]:
     search.K, search._reused = kernel, stack
     rules = RULES[mode]
+    position = deal(number, rules)
     start = time.process_time()
-    nodes = sum(search.solve(deal(n, rules), rules).nodes for n in HARD_DEALS[mode])
+    nodes = search.solve(position, rules).nodes
     return time.process_time() - start, nodes
 
 
@@ -80,22 +84,28 @@ def main() -> None:
         for mode in RULES:
             search.K, search._reused = kernel, stacks[name]
             search.solve(deal(5, RULES[mode]), RULES[mode])  # compile or load from the cache
-    best: dict[tuple[str, str], float] = {}
-    nodes: dict[tuple[str, str], int] = {}
-    for round_ in range(args.rounds):
+    best: dict[tuple[str, str, int], float] = {}
+    nodes: dict[tuple[str, str, int], int] = {}
+    flip = 0
+    for _ in range(args.rounds):
         for mode in RULES:
-            order = ("baseline", "current") if round_ % 2 == 0 else ("current", "baseline")
-            for name in order:
-                seconds, count = solve_set(kernels[name], stacks[name], mode)
-                best[name, mode] = min(best.get((name, mode), float("inf")), seconds)
-                nodes[name, mode] = count
-    print(f"baseline {args.baseline}, fastest of {args.rounds} rounds, CPU time, hard sets {HARD_DEALS}")
+            for number in HARD_DEALS[mode]:
+                flip ^= 1
+                for name in ("baseline", "current")[::1 if flip else -1]:
+                    seconds, count = solve_one(kernels[name], stacks[name], mode, number)
+                    key = (name, mode, number)
+                    best[key] = min(best.get(key, float("inf")), seconds)
+                    nodes[key] = count
+    print(f"baseline {args.baseline}, per deal the fastest of {args.rounds} rounds, CPU time, "
+          f"hard sets {HARD_DEALS}")
     for mode in RULES:
-        old_s, new_s = best["baseline", mode], best["current", mode]
-        same = "same nodes" if nodes["baseline", mode] == nodes["current", mode] else "NODES DIFFER"
-        print(f"{mode:8s} baseline {nodes['baseline', mode] / old_s:12,.0f} nodes/s   "
-              f"current {nodes['current', mode] / new_s:12,.0f} nodes/s   speed-up x{old_s / new_s:.3f}   "
-              f"({nodes['current', mode]:,} nodes, {same})")
+        old_s, new_s = (sum(best[name, mode, n] for n in HARD_DEALS[mode]) for name in ("baseline", "current"))
+        old_n, new_n = (sum(nodes[name, mode, n] for n in HARD_DEALS[mode]) for name in ("baseline", "current"))
+        same = "same nodes" if all(nodes["baseline", mode, n] == nodes["current", mode, n]
+                                   for n in HARD_DEALS[mode]) else "NODES DIFFER"
+        print(f"{mode:8s} baseline {old_n / old_s:12,.0f} nodes/s   "
+              f"current {new_n / new_s:12,.0f} nodes/s   speed-up x{old_s / new_s:.3f}   "
+              f"({new_n:,} nodes, {same})")
 
 
 if __name__ == "__main__":
