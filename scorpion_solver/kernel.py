@@ -313,18 +313,20 @@ def generate_moves(s, out, space_any, tail_when_stuck, won_by_sweeps):
     for dst in range(7):
         length = s[LEN + dst]
         if length > 0:
+            # Branch-free: whether the card one below the top can land here
+            # is data the branch predictor cannot learn, and a mispredicted
+            # branch costs more than these few loads (measured: x1.06-1.15).
+            # Reads for a card that cannot move stay inside the state vector
+            # (c = -1 under an Ace of card 0, src = -1 off the table) and are
+            # masked out by ``ok``.
             t = s[COLS + COL_CAP * dst + length - 1]
-            if t % 13 == 0:
-                continue  # nothing builds on an Ace
             c = t - 1
             src = s[LOCCOL + c]
-            if src < 0 or src == dst:
-                continue
             i = s[LOCIDX + c]
-            if i < s[HID + src] or i < s[FLOOR + src]:
-                continue
+            floor = max(s[HID + src], s[FLOOR + src])
+            ok = (t % 13 != 0) & (src >= 0) & (src != dst) & (i >= floor)
             out[n] = c * 8 + dst
-            n += 1
+            n += np.int64(ok)
         else:
             if (s[DEALT] == 1 or dst >= 3) and dst != first_free:
                 continue
