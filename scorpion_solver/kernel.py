@@ -527,13 +527,14 @@ def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, sal
     # first card, and lands in dst shifted by j - i (see the module docstring).
     lift = np.uint64(j - i)
     below_z1, below_z2 = keys[BELOW_Z + c], keys[BELOW_Z + 52 + c]
-    hs1 = zh[0, s[HID + src]] + below_z1
-    hs2 = zh[1, s[HID + src]] + below_z2
-    hd1 = keys[dst] + (keys[src] - hs1) + lift * (keys[COL_B + src] - keys[BELOW_B + c])
-    hd2 = keys[7 + dst] + (keys[7 + src] - hs2) + lift * (keys[COL_B + 7 + src] - keys[BELOW_B + 52 + c])
-    if i > 0 and s[HID + src] == i:
-        hs1 += zh[0, i - 1] - zh[0, i]
-        hs2 += zh[1, i - 1] - zh[1, i]
+    hid = s[HID + src]
+    hd1 = keys[dst] + (keys[src] - zh[0, hid] - below_z1) + lift * (keys[COL_B + src] - keys[BELOW_B + c])
+    hd2 = keys[7 + dst] + (keys[7 + src] - zh[1, hid] - below_z2) + lift * (keys[COL_B + 7 + src] - keys[BELOW_B + 52 + c])
+    # src keeps the cards under c; its new top flips when all of them are face down
+    # (branch-free: that is data the branch predictor cannot learn)
+    hid -= np.int64((i > 0) & (hid == i))
+    hs1 = zh[0, hid] + below_z1
+    hs2 = zh[1, hid] + below_z2
     ss, ds = _slot(s, src), _slot(s, dst)
     k1 = keys[KEY1] + (_mix(hs1 + salt[0, ss]) - keys[MIXED + src]) + (_mix(hd1 + salt[0, ds]) - keys[MIXED + dst])
     k2 = keys[KEY2] + ((_mix(hs2 + salt[1, ss]) - keys[MIXED + 7 + src])
@@ -878,9 +879,9 @@ def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
     _copy_frame(states, keys, sp)
     kept = 0
     for j in range(n):
-        if not _probe_insert(table, found_keys[j, 0], found_keys[j, 1]):
-            moves[sp, kept] = moves[sp, j]
-            kept += 1
+        new = not _probe_insert(table, found_keys[j, 0], found_keys[j, 1])
+        moves[sp, kept] = moves[sp, j]  # branch-free keep (kept <= j)
+        kept += np.int64(new)
     counters[C_MAKES] += n
     counters[C_NODES] += kept
     counters[C_ENTRIES] += kept
