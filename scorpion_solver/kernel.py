@@ -447,30 +447,36 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
         dbase = COLS + COL_CAP * dst
         old_frozen = s[FROZEN]
         lift = np.uint64(j - i)  # the block's height change, mod 2^64
-        for k in range(2):
-            # block sums from the BELOW entries of its first card c, before they change
-            below_z = keys[BELOW_Z + 52 * k + c]
-            below_b = keys[BELOW_B + 52 * k + c]
-            block_z = keys[7 * k + src] - zh[k, s[HID + src]] - below_z
-            block_b = keys[COL_B + 7 * k + src] - below_b
-            dst_z = keys[7 * k + dst] - zh[k, s[HID + dst]]
-            dst_b = keys[COL_B + 7 * k + dst]
-            for a in range(i, length):
-                card = s[sbase + a]
-                card_z = keys[BELOW_Z + 52 * k + card] - below_z
-                card_b = keys[BELOW_B + 52 * k + card] - below_b
-                keys[BELOW_Z + 52 * k + card] = dst_z + card_z + lift * card_b
-                keys[BELOW_B + 52 * k + card] = dst_b + card_b
-            keys[7 * k + src] -= block_z
-            keys[COL_B + 7 * k + src] = below_b
-            keys[7 * k + dst] += block_z + lift * block_b
-            keys[COL_B + 7 * k + dst] = dst_b + block_b
+        # block sums from the BELOW entries of its first card c, before they change
+        below_z1, below_z2 = keys[BELOW_Z + c], keys[BELOW_Z + 52 + c]
+        below_b1, below_b2 = keys[BELOW_B + c], keys[BELOW_B + 52 + c]
+        dst_z1 = keys[dst] - zh[0, s[HID + dst]]
+        dst_z2 = keys[7 + dst] - zh[1, s[HID + dst]]
+        dst_b1, dst_b2 = keys[COL_B + dst], keys[COL_B + 7 + dst]
+        # one pass over the block for the cards and both key sets (one loop exit to predict, not three)
         for a in range(i, length):
             card = s[sbase + a]
+            card_z = keys[BELOW_Z + card] - below_z1
+            card_b = keys[BELOW_B + card] - below_b1
+            keys[BELOW_Z + card] = dst_z1 + card_z + lift * card_b
+            keys[BELOW_B + card] = dst_b1 + card_b
+            card_z = keys[BELOW_Z + 52 + card] - below_z2
+            card_b = keys[BELOW_B + 52 + card] - below_b2
+            keys[BELOW_Z + 52 + card] = dst_z2 + card_z + lift * card_b
+            keys[BELOW_B + 52 + card] = dst_b2 + card_b
             b = j + a - i
             s[dbase + b] = card
             s[LOCCOL + card] = dst
             s[LOCIDX + card] = b
+        for k in range(2):
+            below_z = below_z1 if k == 0 else below_z2
+            below_b = below_b1 if k == 0 else below_b2
+            block_z = keys[7 * k + src] - zh[k, s[HID + src]] - below_z
+            block_b = keys[COL_B + 7 * k + src] - below_b
+            keys[7 * k + src] -= block_z
+            keys[COL_B + 7 * k + src] = below_b
+            keys[7 * k + dst] += block_z + lift * block_b
+            keys[COL_B + 7 * k + dst] += block_b
         s[LEN + src] = i
         s[LEN + dst] = j + length - i
         _settle(s, keys, src, sweeps, freezes, z, zh)
