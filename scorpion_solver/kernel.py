@@ -835,17 +835,38 @@ def rehash(old, new):
 # search
 
 
+@intrinsic
+def _copy_row(typingctx, arr, src, dst):
+    """arr[dst] = arr[src] for a C-contiguous 2-D array, as one llvm.memcpy of a row.
+
+    The element loop it replaces compiled to 82 pairs of 32-byte moves for a
+    frame; the memcpy (libc's, for this size) was measured x1.02-1.15 faster
+    on the whole search. No bounds check: the callers' rows exist.
+    """
+    if not (isinstance(arr, nb.types.Array) and arr.ndim == 2 and arr.layout == "C"):
+        return None
+    def codegen(context, builder, sig, args):
+        arrty = sig.args[0]
+        a = context.make_array(arrty)(context, builder, args[0])
+        zero = context.get_constant(nb.types.intp, 0)
+        psrc = cgutils.get_item_pointer(context, builder, arrty, a, [args[1], zero], wraparound=False)
+        pdst = cgutils.get_item_pointer(context, builder, arrty, a, [args[2], zero], wraparound=False)
+        row = builder.extract_value(a.shape, 1)
+        itemsize = context.get_abi_sizeof(context.get_data_type(arrty.dtype))
+        cgutils.raw_memcpy(builder, pdst, psrc, row, itemsize, align=8)
+        return context.get_dummy_value()
+    return nb.types.void(arr, src, dst), codegen
+
+
 @nb.njit(**INLINE)
 def _copy_frame(states, keys, sp):
-    """states[sp + 1] = states[sp], keys likewise (explicit loops: numba's slice copy is 20x slower).
+    """states[sp + 1] = states[sp], keys likewise (a row memcpy: numba's slice copy is 20x slower).
 
     Measured: copying back only what the previous sibling's move changed
     (about 1 KB, scattered) was 5% slower than this straight 2.6 KB copy.
     """
-    for i in range(STATE_SIZE):
-        states[sp + 1, i] = states[sp, i]
-    for i in range(KEYS_SIZE):
-        keys[sp + 1, i] = keys[sp, i]
+    _copy_row(states, sp, sp + 1)
+    _copy_row(keys, sp, sp + 1)
 
 
 @nb.njit(**INLINE)
