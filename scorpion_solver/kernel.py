@@ -64,8 +64,11 @@ most N stored positions and M probes the chance that any probe wrongly
 matches is below N*M / 2^105, under 1e-13 for the largest searches this tool
 runs (N, M < 1e9).
 
-Moves: an ``int16`` code ``card * 8 + destination column``; ``TAIL_CODE`` is
+Moves: a ``uint16`` code ``card * 8 + destination column``; ``TAIL_CODE`` is
 the tail deal. The source column is the card's LOCCOL before the move.
+(Unsigned on purpose: numba guards every array index that may be negative
+with a wraparound select, and indices derived from an unsigned code need
+none; measured x1.06-1.08 on the whole search against ``int16``.)
 
 Make and unmake: every ply of the search owns a state frame and a key
 vector; a move is made on a copy of its parent's (584 + 2048 bytes, a few

@@ -119,7 +119,7 @@ def decode_move(s: np.ndarray, code: int) -> Move:
 def jit_legal_moves(pos: Position, rules: Rules = CLEAR) -> list[Move]:
     """The kernel's move list for a position, decoded (for comparison with the engine)."""
     s = to_compact(pos)
-    out = np.zeros(K.MAX_MOVES, dtype=np.int16)
+    out = np.zeros(K.MAX_MOVES, dtype=np.uint16)
     sweeps, _, space_any, when_stuck = rule_flags(rules)
     n = K.generate_moves(s, out, space_any, when_stuck, sweeps)
     return [decode_move(s, c) for c in out[:n]]
@@ -153,7 +153,7 @@ class _Stack:
     def __init__(self, depth: int) -> None:
         self.states = np.zeros((depth, K.STATE_SIZE), dtype=np.int8)
         self.keys = np.zeros((depth, K.KEYS_SIZE), dtype=np.uint64)
-        self.moves = np.zeros((depth, K.MAX_MOVES), dtype=np.int16)
+        self.moves = np.zeros((depth, K.MAX_MOVES), dtype=np.uint16)
         self.nmoves = np.zeros(depth, dtype=np.int64)
         self.midx = np.zeros(depth, dtype=np.int64)
 
