@@ -397,15 +397,16 @@ def _is_won(s, won_by_sweeps):
 def _settle(s, keys, col, sweeps, freezes, z, zh):
     """Flip a face-down top; sweep (repeatedly) or freeze a complete top run."""
     base = COLS + COL_CAP * col
+    kc = _u(col)  # a column number, not negative
     while True:
-        length = s[LEN + col]
-        if length > 0 and s[HID + col] >= length:
+        length = s[LEN + kc]
+        if length > 0 and s[HID + kc] >= length:
             for k in range(2):
-                keys[7 * k + col] += zh[k, length - 1] - zh[k, s[HID + col]]
-            s[HID + col] = length - 1
-        if length - s[HID + col] < 13 or length - s[FLOOR + col] < 13:
+                keys[7 * k + kc] += zh[k, _u(length - 1)] - zh[k, _u(s[HID + kc])]
+            s[HID + kc] = length - 1
+        if length - s[HID + kc] < 13 or length - s[FLOOR + kc] < 13:
             return
-        ace = s[base + length - 1]
+        ace = s[_u(base + length - 1)]
         if ace % 13 != 0:
             return
         for k in range(1, 13):
@@ -454,56 +455,59 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
     else:
         c = code // 8
         dst = code % 8
-        src = s[LOCCOL + c]
+        src = s[LOCCOL + c]  # the moving block is on the table: src, i, length, j and its cards are not negative
         i = s[LOCIDX + c]
-        length = s[LEN + src]
+        length = s[_u(LEN + src)]
         j = s[LEN + dst]
         sbase = COLS + COL_CAP * src
         dbase = COLS + COL_CAP * dst
+        ks, kd = _u(src), _u(dst)
         old_frozen = s[FROZEN]
         lift = np.uint64(j - i)  # the block's height change, mod 2^64
         # block sums from the BELOW entries of its first card c, before they change
         below_z1, below_z2 = keys[BELOW_Z + c], keys[BELOW_Z + 52 + c]
         below_b1, below_b2 = keys[BELOW_B + c], keys[BELOW_B + 52 + c]
-        dst_z1 = keys[dst] - zh[0, s[HID + dst]]
-        dst_z2 = keys[7 + dst] - zh[1, s[HID + dst]]
-        dst_b1, dst_b2 = keys[COL_B + dst], keys[COL_B + 7 + dst]
+        dst_z1 = keys[kd] - zh[0, _u(s[HID + dst])]
+        dst_z2 = keys[7 + kd] - zh[1, _u(s[HID + dst])]
+        dst_b1, dst_b2 = keys[COL_B + kd], keys[COL_B + 7 + kd]
         # one pass over the block for the cards and both key sets (one loop exit to predict, not three)
         for a in range(i, length):
-            card = s[sbase + a]
-            card_z = keys[BELOW_Z + card] - below_z1
-            card_b = keys[BELOW_B + card] - below_b1
-            keys[BELOW_Z + card] = dst_z1 + card_z + lift * card_b
-            keys[BELOW_B + card] = dst_b1 + card_b
-            card_z = keys[BELOW_Z + 52 + card] - below_z2
-            card_b = keys[BELOW_B + 52 + card] - below_b2
-            keys[BELOW_Z + 52 + card] = dst_z2 + card_z + lift * card_b
-            keys[BELOW_B + 52 + card] = dst_b2 + card_b
+            card = s[_u(sbase + a)]
+            kc = _u(card)
+            card_z = keys[BELOW_Z + kc] - below_z1
+            card_b = keys[BELOW_B + kc] - below_b1
+            keys[BELOW_Z + kc] = dst_z1 + card_z + lift * card_b
+            keys[BELOW_B + kc] = dst_b1 + card_b
+            card_z = keys[BELOW_Z + 52 + kc] - below_z2
+            card_b = keys[BELOW_B + 52 + kc] - below_b2
+            keys[BELOW_Z + 52 + kc] = dst_z2 + card_z + lift * card_b
+            keys[BELOW_B + 52 + kc] = dst_b2 + card_b
             b = j + a - i
-            s[dbase + b] = card
-            s[LOCCOL + card] = dst
-            s[LOCIDX + card] = b
+            s[_u(dbase + b)] = card
+            s[LOCCOL + kc] = dst
+            s[LOCIDX + kc] = b
+        hid = _u(s[_u(HID + src)])
         for k in range(2):
             below_z = below_z1 if k == 0 else below_z2
             below_b = below_b1 if k == 0 else below_b2
-            block_z = keys[7 * k + src] - zh[k, s[HID + src]] - below_z
-            block_b = keys[COL_B + 7 * k + src] - below_b
-            keys[7 * k + src] -= block_z
-            keys[COL_B + 7 * k + src] = below_b
-            keys[7 * k + dst] += block_z + lift * block_b
-            keys[COL_B + 7 * k + dst] += block_b
-        s[LEN + src] = i
+            block_z = keys[7 * k + ks] - zh[k, hid] - below_z
+            block_b = keys[COL_B + 7 * k + ks] - below_b
+            keys[7 * k + ks] -= block_z
+            keys[COL_B + 7 * k + ks] = below_b
+            keys[7 * k + kd] += block_z + lift * block_b
+            keys[COL_B + 7 * k + kd] += block_b
+        s[_u(LEN + src)] = i
         s[LEN + dst] = j + length - i
         _settle(s, keys, src, sweeps, freezes, z, zh)
         _settle(s, keys, dst, sweeps, freezes, z, zh)
         # only two column terms of the key sums change (the tail state, hence the slots, does not)
-        ss, ds = _slot(s, src), _slot(s, dst)
+        ss, ds = _u(_slot(s, src)), _u(_slot(s, dst))
         for k in range(2):
-            new_src = _mix(keys[7 * k + src] + salt[k, ss])
-            new_dst = _mix(keys[7 * k + dst] + salt[k, ds])
-            keys[KEY1 + k] += (new_src - keys[MIXED + 7 * k + src]) + (new_dst - keys[MIXED + 7 * k + dst])
-            keys[MIXED + 7 * k + src] = new_src
-            keys[MIXED + 7 * k + dst] = new_dst
+            new_src = _mix(keys[7 * k + ks] + salt[k, ss])
+            new_dst = _mix(keys[7 * k + kd] + salt[k, ds])
+            keys[KEY1 + k] += (new_src - keys[MIXED + 7 * k + ks]) + (new_dst - keys[MIXED + 7 * k + kd])
+            keys[MIXED + 7 * k + ks] = new_src
+            keys[MIXED + 7 * k + kd] = new_dst
         if s[FROZEN] != old_frozen:
             for suit in range(4):
                 if ((s[FROZEN] >> suit) & 1) and not ((old_frozen >> suit) & 1):
