@@ -635,12 +635,13 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
         # is a leftover, inside the state vector, and masked out.
         below = np.int64(-1)  # the card under y; -1 under the bottom card (then never read)
         for idx in range(length):
-            y = np.int64(s[base + idx])
+            y = np.int64(s[_u(base + idx)])
+            ky = _u(y)  # a card on the table
             down = idx < hid
-            queen_on = (idx + 1 < length) & (s[base + idx + 1] == y - 1)
-            info[y] = (F_ON_TABLE | (F_STUCK * (idx < floor)) | (F_DOWN * down) | (F_BOTTOM * (idx == 0))
-                       | (F_QUEEN_ON * queen_on))
-            under[y] = below
+            queen_on = (idx + 1 < length) & (s[_u(base + idx + 1)] == y - 1)
+            info[ky] = (F_ON_TABLE | (F_STUCK * (idx < floor)) | (F_DOWN * down) | (F_BOTTOM * (idx == 0))
+                        | (F_QUEEN_ON * queen_on))
+            under[ky] = below
             off_successor = (y % 13 != 12) & (below != y + 1)
             required |= (np.uint64(down) << np.uint64(y)) | (np.uint64(off_successor) << np.uint64(y + 1))
             below = y
