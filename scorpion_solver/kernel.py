@@ -892,7 +892,21 @@ def _copy_frame(states, keys, sp):
 
 
 @nb.njit(**INLINE)
-def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
+def _probe_rest(table, moves, nmoves, counters, found_keys, level, start, n):
+    """Insert the children start..n-1 of the node at ``level`` (keys in its half of found_keys) and keep the new ones."""
+    base = (level & 1) * MAX_MOVES
+    kept = nmoves[level]
+    for j in range(start, n):
+        new = not _probe_insert(table, found_keys[base + j, 0], found_keys[base + j, 1])
+        moves[level, kept] = moves[level, j]  # branch-free keep (kept <= j)
+        kept += np.int64(new)
+    counters[C_NODES] += kept - nmoves[level]
+    counters[C_ENTRIES] += kept - nmoves[level]
+    nmoves[level] = kept
+
+
+@nb.njit(**INLINE)
+def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys, pend_level, pend_from, pend_n,
             sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc):
     """Generate the moves of states[sp] and keep those leading to positions not seen yet.
 
@@ -907,6 +921,18 @@ def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
     the table, was 6-8% slower.) A child is a node the moment it is
     inserted, and it stays pending on the stack until it is expanded, so no
     inserted position goes unexplored.
+
+    Deferred probes: the probe loop stops at the first new child, which the
+    search pops next; the children after it are probed later (returned as
+    the pending level, first index and count), at the latest here in the
+    next expansion, between its key loop and its own probes. By then their
+    table rows have long arrived (the prefetched rows of the last children
+    are what the probe loop used to wait for), and the table sees exactly
+    the same inserts in the same order as without deferring: the pending
+    children go in before any grandchild is probed. The search resolves
+    them itself wherever the table or the counts are read before that.
+    Measured: x1.02-1.06 on the hard deals, x1.10 on a 15-million-node deal
+    whose 1 GB table no cache holds.
     """
     s = states[sp]
     s_keys = keys[sp]
@@ -915,24 +941,31 @@ def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
     scratch = states[sp + 1]
     scratch_keys = keys[sp + 1]
     mask = np.uint64(table.shape[0] - 1)
+    base = (sp & 1) * MAX_MOVES  # this level's half of found_keys: the parent's pending keys are in the other
     for j in range(n):
         k1, k2 = child_keys(s, s_keys, out[j], scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
-        found_keys[j, 0] = k1
-        found_keys[j, 1] = k2
+        found_keys[base + j, 0] = k1
+        found_keys[base + j, 1] = k2
         _prefetch_row(table, k1 & mask)
     # The first child popped next starts from a copy of this frame: made here,
     # it overlaps the probes' cache misses (the scratch use above is over).
     _copy_frame(states, keys, sp)
-    kept = 0
-    for j in range(n):
-        new = not _probe_insert(table, found_keys[j, 0], found_keys[j, 1])
-        moves[sp, kept] = moves[sp, j]  # branch-free keep (kept <= j)
-        kept += np.int64(new)
+    if pend_level >= 0:
+        _probe_rest(table, moves, nmoves, counters, found_keys, pend_level, pend_from, pend_n)
     counters[C_MAKES] += n
-    counters[C_NODES] += kept
-    counters[C_ENTRIES] += kept
-    nmoves[sp] = kept
+    nmoves[sp] = 0
     midx[sp] = 0
+    for j in range(n):
+        if _probe_insert(table, found_keys[base + j, 0], found_keys[base + j, 1]):
+            continue
+        moves[sp, 0] = moves[sp, j]
+        nmoves[sp] = 1
+        counters[C_NODES] += 1
+        counters[C_ENTRIES] += 1
+        if j + 1 < n:
+            return sp, j + 1, n
+        break
+    return -1, 0, 0
 
 
 @nb.njit(**JIT)
@@ -943,7 +976,7 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
 
     Preconditions: states[0] / keys[0] hold the root with correct keys; the
     table has room for max_entries entries (the caller keeps its load low);
-    can_top (52 bool), found_keys (MAX_MOVES x 2 uint64) and dead_scratch
+    can_top (52 bool), found_keys (2 * MAX_MOVES x 2 uint64) and dead_scratch
     (DEAD_SCRATCH int8) are scratch space (the kernel allocates nothing).
     On the first call counters[C_SP] is -1: the kernel inserts the root and
     starts. It returns a status code: S_WON (the path is moves[d, midx[d]-1]
@@ -981,12 +1014,23 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
     else:
         expand = False
     fresh = False
+    pend_level, pend_from, pend_n = -1, 0, 0  # children not yet probed (see _expand)
     while True:
         if expand:  # one call site: the inlined expansion is compiled once
-            _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys,
-                    sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
+            pend_level, pend_from, pend_n = _expand(
+                states, keys, moves, nmoves, midx, table, counters, sp, found_keys, pend_level, pend_from, pend_n,
+                sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
             expand = False
             fresh = True  # states[sp + 1] / keys[sp + 1] hold a copy of the frame at sp
+        if pend_level >= 0:
+            # Probe the pending children now unless the next step is popping the
+            # first new child of the node just expanded, and the limits below
+            # cannot be reached even if every pending child is new.
+            waiting = pend_n - pend_from
+            if (not fresh or sp + 2 >= depth_cap or counters[C_ENTRIES] + waiting + MAX_MOVES > max_entries
+                    or counters[C_NODES] + waiting >= node_limit):
+                _probe_rest(table, moves, nmoves, counters, found_keys, pend_level, pend_from, pend_n)
+                pend_level = -1
         if midx[sp] == nmoves[sp]:
             sp -= 1
             fresh = False
@@ -1011,6 +1055,8 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
         child = states[sp + 1]
         make_move(child, keys[sp + 1], code, sweeps, freezes, z, zh, salt, misc)
         if _is_won(child, sweeps):
+            if pend_level >= 0:  # for exact counts
+                _probe_rest(table, moves, nmoves, counters, found_keys, pend_level, pend_from, pend_n)
             counters[C_SP] = sp + 1
             return S_WON
         if prune:

@@ -225,7 +225,7 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
     table = np.zeros((cap, 2), dtype=np.uint64)
     counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
     counters[K.C_SP] = -1
-    scratch = (np.zeros(52, dtype=np.bool_), np.zeros((K.MAX_MOVES, 2), dtype=np.uint64),
+    scratch = (np.zeros(52, dtype=np.bool_), np.zeros((2 * K.MAX_MOVES, 2), dtype=np.uint64),
                np.zeros(K.DEAD_SCRATCH, dtype=np.int8))
     stopped_by = ""
     slice_nodes = SLICE_NODES if limits.seconds is None else TIMED_SLICE_NODES
