@@ -320,11 +320,7 @@ def generate_moves(s, out, space_any, tail_when_stuck, won_by_sweeps):
     if _is_won(s, won_by_sweeps):
         return 0
     n = 0
-    first_free = -1
-    for col in range(7):
-        if s[LEN + col] == 0 and (s[DEALT] == 1 or col >= 3):
-            first_free = col
-            break
+    free_seen = False  # an interchangeable empty column already took moves (only the first one does)
     for dst in range(7):
         length = s[LEN + dst]
         if length > 0:
@@ -343,8 +339,10 @@ def generate_moves(s, out, space_any, tail_when_stuck, won_by_sweeps):
             out[n] = c * 8 + dst
             n += np.int64(ok)
         else:
-            if (s[DEALT] == 1 or dst >= 3) and dst != first_free:
-                continue
+            if s[DEALT] == 1 or dst >= 3:
+                if free_seen:
+                    continue
+                free_seen = True
             n = _push_cards_kings(s, out, n, dst, space_any)
     if s[DEALT] == 0:
         if tail_when_stuck == 0:
