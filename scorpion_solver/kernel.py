@@ -891,7 +891,10 @@ def _copy_frame(states, keys, sp):
 
 @nb.njit(**INLINE)
 def _probe_rest(table, moves, nmoves, counters, found_keys, level, start, n):
-    """Insert the children start..n-1 of the node at ``level`` (keys in its half of found_keys) and keep the new ones."""
+    """Insert the children start..n-1 of the node at ``level`` and keep the new ones.
+
+    Their keys are in that level's half of found_keys (see ``_expand``).
+    """
     base = (level & 1) * MAX_MOVES
     kept = nmoves[level]
     for j in range(start, n):
