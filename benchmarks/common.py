@@ -36,6 +36,35 @@ def machine_record() -> dict:
     }
 
 
+def memory_latency_ns(megabytes: int = 64, steps: int = 2_000_000) -> float:
+    """Nanoseconds per dependent random load over a table of this size (a pointer chase).
+
+    A gauge of the machine's state at the time of a run: on a shared virtual
+    machine the memory latency drifts (measured here between roughly 100 and
+    180 ns for 64 MB, the table size of the hardest Clear deal of 1-1000),
+    and the search, whose table probes miss every cache, follows it.
+    """
+    import numba
+    import numpy as np
+
+    @numba.njit(cache=False)
+    def chase(following, count):
+        i = 0
+        for _ in range(count):
+            i = following[i]
+        return i
+
+    n = megabytes * (1 << 20) // 8
+    order = np.random.default_rng(1).permutation(n)
+    following = np.empty(n, dtype=np.int64)
+    following[order[:-1]] = order[1:]
+    following[order[-1]] = order[0]  # one cycle through every slot
+    chase(following, 10)  # compile
+    start = time.perf_counter()
+    chase(following, steps)
+    return (time.perf_counter() - start) / steps * 1e9
+
+
 def peak_rss_mb() -> float:
     """Peak resident memory of this process so far, in MB (Linux reports KB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -15,6 +15,10 @@ compilation excluded:
   nodes of all, Clear runs 700647 and 190516, 17.0 and 14.8 million nodes,
   whose table grows to 1 GB and no longer fits any cache; timed once, not
   in ``--quick``);
+* the machine's memory latency just before and after the hard sets (a
+  pointer chase over 64 MB): the gauge of how fast the machine was at the
+  time, since on a shared virtual machine it drifts, and the search's table
+  probes with it;
 * scaling of ``scorpion batch`` from 1 worker to all cores on a fixed range;
 * the speed-up of the jitted engine over the plain-Python reference engine on
   the same work (perft from the same positions; the same searches, which the
@@ -39,7 +43,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import machine_record, peak_rss_mb, validate_known_verdicts, write_report  # noqa: E402
+from common import machine_record, memory_latency_ns, peak_rss_mb, validate_known_verdicts, write_report  # noqa: E402
 from signature import bench_signature  # noqa: E402
 
 from scorpion_solver.deal import deal  # noqa: E402
@@ -137,6 +141,10 @@ def markdown(report: dict) -> str:
     lines = [f"# Benchmark suite ({report['stamp']})", "",
              f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, numba {m['numba']}, "
              f"load average at start {m['load_average']}.", "",
+             f"Memory latency (dependent random loads over 64 MB) before and after the hard sets: "
+             f"{report['memory_latency_ns_before_hard']} and {report['memory_latency_ns_after_hard']} ns. "
+             f"It drifts on this shared machine (about 100-180 ns), and the nodes/s of searches whose "
+             f"table misses the caches follow it.", "",
              f"Bench signature: {report['validation']['signature_nodes']:,} nodes "
              f"({report['validation']['signature_counts']}).", "",
              "| set | mode | deals | nodes | CPU s | deals/s | nodes/CPU s | moves made/CPU s |",
@@ -180,7 +188,9 @@ def main() -> None:
         "machine": machine,
         "validation": validate(),
         "easy": [deal_set(rules, list(easy)) for rules in (CLEAR, CLASSIC)],
+        "memory_latency_ns_before_hard": round(memory_latency_ns(), 1),
         "hard": [deal_set(rules, hard[rules.name], HARD_REPEATS) for rules in (CLEAR, CLASSIC)],
+        "memory_latency_ns_after_hard": round(memory_latency_ns(), 1),
         "largest": [] if args.quick else [deal_set(CLEAR, LARGEST_DEALS["clear"])],
         "scaling": scaling(1, 300 if args.quick else 2000),
         "engines": (engine_speed_up(range(1, 4), 5, [5, 103], 3_000) if args.quick
