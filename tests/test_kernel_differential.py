@@ -535,8 +535,6 @@ def test_child_keys_equal_make_move_keys(rules):
     """kernel.child_keys (keys of a child without making the move, used by the search to
     look children up) equals the keys make_move produces, for every move along playouts
     and winning lines (sweeps, freezes and the tail deal included)."""
-    if not hasattr(K, "child_keys"):
-        pytest.skip("kernel.child_keys is not in this version of the kernel")
     sweeps, freezes, _, _ = rule_flags(rules)
     scratch = np.zeros(K.STATE_SIZE, dtype=np.int8)
     scratch_keys = np.zeros(K.KEYS_SIZE, dtype=np.uint64)
