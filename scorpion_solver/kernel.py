@@ -632,7 +632,7 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
     marked: can_top only grows, so the test's answer is then "not deadlocked".
     With stop_at_space it also stops with LFP_PASSES when the space flag is
     derived; the search asks for that only where it is known to mean "not
-    deadlocked" (after a move took the last space: see ``_space_at_once``).
+    deadlocked" (after a move took the last space: see ``_space_by_chains``).
     """
     info = scratch[:64]
     under = scratch[64:128]
@@ -745,19 +745,31 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
     return LFP_SPACE if space else LFP_NO_SPACE
 
 
+CHAIN_STEPS = 12  # links followed from a column's bottom card before leaving it to the full test
+
+
 @nb.njit(**INLINE)
-def _space_at_once(s, sweeps):
-    """Does the deadlock test derive "a column can become empty" from its first facts?
+def _space_by_chains(s, sweeps):
+    """Does the deadlock test surely derive "a column can become empty"?
 
     True when some column's bottom card is face up, not frozen, and can leave
-    by the test's own rules using only the initial facts: a non-King whose
-    successor is a column top or a tail card, or (swept runs) a King that is a
-    top or has its Queen on it. Used after a move that took the last empty
-    column (and changed nothing else the test reads): the parent passed the
-    test with a space available, the move only freed the card it left, so
-    once the space flag is derived again the child passes too. So the full
-    test is skipped exactly when its answer is known to be "not deadlocked";
-    verdicts and node counts do not change.
+    by the test's own rules, following the one chain of facts that decides
+    it: a non-King bottom card b leaves when b + 1 can become a top; a card t
+    can become a top when it is a column top or a tail card, or when the card
+    y lying directly on it can leave, which (for a face-up, unfrozen
+    non-King) is again "y + 1 can become a top"; with swept runs a King
+    leaves when it is a top or has its Queen on it. Every link is a step the
+    test itself takes, so a chain found here is a derivation of the test's
+    least fixed point; a chain that meets anything else (a face-down or
+    frozen card, a King otherwise, CHAIN_STEPS links) gives no answer.
+
+    Used after a move that took the last empty column (and changed nothing
+    else the test reads): the parent passed the test with a space available,
+    the move only freed the card it left, so once the space flag is derived
+    again the child passes too. So the full test is skipped exactly when its
+    answer is known to be "not deadlocked"; verdicts and node counts do not
+    change. (Measured: in classic, chains of one link settled about half of
+    these tests and the other half cost about 15% of the search.)
     """
     for col in range(7):
         length = s[LEN + col]
@@ -770,12 +782,23 @@ def _space_at_once(s, sweeps):
                 return True
             continue
         t = b + 1
-        where = s[LOCCOL + t]
-        if where >= 0:
-            if s[LOCIDX + t] == s[LEN + where] - 1:
-                return True
-        elif s[TAIL] == t or s[TAIL + 1] == t or s[TAIL + 2] == t:
-            return True
+        for _ in range(CHAIN_STEPS):
+            where = s[LOCCOL + t]
+            if where < 0:
+                if s[TAIL] == t or s[TAIL + 1] == t or s[TAIL + 2] == t:
+                    return True
+                break
+            above = s[LOCIDX + t] + 1
+            if above == s[LEN + where]:
+                return True  # t is a top
+            if above < s[HID + where] or above < s[FLOOR + where]:
+                break
+            y = np.int64(s[COLS + COL_CAP * where + above])
+            if y % 13 == 12:
+                if sweeps and above + 1 < s[LEN + where] and s[COLS + COL_CAP * where + above + 1] == y - 1:
+                    return True  # y leaves by sweeping, with its Queen on it
+                break
+            t = y + 1
     return False
 
 
@@ -791,7 +814,7 @@ def _deadlocked(s, can_top, scratch, sweeps, space_any, took_last_space):
 
     took_last_space: s comes from a move that took the last empty column
     (and froze nothing) from a position that passes; then deriving the space
-    flag again settles the answer (see ``_space_at_once``)."""
+    flag again settles the answer (see ``_space_by_chains``)."""
     if _can_become_top(s, can_top, scratch, sweeps, space_any, True, took_last_space) == LFP_PASSES:
         return False
     info = scratch[:64]
@@ -1083,7 +1106,7 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
                     check = took_last_space
             if check:
                 counters[C_CHECKS] += 1
-                if took_last_space and _space_at_once(child, sweeps):
+                if took_last_space and _space_by_chains(child, sweeps):
                     pass  # took the last space, but a column can plainly empty again: passes (see below)
                 elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space):
                     counters[C_PRUNES] += 1

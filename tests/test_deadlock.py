@@ -8,7 +8,7 @@ import pytest
 
 from scorpion_solver import CLASSIC, CLEAR, Position, deal, format_position, is_won, legal_moves, parse_position
 from scorpion_solver.cards import SUITS, run_of_suit
-from scorpion_solver.deadlock import is_deadlocked
+from scorpion_solver.deadlock import can_become_top, is_deadlocked
 from scorpion_solver.engine import apply_move, parse_moves, replay, settle
 from scorpion_solver.rules import WASP
 
@@ -190,3 +190,63 @@ def test_deadlock_is_sound_on_small_random_positions(rules):
 def test_deadlock_is_sound_on_many_random_positions(rules):
     verdicts = _soundness_sample(rules, seed=672, count=300, budget=20000)
     assert verdicts["won"] >= 10 and verdicts["lost-deadlocked"] >= 2, verdicts
+
+
+# --------------------------------------------------------------------------
+# The search skips the full test after a move that took the last space when
+# kernel._space_by_chains finds a column that can become empty; that is sound
+# only if every such answer is one the full test derives too.
+
+
+def _chain_says_space(p, rules):
+    from scorpion_solver import kernel
+    from scorpion_solver.search import to_compact
+
+    return bool(kernel._space_by_chains(to_compact(p), int(rules.sweeps)))
+
+
+# Clubs and Diamonds swept. No empty column, and no bottom card can leave at once: 5H needs 6H on top,
+# 6H has 8S on it, and 8S can leave onto 9S, the top of column 1 (two links).
+TWO_LINKS = """\
+col1: 5H 9S
+col2: 6H 8S
+col3: 7H* KS QS JS TS
+col4: KH 7S 6S 5S
+col5: 4H* 3H 2H AH
+col6: 4S* 3S 2S AS
+col7: 8H* QH JH TH 9H
+tail: -
+"""
+
+
+def test_space_found_through_a_chain_of_two_links():
+    rules = CLEAR
+    p = pos(TWO_LINKS, rules)
+    assert _chain_says_space(p, rules)
+    assert can_become_top(p, rules)[1]
+    # With 8S face down on 6H the chain breaks at once (whatever the full test makes of it):
+    blocked = pos(TWO_LINKS.replace("col1: 5H 9S", "col1: 5H").replace("col2: 6H 8S", "col2: 6H* 8S* 9S"), rules)
+    assert not _chain_says_space(blocked, rules)
+
+
+@pytest.mark.parametrize("rules", [CLEAR, CLASSIC, WASP], ids=lambda r: r.name)
+def test_space_by_chains_agrees_with_the_full_test(rules):
+    rng = random.Random(1105)
+    found = {True: 0, False: 0}
+    positions = [_random_position(rng, rules) for _ in range(300)]
+    for number in range(1, 31):
+        p = deal(number, rules)
+        for _ in range(60):
+            moves = legal_moves(p, rules)
+            if not moves or is_won(p, rules):
+                break
+            p = apply_move(p, rng.choice(moves), rules)
+            positions.append(p)
+    for p in positions:
+        chain = _chain_says_space(p, rules)
+        if chain:
+            assert can_become_top(p, rules)[1], format_position(p, rules)
+        if all(p.columns):
+            found[chain] += 1
+    # Both answers occur among positions without an empty column, so the check bites.
+    assert found[True] >= 50 and found[False] >= 50, found
