@@ -13,7 +13,7 @@ compilation excluded:
   run down, and on a shared machine it varies by 10-35% from minute to
   minute); and *largest* (the two deals of 1-1,000,000 that need the most
   nodes of all, Clear runs 700647 and 190516, 17.0 and 14.8 million nodes,
-  whose table grows to 1 GB and no longer fits any cache; timed once, not
+  whose table grows to 512 MB and no longer fits any cache; timed once, not
   in ``--quick``);
 * the machine's memory latency just before and after the hard sets (a
   pointer chase over 64 MB): the gauge of how fast the machine was at the
@@ -170,7 +170,7 @@ def markdown(report: dict) -> str:
               f"({e['search_nodes']:,} nodes, identical in both): "
               f"reference {e['search_reference_seconds']} s, jit {e['search_jit_seconds']} s: **{e['search_speed_up']}x**",
               "", f"Peak RSS {report['peak_rss_mb']:.0f} MB"
-              + (" (the largest set's table is 1 GB)." if report.get("largest") else ".")]
+              + (" (the largest set's table is 512 MB)." if report.get("largest") else ".")]
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,81 @@
+"""The native C baseline (benchmarks/c_baseline) is the same search as the numba kernel.
+
+benchmarks/compare_c.py measures the kernel's speed against it, which means
+something only while both search the very same nodes: a change of the
+kernel's search must be ported to the C file, and this test says when it was
+not.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from scorpion_solver import search
+from scorpion_solver.deal import deal
+from scorpion_solver.result import Limits
+from scorpion_solver.rules import CLASSIC, CLEAR
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+COMPARED = ("status", "nodes", "moves_made", "deadlock_checks", "deadlock_prunes", "peak_entries", "max_depth",
+            "dead_at_root", "stopped_by", "solution")
+
+
+@pytest.fixture(scope="module")
+def c_kernel():
+    if shutil.which("gcc") is None:
+        pytest.skip("no gcc: the C baseline cannot be built")
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        from c_kernel import load_c_kernel
+
+        return load_c_kernel()
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+def solve_with(kernel, stack, position, rules, limits):
+    saved = search.K, search._reused
+    search.K, search._reused = kernel, stack
+    try:
+        return search.solve(position, rules, limits)
+    finally:
+        search.K, search._reused = saved
+
+
+def same_results(c_kernel, cases, limits):
+    c_stack = threading.local()
+    results = []
+    for rules, number in cases:
+        position = deal(number, rules)
+        ours = search.solve(position, rules, limits)
+        theirs = solve_with(c_kernel, c_stack, position, rules, limits)
+        for field in COMPARED:
+            assert getattr(theirs, field) == getattr(ours, field), (rules.name, number, field)
+        results.append((ours.status, ours.stopped_by))
+    return results
+
+
+@pytest.mark.parametrize("rules", [CLEAR, CLASSIC], ids=["clear", "classic"])
+def test_c_baseline_searches_the_same_nodes(c_kernel, rules):
+    results = same_results(c_kernel, [(rules, n) for n in range(1, 61)], Limits())
+    assert {("won", ""), ("lost", "")} <= set(results), results
+
+
+HARD = [(CLEAR, 230), (CLEAR, 103), (CLASSIC, 69188)]  # 210,000, 363,000 and 167,000 nodes
+
+
+@pytest.mark.parametrize("limits, stop", [(Limits(nodes=3000), "nodes"), (Limits(memory_mb=1), "memory")],
+                         ids=["nodes", "memory"])
+def test_c_baseline_stops_at_the_same_node(c_kernel, limits, stop):
+    assert same_results(c_kernel, HARD, limits) == [("unknown", stop)] * len(HARD)
+
+
+def test_c_baseline_resumes_like_the_kernel(c_kernel, monkeypatch):
+    """Kernel calls of 997 nodes each: hundreds of resumes, and the table grows between them."""
+    monkeypatch.setattr(search, "SLICE_NODES", 997)
+    assert same_results(c_kernel, HARD, Limits()) == [("lost", "")] * len(HARD)
