@@ -152,6 +152,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
+_ONE = np.uint64(1)
 
 
 MISC_TAIL = 8
@@ -842,8 +843,8 @@ def _deadlocked(s, can_top, scratch, sweeps, space_any, took_last_space):
 
 
 @intrinsic
-def _prefetch_row(typingctx, table, i):
-    """Ask the CPU to start loading row i of a 2-D array into cache (x86 prefetcht0).
+def _prefetch(typingctx, table, i):
+    """Ask the CPU to start loading table[i] (a 1-D array) into cache (x86 prefetcht0).
 
     Only a hint: it changes no value, so a wrong address merely wastes it.
     numba has no prefetch of its own; this emits LLVM's ``llvm.prefetch``.
@@ -854,7 +855,7 @@ def _prefetch_row(typingctx, table, i):
         arrty = sig.args[0]
         arr = context.make_array(arrty)(context, builder, args[0])
         ptr = cgutils.get_item_pointer(context, builder, arrty, arr,
-                                       [args[1], context.get_constant(nb.types.intp, 0)], wraparound=False)
+                                       [args[1]], wraparound=False)
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), (ptr.type, i32, i32, i32))
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
@@ -867,35 +868,40 @@ def _prefetch_row(typingctx, table, i):
 def _probe_insert(table, k1, k2):
     """Insert (k1, k2) unless present; return True when it was already there.
 
-    ``table`` is a uint64 array of shape (capacity, 2), capacity a power of
-    two; an entry is a position's two keys side by side (one cache line
-    holds both), an empty slot has 0 as its second key (stored second keys
-    have their low bit forced to 1). Open addressing with linear probing
-    from ``k1 mod capacity``. Entries are never removed: an entry means
-    "this position has been reached; do not expand it again".
+    ``table`` is the flat view (``reshape(2 * capacity)``) of a uint64 array
+    of shape (capacity, 2), capacity a power of two; entry i is a position's
+    two keys side by side at 2i and 2i + 1 (one cache line holds both), an
+    empty slot has 0 as its second key (stored second keys have their low
+    bit forced to 1). Open addressing with linear probing from ``k1 mod
+    capacity``. Entries are never removed: an entry means "this position has
+    been reached; do not expand it again". (Flat because numba indexes a 2-D
+    array through its run-time row length, a multiply on every probe.)
     """
-    mask = np.uint64(table.shape[0] - 1)
+    mask = np.uint64((table.shape[0] >> 1) - 1)
     k2 = k2 | np.uint64(1)
-    i = k1 & mask
+    i = (k1 & mask) << _ONE
+    step = np.uint64(2)
+    wrap = np.uint64(table.shape[0] - 1)
     zero = np.uint64(0)
     while True:
-        b = table[i, 1]
+        b = table[i + _ONE]
         if b == zero:
-            table[i, 0] = k1
-            table[i, 1] = k2
+            table[i] = k1
+            table[i + _ONE] = k2
             return False
-        if b == k2 and table[i, 0] == k1:
+        if b == k2 and table[i] == k1:
             return True
-        i = (i + np.uint64(1)) & mask
+        i = (i + step) & wrap
 
 
 @nb.njit(**JIT)
 def rehash(old, new):
     """Move every entry of the old table into the (larger, empty) new one."""
     zero = np.uint64(0)
+    flat = new.reshape(new.size)
     for i in range(old.shape[0]):
         if old[i, 1] != zero:
-            _probe_insert(new, old[i, 0], old[i, 1])
+            _probe_insert(flat, old[i, 0], old[i, 1])
 
 
 # ---------------------------------------------------------------------------
@@ -922,7 +928,7 @@ def _probe_rest(table, moves, nmoves, counters, found_keys, level, start, n):
     base = (level & 1) * MAX_MOVES
     kept = nmoves[level]
     for j in range(start, n):
-        new = not _probe_insert(table, found_keys[base + j, 0], found_keys[base + j, 1])
+        new = not _probe_insert(table, found_keys[2 * (base + j)], found_keys[2 * (base + j) + 1])
         moves[level, kept] = moves[level, j]  # branch-free keep (kept <= j)
         kept += np.int64(new)
     counters[C_NODES] += kept - nmoves[level]
@@ -968,13 +974,13 @@ def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys, 
     n = generate_moves(s, out, space_any, tail_when_stuck, sweeps)
     scratch = states[sp + 1]
     scratch_keys = keys[sp + 1]
-    mask = np.uint64(table.shape[0] - 1)
+    mask = np.uint64((table.shape[0] >> 1) - 1)
     base = (sp & 1) * MAX_MOVES  # this level's half of found_keys: the parent's pending keys are in the other
     for j in range(n):
         k1, k2 = child_keys(s, s_keys, out[j], scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
-        found_keys[base + j, 0] = k1
-        found_keys[base + j, 1] = k2
-        _prefetch_row(table, k1 & mask)
+        found_keys[2 * (base + j)] = k1
+        found_keys[2 * (base + j) + 1] = k2
+        _prefetch(table, (k1 & mask) << _ONE)
     # The first child popped next starts from a copy of this frame: made here,
     # it overlaps the probes' cache misses (the scratch use above is over).
     _copy_frame(states, keys, sp)
@@ -984,7 +990,7 @@ def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys, 
     nmoves[sp] = 0
     midx[sp] = 0
     for j in range(n):
-        if _probe_insert(table, found_keys[base + j, 0], found_keys[base + j, 1]):
+        if _probe_insert(table, found_keys[2 * (base + j)], found_keys[2 * (base + j) + 1]):
             continue
         moves[sp, 0] = moves[sp, j]
         nmoves[sp] = 1
@@ -1022,9 +1028,11 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
     would already have stopped (or will, from where it is pending).
     """
     depth_cap = states.shape[0]
+    flat = table.reshape(table.size)  # flat views: see _probe_insert
+    flat_keys = found_keys.reshape(found_keys.size)
     sp = counters[C_SP]
     if sp < 0:
-        _probe_insert(table, keys[0, KEY1], keys[0, KEY2])
+        _probe_insert(flat, keys[0, KEY1], keys[0, KEY2])
         counters[C_NODES] = 1
         counters[C_ENTRIES] = 1
         if _is_won(states[0], sweeps):
@@ -1046,7 +1054,7 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
     while True:
         if expand:  # one call site: the inlined expansion is compiled once
             pend_level, pend_from, pend_n = _expand(
-                states, keys, moves, nmoves, midx, table, counters, sp, found_keys, pend_level, pend_from, pend_n,
+                states, keys, moves, nmoves, midx, flat, counters, sp, flat_keys, pend_level, pend_from, pend_n,
                 sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
             expand = False
             fresh = True  # states[sp + 1] / keys[sp + 1] hold a copy of the frame at sp
@@ -1057,7 +1065,7 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
             waiting = pend_n - pend_from
             if (not fresh or sp + 2 >= depth_cap or counters[C_ENTRIES] + waiting + MAX_MOVES > max_entries
                     or counters[C_NODES] + waiting >= node_limit):
-                _probe_rest(table, moves, nmoves, counters, found_keys, pend_level, pend_from, pend_n)
+                _probe_rest(flat, moves, nmoves, counters, flat_keys, pend_level, pend_from, pend_n)
                 pend_level = -1
         if midx[sp] == nmoves[sp]:
             sp -= 1
@@ -1084,7 +1092,7 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
         make_move(child, keys[sp + 1], code, sweeps, freezes, z, zh, salt, misc)
         if _is_won(child, sweeps):
             if pend_level >= 0:  # for exact counts
-                _probe_rest(table, moves, nmoves, counters, found_keys, pend_level, pend_from, pend_n)
+                _probe_rest(flat, moves, nmoves, counters, flat_keys, pend_level, pend_from, pend_n)
             counters[C_SP] = sp + 1
             return S_WON
         if prune:
