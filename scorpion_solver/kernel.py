@@ -927,9 +927,10 @@ def _probe_rest(table, moves, nmoves, counters, found_keys, level, start, n):
     """
     base = (level & 1) * MAX_MOVES
     kept = nmoves[level]
+    row = moves[level]
     for j in range(start, n):
         new = not _probe_insert(table, found_keys[2 * (base + j)], found_keys[2 * (base + j) + 1])
-        moves[level, kept] = moves[level, j]  # branch-free keep (kept <= j)
+        row[kept] = row[j]  # branch-free keep (kept <= j)
         kept += np.int64(new)
     counters[C_NODES] += kept - nmoves[level]
     counters[C_ENTRIES] += kept - nmoves[level]
@@ -992,7 +993,7 @@ def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys, 
     for j in range(n):
         if _probe_insert(table, found_keys[2 * (base + j)], found_keys[2 * (base + j) + 1]):
             continue
-        moves[sp, 0] = moves[sp, j]
+        out[0] = out[j]
         nmoves[sp] = 1
         counters[C_NODES] += 1
         counters[C_ENTRIES] += 1
