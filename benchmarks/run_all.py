@@ -19,6 +19,10 @@ compilation excluded:
   pointer chase over 64 MB): the gauge of how fast the machine was at the
   time, since on a shared virtual machine it drifts, and the search's table
   probes with it;
+* the numba kernel against the native C implementation of the same search
+  (``compare_c.py``) on the hard sets, paired: both nodes/s and the ratio,
+  which does not drift with the machine as absolute numbers do (skipped,
+  and said so, without a C compiler);
 * scaling of ``scorpion batch`` from 1 worker to all cores on a fixed range;
 * the speed-up of the jitted engine over the plain-Python reference engine on
   the same work (perft from the same positions; the same searches, which the
@@ -136,6 +140,39 @@ def engine_speed_up(perft_deals, perft_depth: int, solve_deals, solve_nodes: int
             "search_speed_up": round(ref_s / jit_s, 1)}
 
 
+def native_baseline(sets: dict[str, list[int]], rounds: int) -> dict:
+    """The numba kernel against the native C implementation of the same search, paired (compare_c.py)."""
+    import threading
+
+    from c_kernel import load_c_kernel
+    from compare_c import NAMES, differences, run_sets, solve_timed
+    from scorpion_solver import kernel, search
+
+    try:
+        kernels = {"numba": kernel, "C": load_c_kernel()}
+    except RuntimeError as exc:  # no compiler: the report says so
+        return {"skipped": str(exc)}
+    stacks = {name: threading.local() for name in NAMES}
+    saved = search.K, search._reused
+    try:
+        for name in NAMES:  # each kernel's first solves, with a fresh stack, untimed
+            for mode in sets:
+                solve_timed(kernels[name], stacks[name], mode, 5, Limits())
+        best, results = run_sets(sets, rounds, kernels, stacks, Limits())
+    finally:
+        search.K, search._reused = saved  # the rest of the suite runs the numba kernel
+    rows = []
+    for mode, deals in sets.items():
+        nodes = sum(results["numba", mode, n].nodes for n in deals)
+        seconds = {name: sum(best[name, mode, n] for n in deals) for name in NAMES}
+        rows.append({"mode": mode, "deals": len(deals), "nodes": nodes,
+                     "numba_nodes_per_cpu_second": round(nodes / seconds["numba"]),
+                     "c_nodes_per_cpu_second": round(nodes / seconds["C"]),
+                     "numba_over_c": round(seconds["C"] / seconds["numba"], 3),
+                     "same_search": not any(differences(results, mode, n) for n in deals)})
+    return {"rounds": rounds, "rows": rows}
+
+
 def markdown(report: dict) -> str:
     m = report["machine"]
     lines = [f"# Benchmark suite ({report['stamp']})", "",
@@ -157,6 +194,19 @@ def markdown(report: dict) -> str:
             lines.append(f"| {name} | {row['mode']} | {row['deals']} | {row['nodes']:,} | {row['cpu_seconds']}{best} | "
                          f"{row['deals_per_second']} | {row['nodes_per_cpu_second']:,}{median} | "
                          f"{row['moves_made_per_cpu_second']:,} |")
+    native = report.get("native")
+    if native and "skipped" in native:
+        lines += ["", f"Native C baseline: skipped ({native['skipped']})."]
+    elif native:
+        lines += ["", f"The numba kernel against the native C implementation of the same search "
+                      f"(`benchmarks/c_baseline`, gcc -O3 -march=native), paired deal by deal, per deal the fastest of "
+                      f"{native['rounds']} rounds: the speed target as a ratio, independent of the machine's phase.", "",
+                  "| set | mode | deals | nodes | numba nodes/CPU s | C nodes/CPU s | numba/C | same search |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for row in native["rows"]:
+            lines.append(f"| hard | {row['mode']} | {row['deals']} | {row['nodes']:,} | "
+                         f"{row['numba_nodes_per_cpu_second']:,} | {row['c_nodes_per_cpu_second']:,} | "
+                         f"{row['numba_over_c']} | {'yes' if row['same_search'] else 'NO'} |")
     lines += ["", "Scaling of `scorpion batch`:", "", "| workers | deals | wall s | deals/s | speed-up |",
               "|---|---|---|---|---|"]
     for row in report["scaling"]:
@@ -192,6 +242,7 @@ def main() -> None:
         "hard": [deal_set(rules, hard[rules.name], HARD_REPEATS) for rules in (CLEAR, CLASSIC)],
         "memory_latency_ns_after_hard": round(memory_latency_ns(), 1),
         "largest": [] if args.quick else [deal_set(CLEAR, LARGEST_DEALS["clear"])],
+        "native": native_baseline(hard, 1 if args.quick else 5),
         "scaling": scaling(1, 300 if args.quick else 2000),
         "engines": (engine_speed_up(range(1, 4), 5, [5, 103], 3_000) if args.quick
                     else engine_speed_up(range(1, 6), 6, [5, 33, 37, 103, 515, 674], 30_000)),
