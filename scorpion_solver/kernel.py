@@ -27,18 +27,21 @@ Keys: one ``uint64`` vector per position (``KEYS_SIZE`` entries)::
     14       key 1                            15       key 2
     16..22   the key 1 terms of the columns   23..29   the key 2 terms
     30..31   padding
-    32..38   COL_B: sum of B over each column (set 1)      39..45 (set 2)   46..47 padding
-    48..99   BELOW_Z: for each card on the table, the sum of Z over the cards
-             under it in its column (set 1)                100..151 (set 2)
-    152..203 BELOW_B: the same sum of B (set 1)            204..255 (set 2)
-             (cards off the table have 0 in BELOW_Z and BELOW_B; KEYS_SIZE = 256)
+    32..83   BELOW_Z: for each card on the table, the sum of Z over the cards
+             under it in its column (set 1)                84..135 (set 2)
+             (cards off the table have 0 in BELOW_Z; KEYS_SIZE = 136)
 
 A column hash is ``sum Z[card, height] + ZH[face-down count]`` (mod 2^64),
-with ``Z[card, height] = A[card] + height * B[card]`` for random A and B.
-A move lifts a block of cards by ``d = j - i`` heights (from height i in one
-column to height j in another), which adds ``d * (sum of B over the block)``
-to the block's hash; with the BELOW sums of the block's first card, the two
-new column hashes follow in O(1), whatever the block's size. A position key
+with ``Z[card, height] = A[card] * R^height`` for random A and a random odd
+R (one per key set). A move lifts a block of cards by ``d = j - i`` heights
+(from height i in one column to height j in another), which multiplies the
+block's hash by ``R^d`` (R is odd, so it has an inverse mod 2^64 and d may be
+negative; the powers are in MISC); with the BELOW sum of the block's first
+card, the two new column hashes follow in O(1), whatever the block's size.
+(Before, Z was ``A + height * B``: a move added ``d * (sum of B)``, which took
+a second sum per card and per column, a third of the frame; measured x1.09
+Clear and x1.07 classic on the hard sets without it, for a bound of 1e-12
+instead of 1e-13 below.) A position key
 is ``sum F(column hash + SALT[slot])`` plus terms for the tail cards in their
 order and for frozen suits, where F is the splitmix64 finaliser and ``slot``
 is the column number for columns 1-3 before the tail deal and one shared slot
@@ -55,14 +58,17 @@ lost. For one key set, two different positions get equal keys only if (a)
 two different column contents get equal column hashes, or (b) the sums of F
 terms coincide (chance 2^-64, taking F as random). For (a): contents with
 different cards or face-down counts differ by a uniformly random A or ZH
-term (chance 2^-64); the same cards at other heights differ by ``d * B[card]``
-with 0 < |d| < 64, which is uniform over multiples of 2^5 at worst (chance
-2^-59); over the 49 pairs of columns that is below 2^-53. So one key set
-collides with chance below 2^-53, both below 2^-106 (the table also forces
-the low bit of key 2 to 1 to reserve 0 as "empty", so say 2^-105). With at
-most N stored positions and M probes the chance that any probe wrongly
-matches is below N*M / 2^105, under 1e-13 for the largest searches this tool
-runs (N, M < 1e9).
+term (chance 2^-64; ``R^h`` is odd, so ``A * R^h`` is uniform); the same
+cards at other heights differ by ``A[card] * R^h * (R^d - 1)`` for some card,
+with 0 < |d| < 64, which is uniform over the multiples of 2^v, v the number
+of times 2 divides ``R^d - 1``. R is drawn with ``R = 3 mod 8``: then v = 1
+for odd d and v = 2 + (the times 2 divides d) <= 7 for even d, so the chance
+is at most 2^-57; over the 49 pairs of columns that is below 2^-51. So one
+key set collides with chance below 2^-51, both below 2^-102 (the table also
+forces the low bit of key 2 to 1 to reserve 0 as "empty", so say 2^-101).
+With at most N stored positions and M probes the chance that any probe
+wrongly matches is below N*M / 2^101, under 1e-12 for the largest searches
+this tool runs (N, M < 1e9).
 
 Moves: a ``uint16`` code ``card * 8 + destination column``; ``TAIL_CODE`` is
 the tail deal. The source column is the card's LOCCOL before the move.
@@ -71,7 +77,7 @@ with a wraparound select, and indices derived from an unsigned code need
 none; measured x1.06-1.08 on the whole search against ``int16``.)
 
 Make and unmake: every ply of the search owns a state frame and a key
-vector; a move is made on a copy of its parent's (584 + 2048 bytes, a few
+vector; a move is made on a copy of its parent's (584 + 1088 bytes, a few
 tens of nanoseconds) and unmade by returning to the parent's. That is exact
 by construction, with no undo bookkeeping for flips, sweeps and freezes.
 (Measured: moving the below sums out of the frame, with an undo log for
@@ -112,10 +118,8 @@ STATE_SIZE = 584
 KEY1 = 14
 KEY2 = 15
 MIXED = 16
-COL_B = 32
-BELOW_Z = 48
-BELOW_B = 152
-KEYS_SIZE = 256
+BELOW_Z = 32
+KEYS_SIZE = 136
 
 TAIL_CODE = 52 * 8
 MAX_MOVES = 256
@@ -156,22 +160,31 @@ _ONE = np.uint64(1)
 
 
 MISC_TAIL = 8
-MISC_SIZE = MISC_TAIL + 3 * 52
+MISC_POW = MISC_TAIL + 3 * 52  # R^d at MISC_POW + COL_CAP + d, -COL_CAP < d < COL_CAP
+MISC_SIZE = MISC_POW + 2 * COL_CAP
 
 
 def _random_tables() -> tuple[np.ndarray, ...]:
     rng = np.random.Generator(np.random.PCG64(0x5C0F1105))  # fixed: keys are pinned in tests
     def draw(n: int) -> np.ndarray:
         return rng.integers(0, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, size=n, dtype=np.uint64)
-    # z[k, card * COL_CAP + h] = A[k, card] + h * B[k, card] (mod 2^64): a block of
-    # cards moving up or down by d changes its hash by d * (sum of its B), which
-    # makes a child's key O(1) (see the module docstring).
-    a, b = draw(2 * 52).reshape(2, 52, 1), draw(2 * 52).reshape(2, 52, 1)
-    z = (a + np.arange(COL_CAP, dtype=np.uint64) * b).reshape(2, 52 * COL_CAP)
+    # z[k, card * COL_CAP + h] = A[k, card] * R[k]^h (mod 2^64): a block of cards
+    # moving up or down by d has its hash multiplied by R^d, which makes a
+    # child's key O(1) (see the module docstring, also for why R = 3 mod 8).
+    a = draw(2 * 52).reshape(2, 52)
+    r = [int(x) // 8 * 8 + 3 for x in draw(2)]
     zh = draw(2 * COL_CAP).reshape(2, COL_CAP)
     salt = draw(2 * 8).reshape(2, 8)
-    # [0] tail not dealt, [1..4] frozen suit, [8 + 52 * t + card] card in tail slot t
+    # [0] tail not dealt, [1..4] frozen suit, [8 + 52 * t + card] card in tail slot t,
+    # [MISC_POW + COL_CAP + d] R^d
     misc = draw(2 * MISC_SIZE).reshape(2, MISC_SIZE)
+    z = np.zeros((2, 52 * COL_CAP), dtype=np.uint64)
+    for k in range(2):
+        for d in range(1 - COL_CAP, COL_CAP):
+            misc[k, MISC_POW + COL_CAP + d] = pow(r[k], d, 1 << 64)
+        for card in range(52):
+            for h in range(COL_CAP):
+                z[k, card * COL_CAP + h] = int(a[k, card]) * pow(r[k], h, 1 << 64) % (1 << 64)
     return z, zh, salt, misc
 
 
@@ -233,25 +246,15 @@ def _slot(s, col):
     return 7
 
 
-@nb.njit(**INLINE)
-def _b_of(card, k, z):
-    """B[k, card] of the table construction: z at height 1 minus z at height 0."""
-    return z[k, card * COL_CAP + 1] - z[k, card * COL_CAP]
-
-
 @nb.njit(**JIT)
 def _column_hash(s, keys, col, k, z, zh):
-    """Column hash from scratch; also fills the column's BELOW_Z, BELOW_B and COL_B entries."""
+    """Column hash from scratch; also fills the column's BELOW_Z entries."""
     below_z = np.uint64(0)
-    below_b = np.uint64(0)
     base = COLS + COL_CAP * col
     for i in range(s[LEN + col]):
         c = s[base + i]
         keys[BELOW_Z + 52 * k + c] = below_z
-        keys[BELOW_B + 52 * k + c] = below_b
         below_z += z[k, c * COL_CAP + i]
-        below_b += _b_of(c, k, z)
-    keys[COL_B + 7 * k + col] = below_b
     return zh[k, s[HID + col]] + below_z
 
 
@@ -440,9 +443,7 @@ def _settle(s, keys, col, sweeps, freezes, z, zh):
                 c = s[base + i]
                 for k in range(2):
                     keys[7 * k + col] -= z[k, c * COL_CAP + i]
-                    keys[COL_B + 7 * k + col] -= _b_of(c, k, z)
                     keys[BELOW_Z + 52 * k + c] = 0
-                    keys[BELOW_B + 52 * k + c] = 0
                 s[LOCCOL + c] = -1
             s[LEN + col] = length - 13
             s[SWEPT] += 1
@@ -467,8 +468,6 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
             s[TAIL + col] = -1
             for k in range(2):
                 keys[BELOW_Z + 52 * k + c] = keys[7 * k + col] - zh[k, s[HID + col]]
-                keys[BELOW_B + 52 * k + c] = keys[COL_B + 7 * k + col]
-                keys[COL_B + 7 * k + col] += _b_of(c, k, z)
                 keys[7 * k + col] += z[k, c * COL_CAP + i]
         s[DEALT] = 1
         for col in range(3):
@@ -486,25 +485,18 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
         dbase = COLS + COL_CAP * dst
         ks, kd = _u(src), _u(dst)
         old_frozen = s[FROZEN]
-        lift = np.uint64(j - i)  # the block's height change, mod 2^64
-        # block sums from the BELOW entries of its first card c, before they change
+        pow_at = _u(MISC_POW + COL_CAP + j - i)  # where R^(j - i) is: j - i is the block's height change
+        pow1, pow2 = misc[0, pow_at], misc[1, pow_at]
+        # the block's sums from the BELOW entries of its first card c, before they change
         below_z1, below_z2 = keys[BELOW_Z + c], keys[BELOW_Z + 52 + c]
-        below_b1, below_b2 = keys[BELOW_B + c], keys[BELOW_B + 52 + c]
         dst_z1 = keys[kd] - zh[0, _u(s[HID + dst])]
         dst_z2 = keys[7 + kd] - zh[1, _u(s[HID + dst])]
-        dst_b1, dst_b2 = keys[COL_B + kd], keys[COL_B + 7 + kd]
         # one pass over the block for the cards and both key sets (one loop exit to predict, not three)
         for a in range(i, length):
             card = s[_u(sbase + a)]
             kc = _u(card)
-            card_z = keys[BELOW_Z + kc] - below_z1
-            card_b = keys[BELOW_B + kc] - below_b1
-            keys[BELOW_Z + kc] = dst_z1 + card_z + lift * card_b
-            keys[BELOW_B + kc] = dst_b1 + card_b
-            card_z = keys[BELOW_Z + 52 + kc] - below_z2
-            card_b = keys[BELOW_B + 52 + kc] - below_b2
-            keys[BELOW_Z + 52 + kc] = dst_z2 + card_z + lift * card_b
-            keys[BELOW_B + 52 + kc] = dst_b2 + card_b
+            keys[BELOW_Z + kc] = dst_z1 + (keys[BELOW_Z + kc] - below_z1) * pow1
+            keys[BELOW_Z + 52 + kc] = dst_z2 + (keys[BELOW_Z + 52 + kc] - below_z2) * pow2
             b = j + a - i
             s[_u(dbase + b)] = card
             s[LOCCOL + kc] = dst
@@ -512,13 +504,9 @@ def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
         hid = _u(s[_u(HID + src)])
         for k in range(2):
             below_z = below_z1 if k == 0 else below_z2
-            below_b = below_b1 if k == 0 else below_b2
             block_z = keys[7 * k + ks] - zh[k, hid] - below_z
-            block_b = keys[COL_B + 7 * k + ks] - below_b
             keys[7 * k + ks] -= block_z
-            keys[COL_B + 7 * k + ks] = below_b
-            keys[7 * k + kd] += block_z + lift * block_b
-            keys[COL_B + 7 * k + kd] += block_b
+            keys[7 * k + kd] += block_z * (pow1 if k == 0 else pow2)
         s[_u(LEN + src)] = i
         s[LEN + dst] = j + length - i
         _settle(s, keys, src, sweeps, freezes, z, zh)
@@ -572,14 +560,13 @@ def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, sal
         if i >= 13 and s[_u(sbase + i - 1)] % 13 == 0 and s[_u(sbase + i - 13)] == s[_u(sbase + i - 1)] + 12:
             return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
     # O(1) in the block's size: the block leaves src with the hash sum below its
-    # first card, and lands in dst shifted by j - i (see the module docstring).
-    lift = np.uint64(j - i)
+    # first card, and lands in dst multiplied by R^(j - i) (see the module docstring).
+    pow_at = _u(MISC_POW + COL_CAP + j - i)  # where R^(j - i) is
     below_z1, below_z2 = keys[BELOW_Z + c], keys[BELOW_Z + 52 + c]
     hid = s[_u(HID + src)]
     ks, kd = _u(src), _u(dst)
-    hd1 = keys[kd] + (keys[ks] - zh[0, _u(hid)] - below_z1) + lift * (keys[COL_B + ks] - keys[BELOW_B + c])
-    hd2 = (keys[7 + kd] + (keys[7 + ks] - zh[1, _u(hid)] - below_z2)
-           + lift * (keys[COL_B + 7 + ks] - keys[BELOW_B + 52 + c]))
+    hd1 = keys[kd] + (keys[ks] - zh[0, _u(hid)] - below_z1) * misc[0, pow_at]
+    hd2 = keys[7 + kd] + (keys[7 + ks] - zh[1, _u(hid)] - below_z2) * misc[1, pow_at]
     # src keeps the cards under c; its new top flips when all of them are face down
     # (branch-free: that is data the branch predictor cannot learn)
     hid -= np.int64((i > 0) & (hid == i))
@@ -913,7 +900,7 @@ def _copy_frame(states, keys, sp):
     """states[sp + 1] = states[sp], keys likewise (a row memcpy: numba's slice copy is 20x slower).
 
     Measured: copying back only what the previous sibling's move changed
-    (about 1 KB, scattered) was 5% slower than this straight 2.6 KB copy.
+    (about 1 KB, scattered) was 5% slower than this straight copy (then 2.6 KB).
     """
     _copy_into(states[sp + 1], states[sp])
     _copy_into(keys[sp + 1], keys[sp])

@@ -177,7 +177,7 @@ _reused = threading.local()
 def _search_stack() -> _Stack:
     """This thread's search stack, reused from solve to solve.
 
-    A fresh stack is a megabyte of zeros (2 KB of keys per ply), and
+    A fresh stack is most of a megabyte of zeros (1 KB of keys per ply), and
     allocating it cost a deal decided at the root a quarter of its time. The
     search reads no frame it has not written, so a used stack needs no
     clearing; one solve at a time runs per thread.

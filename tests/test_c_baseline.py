@@ -13,6 +13,7 @@ import sys
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from scorpion_solver import search
@@ -79,3 +80,23 @@ def test_c_baseline_resumes_like_the_kernel(c_kernel, monkeypatch):
     """Kernel calls of 997 nodes each: hundreds of resumes, and the table grows between them."""
     monkeypatch.setattr(search, "SLICE_NODES", 997)
     assert same_results(c_kernel, HARD, Limits()) == [("lost", "")] * len(HARD)
+
+
+def test_c_baseline_leaves_the_same_table(c_kernel):
+    """The same entries in the same slots: the C keys are the kernel's keys, not just as good."""
+    tables = {}
+    for name, kernel in (("numba", search.K), ("C", c_kernel)):
+        real = kernel.search
+
+        def spy(*args, real=real, name=name):
+            status = real(*args)
+            tables[name] = args[5].copy()  # the table the last call left
+            return status
+
+        spy_kernel = type(sys)("spy_kernel")
+        spy_kernel.__dict__.update({k: getattr(kernel, k) for k in dir(kernel) if not k.startswith("__")})
+        spy_kernel.search = spy
+        result = solve_with(spy_kernel, threading.local(), deal(230), CLEAR, Limits())
+        assert result.status == "lost" and result.nodes == 210030
+    assert tables["numba"].shape == tables["C"].shape and np.array_equal(tables["numba"], tables["C"])
+    assert np.count_nonzero(tables["C"][:, 1]) == 210030

@@ -311,19 +311,29 @@ def test_winning_lines_match_the_engine(rules):
 
 
 def test_golden_keys_of_deal_1():
-    assert position_key(deal(1)) == (15715393807538400567, 16496385129577659819)
-    assert position_key(deal(1, CLASSIC)) == (15715393807538400567, 16496385129577659819)
+    assert position_key(deal(1)) == (15114741239902333409, 1954998137612289505)
+    assert position_key(deal(1, CLASSIC)) == (15114741239902333409, 1954998137612289505)
     # Scorpion II deals column 4 face up: a different position, a different key.
     assert position_key(deal(1, SCORPION2)) != position_key(deal(1))
 
 
-def test_height_table_is_linear_in_height():
-    """The O(1) child keys rely on Z[card, h] = A[card] + h * B[card] (mod 2^64)."""
+def test_height_table_is_geometric_in_height():
+    """The O(1) child keys rely on Z[card, h] = A[card] * R^h (mod 2^64), R^d for -64 < d < 64 in MISC,
+    and R = 3 mod 8 (the collision bound of the kernel's docstring)."""
     z = K.Z.reshape(2, 52, K.COL_CAP)
-    heights = np.arange(K.COL_CAP, dtype=np.uint64)
-    a, b = z[:, :, :1], z[:, :, 1:2] - z[:, :, :1]
-    assert np.array_equal(z, a + heights * b)
-    assert len(np.unique(b)) == 2 * 52  # every card has its own B in each key set
+    for k in range(2):
+        power = {d: int(K.MISC[k, K.MISC_POW + K.COL_CAP + d]) for d in range(1 - K.COL_CAP, K.COL_CAP)}
+        r = power[1]
+        assert r % 8 == 3 and power[0] == 1
+        for d in range(1 - K.COL_CAP, K.COL_CAP):
+            assert power[d] * pow(r, -d, 1 << 64) % (1 << 64) == 1  # R^d, negative d too
+        for card in range(52):
+            a = int(z[k, card, 0])
+            assert [int(x) for x in z[k, card]] == [a * pow(r, h, 1 << 64) % (1 << 64) for h in range(K.COL_CAP)]
+        # a block moved by d: its terms are multiplied by R^d
+        assert int(z[k, 7, 40]) == int(z[k, 7, 3]) * power[37] % (1 << 64)
+        assert int(z[k, 7, 3]) == int(z[k, 7, 40]) * power[-37] % (1 << 64)
+    assert len(np.unique(z[:, :, 0])) == 2 * 52  # every card has its own A in each key set
 
 
 def test_interchangeable_columns_every_permutation():
@@ -462,7 +472,9 @@ def test_compact_layout_matches_docstring():
     assert K.LEN - K.COLS == 7 * K.COL_CAP
     assert K.LOCIDX - K.LOCCOL == 52 and K.TAIL - K.LOCIDX == 52
     assert K.DEALT - K.TAIL == 3
-    assert (K.KEY1, K.KEY2, K.MIXED, K.COL_B, K.BELOW_Z, K.BELOW_B, K.KEYS_SIZE) == (14, 15, 16, 32, 48, 152, 256)
+    assert (K.KEY1, K.KEY2, K.MIXED, K.BELOW_Z, K.KEYS_SIZE) == (14, 15, 16, 32, 136)
+    assert K.KEYS_SIZE == K.BELOW_Z + 2 * 52
+    assert "KEYS_SIZE = 136" in K.__doc__
     assert K.TAIL_CODE == 52 * 8 and K.TAIL_CODE < 2**15
 
 

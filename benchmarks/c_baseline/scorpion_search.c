@@ -10,10 +10,11 @@
  * with ctypes). It exists to measure the numba kernel against: see
  * benchmarks/compare_c.py and benchmarks/c_baseline/README.md.
  *
- * Mirrors scorpion_solver/kernel.py at git revision 24f6c79 (b9811c5 plus
- * _space_by_chains; unchanged at 7807a5d); the comments of that file explain
- * the scheme (keys, deferred probes, deadlock test), and the function names
- * here are its names without the leading underscore.
+ * Mirrors scorpion_solver/kernel.py (since the geometric height table,
+ * Z = A * R^h); tests/test_c_baseline.py keeps the two in step, wanting the
+ * same nodes and the same table. The comments of that file explain the
+ * scheme (keys, deferred probes, deadlock test), and the function names here
+ * are its names without the leading underscore.
  *
  * Build (c_kernel.py does this, cached by a hash of this file):
  *     gcc -O3 -march=native -shared -fPIC -std=c11 -o scorpion_search.so scorpion_search.c
@@ -41,10 +42,8 @@
 #define KEY1 14
 #define KEY2 15
 #define MIXED 16
-#define COL_B 32
-#define BELOW_Z 48
-#define BELOW_B 152
-#define KEYS_SIZE 256
+#define BELOW_Z 32
+#define KEYS_SIZE 136
 
 #define TAIL_CODE (52 * 8)
 #define MAX_MOVES 256
@@ -52,7 +51,8 @@
 /* random tables: z (2, 52 * 64), zh (2, 64), salt (2, 8), misc (2, MISC_SIZE) */
 #define ZROW (52 * COL_CAP)
 #define MISC_TAIL 8
-#define MISC_SIZE (MISC_TAIL + 3 * 52)
+#define MISC_POW (MISC_TAIL + 3 * 52) /* R^d at MISC_POW + COL_CAP + d, -COL_CAP < d < COL_CAP */
+#define MISC_SIZE (MISC_POW + 2 * COL_CAP)
 
 /* status codes */
 #define S_WON 1
@@ -105,13 +105,7 @@ static inline int slot(const int8_t *restrict s, int col)
     return (s[DEALT] == 0 && col < 3) ? col : 7;
 }
 
-/* B[k, card]: z at height 1 minus z at height 0 */
-static inline uint64_t b_of(Table z, int k, int card)
-{
-    return z[k * ZROW + card * COL_CAP + 1] - z[k * ZROW + card * COL_CAP];
-}
-
-/* A frame row copy (584 or 2048 bytes) through libc's memcpy, as the numba kernel's
+/* A frame row copy (584 or 1088 bytes) through libc's memcpy, as the numba kernel's
  * llvm.memcpy with a runtime size does: gcc expands a constant-size memcpy this big
  * inline as rep movsq, measured a few per cent slower on the whole search here. */
 static inline void copy_row(void *restrict dst, const void *restrict src, size_t n)
@@ -280,9 +274,7 @@ static inline void settle(State s, Keys keys, int col, int64_t sweeps, int64_t f
                 int c = column[i];
                 for (int k = 0; k < 2; k++) {
                     keys[7 * k + col] -= z[k * ZROW + c * COL_CAP + i];
-                    keys[COL_B + 7 * k + col] -= b_of(z, k, c);
                     keys[BELOW_Z + 52 * k + c] = 0;
-                    keys[BELOW_B + 52 * k + c] = 0;
                 }
                 s[LOCCOL + c] = -1;
             }
@@ -332,8 +324,6 @@ static inline void make_move(State s, Keys keys, unsigned code, int64_t sweeps, 
             s[TAIL + col] = -1;
             for (int k = 0; k < 2; k++) {
                 keys[BELOW_Z + 52 * k + c] = keys[7 * k + col] - zh[COL_CAP * k + s[HID + col]];
-                keys[BELOW_B + 52 * k + c] = keys[COL_B + 7 * k + col];
-                keys[COL_B + 7 * k + col] += b_of(z, k, c);
                 keys[7 * k + col] += z[k * ZROW + c * COL_CAP + i];
             }
         }
@@ -353,23 +343,16 @@ static inline void make_move(State s, Keys keys, unsigned code, int64_t sweeps, 
     const int8_t *scol = s + COLS + COL_CAP * src;
     int8_t *dcol = s + COLS + COL_CAP * dst;
     int old_frozen = s[FROZEN];
-    uint64_t lift = (uint64_t)(int64_t)(j - i); /* the block's height change, mod 2^64 */
+    /* the block's hash is multiplied by R^(j - i), its height change */
+    uint64_t pow1 = misc[MISC_POW + COL_CAP + j - i], pow2 = misc[MISC_SIZE + MISC_POW + COL_CAP + j - i];
     /* block sums from the BELOW entries of its first card c, before they change */
     uint64_t below_z1 = keys[BELOW_Z + c], below_z2 = keys[BELOW_Z + 52 + c];
-    uint64_t below_b1 = keys[BELOW_B + c], below_b2 = keys[BELOW_B + 52 + c];
     uint64_t dst_z1 = keys[dst] - zh[s[HID + dst]];
     uint64_t dst_z2 = keys[7 + dst] - zh[COL_CAP + s[HID + dst]];
-    uint64_t dst_b1 = keys[COL_B + dst], dst_b2 = keys[COL_B + 7 + dst];
     for (int a = i; a < length; a++) { /* one pass for the cards and both key sets */
         int card = scol[a];
-        uint64_t card_z = keys[BELOW_Z + card] - below_z1;
-        uint64_t card_b = keys[BELOW_B + card] - below_b1;
-        keys[BELOW_Z + card] = dst_z1 + card_z + lift * card_b;
-        keys[BELOW_B + card] = dst_b1 + card_b;
-        card_z = keys[BELOW_Z + 52 + card] - below_z2;
-        card_b = keys[BELOW_B + 52 + card] - below_b2;
-        keys[BELOW_Z + 52 + card] = dst_z2 + card_z + lift * card_b;
-        keys[BELOW_B + 52 + card] = dst_b2 + card_b;
+        keys[BELOW_Z + card] = dst_z1 + (keys[BELOW_Z + card] - below_z1) * pow1;
+        keys[BELOW_Z + 52 + card] = dst_z2 + (keys[BELOW_Z + 52 + card] - below_z2) * pow2;
         int b = j + a - i;
         dcol[b] = (int8_t)card;
         s[LOCCOL + card] = (int8_t)dst;
@@ -378,13 +361,9 @@ static inline void make_move(State s, Keys keys, unsigned code, int64_t sweeps, 
     int hid = s[HID + src];
     for (int k = 0; k < 2; k++) {
         uint64_t below_z = k == 0 ? below_z1 : below_z2;
-        uint64_t below_b = k == 0 ? below_b1 : below_b2;
         uint64_t block_z = keys[7 * k + src] - zh[COL_CAP * k + hid] - below_z;
-        uint64_t block_b = keys[COL_B + 7 * k + src] - below_b;
         keys[7 * k + src] -= block_z;
-        keys[COL_B + 7 * k + src] = below_b;
-        keys[7 * k + dst] += block_z + lift * block_b;
-        keys[COL_B + 7 * k + dst] += block_b;
+        keys[7 * k + dst] += block_z * (k == 0 ? pow1 : pow2);
     }
     s[LEN + src] = (int8_t)i;
     s[LEN + dst] = (int8_t)(j + length - i);
@@ -456,12 +435,11 @@ static inline void child_keys(const int8_t *restrict s, const uint64_t *restrict
         }
     }
     /* O(1) in the block's size (see kernel.py's docstring) */
-    uint64_t lift = (uint64_t)(int64_t)(j - i);
+    int pow_at = MISC_POW + COL_CAP + j - i; /* R^(j - i) */
     uint64_t below_z1 = keys[BELOW_Z + c], below_z2 = keys[BELOW_Z + 52 + c];
     int hid = s[HID + src];
-    uint64_t hd1 = keys[dst] + (keys[src] - zh[hid] - below_z1) + lift * (keys[COL_B + src] - keys[BELOW_B + c]);
-    uint64_t hd2 = keys[7 + dst] + (keys[7 + src] - zh[COL_CAP + hid] - below_z2)
-                   + lift * (keys[COL_B + 7 + src] - keys[BELOW_B + 52 + c]);
+    uint64_t hd1 = keys[dst] + (keys[src] - zh[hid] - below_z1) * misc[pow_at];
+    uint64_t hd2 = keys[7 + dst] + (keys[7 + src] - zh[COL_CAP + hid] - below_z2) * misc[MISC_SIZE + pow_at];
     /* src's new top flips when all the cards under c are face down (branch-free) */
     hid -= (i > 0) & (hid == i);
     uint64_t hs1 = zh[hid] + below_z1;
