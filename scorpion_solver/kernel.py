@@ -783,8 +783,8 @@ def _space_by_chains(s, sweeps):
                 break
             y = np.int64(s[COLS + COL_CAP * where + above])
             if y % 13 == 12:
-                if sweeps and above + 1 < s[LEN + where] and s[COLS + COL_CAP * where + above + 1] == y - 1:
-                    return True  # y leaves by sweeping, with its Queen on it
+                if sweeps and (above + 1 == s[LEN + where] or s[COLS + COL_CAP * where + above + 1] == y - 1):
+                    return True  # y leaves by sweeping: it is a top, or its Queen is on it
                 break
             t = y + 1
     return False

@@ -595,8 +595,8 @@ static inline int space_by_chains(const int8_t *restrict s, int64_t sweeps)
             const int8_t *wcol = s + COLS + COL_CAP * where;
             int y = wcol[above];
             if (rank(y) == 12) {
-                if (sweeps && above + 1 < wlen && wcol[above + 1] == y - 1)
-                    return 1; /* y leaves by sweeping, with its Queen on it */
+                if (sweeps && (above + 1 == wlen || wcol[above + 1] == y - 1))
+                    return 1; /* y leaves by sweeping: it is a top, or its Queen is on it */
                 break;
             }
             t = y + 1;
