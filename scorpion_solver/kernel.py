@@ -39,9 +39,9 @@ block's hash by ``R^d`` (R is odd, so it has an inverse mod 2^64 and d may be
 negative; the powers are in MISC); with the BELOW sum of the block's first
 card, the two new column hashes follow in O(1), whatever the block's size.
 (Before, Z was ``A + height * B``: a move added ``d * (sum of B)``, which took
-a second sum per card and per column, a third of the frame; measured x1.09
-Clear and x1.07 classic on the hard sets without it, for a bound of 1e-12
-instead of 1e-13 below.) A position key
+a second sum per card and per column, a third of the frame; measured x1.05
+Clear and x1.06 classic on the hard sets without it, paired over seven
+rounds, for a bound of 1e-12 instead of 1e-13 below.) A position key
 is ``sum F(column hash + SALT[slot])`` plus terms for the tail cards in their
 order and for frozen suits, where F is the splitmix64 finaliser and ``slot``
 is the column number for columns 1-3 before the tail deal and one shared slot
