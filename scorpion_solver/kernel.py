@@ -852,6 +852,13 @@ def _prefetch(typingctx, table, i):
 
 
 @nb.njit(**INLINE)
+def _home(table, k1):
+    """Where in the flat table (see _probe_insert) the entry of first key k1 is looked for first:
+    2 * (k1 mod capacity)."""
+    return (k1 << _ONE) & np.uint64(table.shape[0] - 1)
+
+
+@nb.njit(**INLINE)
 def _probe_insert(table, k1, k2):
     """Insert (k1, k2) unless present; return True when it was already there.
 
@@ -864,9 +871,8 @@ def _probe_insert(table, k1, k2):
     been reached; do not expand it again". (Flat because numba indexes a 2-D
     array through its run-time row length, a multiply on every probe.)
     """
-    mask = np.uint64((table.shape[0] >> 1) - 1)
     k2 = k2 | np.uint64(1)
-    i = (k1 & mask) << _ONE
+    i = _home(table, k1)
     step = np.uint64(2)
     wrap = np.uint64(table.shape[0] - 1)
     zero = np.uint64(0)
@@ -962,13 +968,12 @@ def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys, 
     n = generate_moves(s, out, space_any, tail_when_stuck, sweeps)
     scratch = states[sp + 1]
     scratch_keys = keys[sp + 1]
-    mask = np.uint64((table.shape[0] >> 1) - 1)
     base = (sp & 1) * MAX_MOVES  # this level's half of found_keys: the parent's pending keys are in the other
     for j in range(n):
         k1, k2 = child_keys(s, s_keys, out[j], scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
         found_keys[2 * (base + j)] = k1
         found_keys[2 * (base + j) + 1] = k2
-        _prefetch(table, (k1 & mask) << _ONE)
+        _prefetch(table, _home(table, k1))
     # The first child popped next starts from a copy of this frame: made here,
     # it overlaps the probes' cache misses (the scratch use above is over).
     _copy_frame(states, keys, sp)
