@@ -30,34 +30,21 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from c_kernel import load_c_kernel  # noqa: E402
-from compare_kernels import RULES  # noqa: E402
+from compare_kernels import RULES, run_paired, warm_up  # noqa: E402
 from run_all import HARD_DEALS, LARGEST_DEALS  # noqa: E402
 
 from scorpion_solver import kernel as numba_kernel  # noqa: E402
-from scorpion_solver import search  # noqa: E402
-from scorpion_solver.deal import deal  # noqa: E402
-from scorpion_solver.result import Limits, SolveResult  # noqa: E402
+from scorpion_solver.result import Limits  # noqa: E402
 
 NAMES = ("numba", "C")
 COMPARED = ("status", "nodes", "moves_made", "deadlock_checks", "deadlock_prunes", "peak_entries", "max_depth",
             "dead_at_root", "stopped_by", "solution")
-
-
-def solve_timed(kernel, stack, mode: str, number: int, limits: Limits) -> tuple[float, SolveResult]:
-    """One solve with this kernel and its own stack; CPU seconds of the solve alone."""
-    search.K, search._reused = kernel, stack
-    rules = RULES[mode]
-    position = deal(number, rules)
-    start = time.process_time()
-    result = search.solve(position, rules, limits)
-    return time.process_time() - start, result
 
 
 def parse_range(text: str) -> list[int]:
@@ -69,23 +56,6 @@ def parse_range(text: str) -> list[int]:
     if a < 1 or b < a:
         raise argparse.ArgumentTypeError(f"bad deal range '{text}'")
     return list(range(a, b + 1))
-
-
-def run_sets(sets: dict[str, list[int]], rounds: int, kernels: dict, stacks: dict, limits: Limits):
-    """Per (kernel, mode, deal): the fastest CPU time of the rounds and the result (of the last round)."""
-    best: dict[tuple[str, str, int], float] = {}
-    results: dict[tuple[str, str, int], SolveResult] = {}
-    flip = 0
-    for _ in range(rounds):
-        for mode, deals in sets.items():
-            for number in deals:
-                flip ^= 1
-                for name in NAMES[::1 if flip else -1]:
-                    seconds, result = solve_timed(kernels[name], stacks[name], mode, number, limits)
-                    key = (name, mode, number)
-                    best[key] = min(best.get(key, float("inf")), seconds)
-                    results[key] = result
-    return best, results
 
 
 def differences(results: dict, mode: str, number: int) -> list[str]:
@@ -154,17 +124,15 @@ def main() -> None:
         raise SystemExit(f"error: {exc}") from None
     kernels = {"numba": numba_kernel, "C": c_kernel}
     stacks = {name: threading.local() for name in NAMES}  # each kernel's own stack
-    for name in NAMES:
-        for mode in RULES:
-            solve_timed(kernels[name], stacks[name], mode, 5, Limits())  # compile or load from the cache
+    warm_up(kernels, stacks)
     sets = {mode: args.deals for mode in RULES} if args.deals else HARD_DEALS
     where = f"deals {args.deals[0]}-{args.deals[-1]}" if args.deals else f"hard sets {HARD_DEALS}"
     print(f"numba kernel vs C baseline, {where}, per deal the fastest of {rounds} round(s), CPU time, "
           f"limits nodes={limits.nodes:,} memory_mb={limits.memory_mb}")
-    best, results = run_sets(sets, rounds, kernels, stacks, limits)
+    best, results = run_paired(sets, rounds, kernels, stacks, limits)
     ok = report("deals" if args.deals else "hard", sets, best, results, per_deal=not args.deals)
     if args.largest:
-        best, results = run_sets(LARGEST_DEALS, 1, kernels, stacks, limits)
+        best, results = run_paired(LARGEST_DEALS, 1, kernels, stacks, limits)
         ok &= report("largest", LARGEST_DEALS, best, results, per_deal=True)
     if not ok:
         print("RESULTS DIFFER between the numba kernel and the C baseline")

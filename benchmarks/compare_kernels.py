@@ -38,6 +38,7 @@ from run_all import HARD_DEALS  # noqa: E402
 
 from scorpion_solver import search  # noqa: E402
 from scorpion_solver.deal import deal  # noqa: E402
+from scorpion_solver.result import Limits, SolveResult  # noqa: E402
 from scorpion_solver.rules import CLASSIC, CLEAR  # noqa: E402
 
 RULES = {"clear": CLEAR, "classic": CLASSIC}
@@ -57,13 +58,42 @@ def load_kernel(source: str, name: str):
     return module
 
 
-def solve_one(kernel, stack, mode: str, number: int) -> tuple[float, int]:
+def solve_timed(kernel, stack, mode: str, number: int, limits: Limits = Limits()) -> tuple[float, SolveResult]:
+    """One solve with this kernel and its own stack; CPU seconds of the solve alone."""
     search.K, search._reused = kernel, stack
     rules = RULES[mode]
     position = deal(number, rules)
     start = time.process_time()
-    nodes = search.solve(position, rules).nodes
-    return time.process_time() - start, nodes
+    result = search.solve(position, rules, limits)
+    return time.process_time() - start, result
+
+
+def warm_up(kernels: dict, stacks: dict) -> None:
+    """A first solve per kernel and mode, untimed: compile or load from the cache, grow a fresh stack."""
+    for name, kernel in kernels.items():
+        for mode in RULES:
+            solve_timed(kernel, stacks[name], mode, 5)
+
+
+def run_paired(sets: dict[str, list[int]], rounds: int, kernels: dict, stacks: dict, limits: Limits = Limits()):
+    """Solve every deal with every kernel, alternating which goes first deal by deal (ABBA...).
+
+    Returns per (kernel name, mode, deal) the fastest CPU time of the rounds, and the result of the last round.
+    """
+    best: dict[tuple[str, str, int], float] = {}
+    results: dict[tuple[str, str, int], SolveResult] = {}
+    names = list(kernels)
+    flip = 0
+    for _ in range(rounds):
+        for mode, deals in sets.items():
+            for number in deals:
+                flip ^= 1
+                for name in names[::1 if flip else -1]:
+                    seconds, result = solve_timed(kernels[name], stacks[name], mode, number, limits)
+                    key = (name, mode, number)
+                    best[key] = min(best.get(key, float("inf")), seconds)
+                    results[key] = result
+    return best, results
 
 
 def main() -> None:
@@ -80,22 +110,9 @@ def main() -> None:
     kernels = {"baseline": load_kernel(old, "kernel_baseline"),
                "current": load_kernel((root / "scorpion_solver" / "kernel.py").read_text(), "kernel_current")}
     stacks = {name: threading.local() for name in kernels}  # each kernel's own stack (frame sizes differ)
-    for name, kernel in kernels.items():
-        for mode in RULES:
-            search.K, search._reused = kernel, stacks[name]
-            search.solve(deal(5, RULES[mode]), RULES[mode])  # compile or load from the cache
-    best: dict[tuple[str, str, int], float] = {}
-    nodes: dict[tuple[str, str, int], int] = {}
-    flip = 0
-    for _ in range(args.rounds):
-        for mode in RULES:
-            for number in HARD_DEALS[mode]:
-                flip ^= 1
-                for name in ("baseline", "current")[::1 if flip else -1]:
-                    seconds, count = solve_one(kernels[name], stacks[name], mode, number)
-                    key = (name, mode, number)
-                    best[key] = min(best.get(key, float("inf")), seconds)
-                    nodes[key] = count
+    warm_up(kernels, stacks)
+    best, results = run_paired(HARD_DEALS, args.rounds, kernels, stacks)
+    nodes = {key: result.nodes for key, result in results.items()}
     print(f"baseline {args.baseline}, per deal the fastest of {args.rounds} rounds, CPU time, "
           f"hard sets {HARD_DEALS}")
     for mode in RULES:

@@ -145,7 +145,8 @@ def native_baseline(sets: dict[str, list[int]], rounds: int) -> dict:
     import threading
 
     from c_kernel import load_c_kernel
-    from compare_c import NAMES, differences, run_sets, solve_timed
+    from compare_c import NAMES, differences
+    from compare_kernels import run_paired, warm_up
     from scorpion_solver import kernel, search
 
     try:
@@ -155,10 +156,8 @@ def native_baseline(sets: dict[str, list[int]], rounds: int) -> dict:
     stacks = {name: threading.local() for name in NAMES}
     saved = search.K, search._reused
     try:
-        for name in NAMES:  # each kernel's first solves, with a fresh stack, untimed
-            for mode in sets:
-                solve_timed(kernels[name], stacks[name], mode, 5, Limits())
-        best, results = run_sets(sets, rounds, kernels, stacks, Limits())
+        warm_up(kernels, stacks)
+        best, results = run_paired(sets, rounds, kernels, stacks)
     finally:
         search.K, search._reused = saved  # the rest of the suite runs the numba kernel
     rows = []
