@@ -309,6 +309,24 @@ static inline uint64_t key_from_columns(const int8_t *restrict s, Keys keys, int
     return key;
 }
 
+/* A card move decoded against the state before it: card c leads the block of cards from
+ * height i of column src (length cards high) onto column dst (j cards high). */
+typedef struct {
+    int c, dst, src, i, length, j;
+} Block;
+
+static inline Block decode(const int8_t *restrict s, unsigned code)
+{
+    Block m;
+    m.c = (int)(code >> 3);
+    m.dst = (int)(code & 7);
+    m.src = s[LOCCOL + m.c];
+    m.i = s[LOCIDX + m.c];
+    m.length = s[LEN + m.src];
+    m.j = s[LEN + m.dst];
+    return m;
+}
+
 /* Play the move code on state s and its keys, in place. */
 static inline void make_move(State s, Keys keys, unsigned code, int64_t sweeps, int64_t freezes, Table z,
                              Table zh, Table salt, Table misc)
@@ -334,12 +352,8 @@ static inline void make_move(State s, Keys keys, unsigned code, int64_t sweeps, 
             keys[KEY1 + k] = key_from_columns(s, keys, k, salt, misc);
         return;
     }
-    int c = (int)(code >> 3);
-    int dst = (int)(code & 7);
-    int src = s[LOCCOL + c];
-    int i = s[LOCIDX + c];
-    int length = s[LEN + src];
-    int j = s[LEN + dst];
+    const Block m = decode(s, code);
+    const int c = m.c, dst = m.dst, src = m.src, i = m.i, length = m.length, j = m.j;
     const int8_t *scol = s + COLS + COL_CAP * src;
     int8_t *dcol = s + COLS + COL_CAP * dst;
     int old_frozen = s[FROZEN];
@@ -411,13 +425,9 @@ static inline void child_keys(const int8_t *restrict s, const uint64_t *restrict
         keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc, k1, k2);
         return;
     }
-    int c = (int)(code >> 3);
-    int dst = (int)(code & 7);
-    int src = s[LOCCOL + c];
-    int i = s[LOCIDX + c];
-    int length = s[LEN + src];
+    const Block m = decode(s, code);
+    const int c = m.c, dst = m.dst, src = m.src, i = m.i, length = m.length, j = m.j;
     const int8_t *scol = s + COLS + COL_CAP * src;
-    int j = s[LEN + dst];
     if (sweeps || freezes) {
         /* a run can complete only where an Ace comes to lie on top with its King twelve cards below */
         int top = scol[length - 1];
