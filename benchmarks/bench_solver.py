@@ -31,18 +31,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import machine_record, peak_rss_mb, validate_known_verdicts, write_report  # noqa: E402
 
-from scorpion_solver.deal import deal  # noqa: E402
-from scorpion_solver.result import Limits  # noqa: E402
-from scorpion_solver.rules import CLASSIC, CLEAR  # noqa: E402
-from scorpion_solver.search import ENTRY_BYTES, solve  # noqa: E402
+from scorpion_solver.game.deal import deal  # noqa: E402
+from scorpion_solver.game.rules import CLASSIC, CLEAR  # noqa: E402
+from scorpion_solver.solver.result import Limits  # noqa: E402
+from scorpion_solver.solver.search import ENTRY_BYTES, solve  # noqa: E402
 
 MANY_NODES = 100_000
 
 
 def compile_seconds_cold() -> float:
     """Time to import and compile the kernels in a fresh process with an empty numba cache."""
-    code = ("import time; t=time.perf_counter(); from scorpion_solver.search import solve; "
-            "from scorpion_solver.deal import deal; solve(deal(5)); print(time.perf_counter()-t)")
+    code = (
+        "import time; t=time.perf_counter(); from scorpion_solver.solver.search import solve; "
+        "from scorpion_solver.game.deal import deal; solve(deal(5)); print(time.perf_counter()-t)"
+    )
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
@@ -55,10 +57,19 @@ def bench_mode(rules, first: int, last: int, nodes: int) -> dict:
         position = deal(n, rules)
         c0, w0 = time.process_time(), time.perf_counter()
         result = solve(position, rules, Limits(nodes=nodes))
-        rows.append({"deal": n, "status": result.status, "nodes": result.nodes, "moves_made": result.moves_made,
-                     "cpu": time.process_time() - c0, "wall": time.perf_counter() - w0,
-                     "kernel_seconds": result.seconds, "peak_entries": result.peak_entries,
-                     "dead_at_root": result.dead_at_root})
+        rows.append(
+            {
+                "deal": n,
+                "status": result.status,
+                "nodes": result.nodes,
+                "moves_made": result.moves_made,
+                "cpu": time.process_time() - c0,
+                "wall": time.perf_counter() - w0,
+                "kernel_seconds": result.seconds,
+                "peak_entries": result.peak_entries,
+                "dead_at_root": result.dead_at_root,
+            }
+        )
     heavy = [r for r in rows if r["nodes"] >= MANY_NODES]
     root = [r for r in rows if r["nodes"] == 1]
     hardest = sorted(rows, key=lambda r: -r["nodes"])[:5]
@@ -73,38 +84,62 @@ def bench_mode(rules, first: int, last: int, nodes: int) -> dict:
         "total_nodes": sum(r["nodes"] for r in rows),
         "total_moves_made": sum(r["moves_made"] for r in rows),
         "nodes_per_second_heavy": (sum(r["nodes"] for r in heavy) / sum(r["cpu"] for r in heavy)) if heavy else None,
-        "moves_per_second_heavy": (sum(r["moves_made"] for r in heavy) / sum(r["cpu"] for r in heavy)) if heavy else None,
+        "moves_per_second_heavy": (sum(r["moves_made"] for r in heavy) / sum(r["cpu"] for r in heavy))
+        if heavy
+        else None,
         "heavy_deals": len(heavy),
         "root_decided": len(root),
         "overhead_ms_per_root_deal": (1000 * sum(r["wall"] for r in root) / len(root)) if root else None,
-        "hardest": [{"deal": r["deal"], "status": r["status"], "nodes": r["nodes"], "seconds": round(r["wall"], 3),
-                     "table_mb": round(r["peak_entries"] * ENTRY_BYTES / 2**20, 1)} for r in hardest],
+        "hardest": [
+            {
+                "deal": r["deal"],
+                "status": r["status"],
+                "nodes": r["nodes"],
+                "seconds": round(r["wall"], 3),
+                "table_mb": round(r["peak_entries"] * ENTRY_BYTES / 2**20, 1),
+            }
+            for r in hardest
+        ],
         "won_deals": [r["deal"] for r in rows if r["status"] == "won"],
     }
 
 
 def markdown(report: dict) -> str:
-    lines = [f"# Solver benchmark, deals {report['first']}-{report['last']}", "",
-             f"Machine: {report['machine']['cpu']}, {report['machine']['cores']} cores, "
-             f"Python {report['machine']['python']}, numba {report['machine']['numba']}; "
-             f"load average at start {report['machine']['load_average']}.",
-             f"Node budget {report['nodes']:,} per deal. Warm-up (first solve: compile or cache load): "
-             f"{report['warmup_seconds']:.2f} s." + (f" Cold compile: {report['cold_compile_seconds']:.1f} s."
-                                                     if report.get("cold_compile_seconds") else ""), "",
-             "| mode | won | lost | unknown | CPU s | median ms | nodes/s (heavy) | moves made/s (heavy) | ms per root-decided deal |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"# Solver benchmark, deals {report['first']}-{report['last']}",
+        "",
+        f"Machine: {report['machine']['cpu']}, {report['machine']['cores']} cores, "
+        f"Python {report['machine']['python']}, numba {report['machine']['numba']}; "
+        f"load average at start {report['machine']['load_average']}.",
+        f"Node budget {report['nodes']:,} per deal. Warm-up (first solve: compile or cache load): "
+        f"{report['warmup_seconds']:.2f} s."
+        + (f" Cold compile: {report['cold_compile_seconds']:.1f} s." if report.get("cold_compile_seconds") else ""),
+        "",
+        "| mode | won | lost | unknown | CPU s | median ms | nodes/s (heavy) | moves made/s (heavy) | ms per root-decided deal |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for m in report["modes"]:
         nps = f"{m['nodes_per_second_heavy']:,.0f}" if m["nodes_per_second_heavy"] else "-"
         mps = f"{m['moves_per_second_heavy']:,.0f}" if m["moves_per_second_heavy"] else "-"
         ovh = f"{m['overhead_ms_per_root_deal']:.3f}" if m["overhead_ms_per_root_deal"] else "-"
-        lines.append(f"| {m['mode']} | {m['won']} | {m['lost']} | {m['unknown']} | {m['cpu_seconds']:.2f} | "
-                     f"{1000 * m['median_seconds']:.3f} | {nps} | {mps} | {ovh} |")
-    lines += ["", f"Total CPU, both modes: {sum(m['cpu_seconds'] for m in report['modes']):.2f} s. "
-              f"Peak RSS {report['peak_rss_mb']:.0f} MB.", "", "Hardest deals:", ""]
+        lines.append(
+            f"| {m['mode']} | {m['won']} | {m['lost']} | {m['unknown']} | {m['cpu_seconds']:.2f} | "
+            f"{1000 * m['median_seconds']:.3f} | {nps} | {mps} | {ovh} |"
+        )
+    lines += [
+        "",
+        f"Total CPU, both modes: {sum(m['cpu_seconds'] for m in report['modes']):.2f} s. "
+        f"Peak RSS {report['peak_rss_mb']:.0f} MB.",
+        "",
+        "Hardest deals:",
+        "",
+    ]
     for m in report["modes"]:
         for h in m["hardest"]:
-            lines.append(f"* {m['mode']} deal {h['deal']}: {h['status']}, {h['nodes']:,} nodes, {h['seconds']} s, "
-                         f"table entries {h['table_mb']} MB")
+            lines.append(
+                f"* {m['mode']} deal {h['deal']}: {h['status']}, {h['nodes']:,} nodes, {h['seconds']} s, "
+                f"table entries {h['table_mb']} MB"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -122,11 +157,16 @@ def main() -> None:
     solve(deal(5))
     warmup = time.perf_counter() - t
     validate_known_verdicts()
-    report = {"first": args.first, "last": args.last, "nodes": args.nodes, "machine": machine,
-              "warmup_seconds": warmup,
-              "cold_compile_seconds": compile_seconds_cold() if args.cold else None,
-              "modes": [bench_mode(rules, args.first, args.last, args.nodes) for rules in (CLEAR, CLASSIC)],
-              "peak_rss_mb": peak_rss_mb()}
+    report = {
+        "first": args.first,
+        "last": args.last,
+        "nodes": args.nodes,
+        "machine": machine,
+        "warmup_seconds": warmup,
+        "cold_compile_seconds": compile_seconds_cold() if args.cold else None,
+        "modes": [bench_mode(rules, args.first, args.last, args.nodes) for rules in (CLEAR, CLASSIC)],
+        "peak_rss_mb": peak_rss_mb(),
+    }
     write_report(args.out, f"solver-{args.first}-{args.last}", report, markdown(report))
 
 

@@ -1,7 +1,7 @@
 """The native C baseline of the search kernel, built with gcc and loaded with ctypes.
 
 ``load_c_kernel()`` returns a module-like object with every attribute of
-``scorpion_solver.kernel`` (constants, random tables, ``rehash``,
+``scorpion_solver.solver.kernel`` (constants, random tables, ``rehash``,
 ``compute_keys``, ...) except ``search``, which runs
 ``c_baseline/scorpion_search.c`` on the same arrays. So ``search.solve`` drives
 it unchanged once ``search.K`` is swapped for it (as ``compare_c.py`` does).
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorpion_solver import kernel as K
+from scorpion_solver.solver import kernel as K
 
 SOURCE = Path(__file__).resolve().parent / "c_baseline" / "scorpion_search.c"
 CFLAGS = ["-O3", "-march=native", "-shared", "-fPIC", "-std=c11"]
@@ -35,8 +35,10 @@ def build(compiler: str = "gcc", source_path: Path = SOURCE, flags: list[str] = 
     """Compile the C file unless a library built from the same source and flags is cached; return its path."""
     gcc = shutil.which(compiler)
     if gcc is None:
-        raise RuntimeError(f"the C baseline needs a C compiler: '{compiler}' was not found on PATH "
-                           f"(install gcc, e.g. apt-get install gcc)")
+        raise RuntimeError(
+            f"the C baseline needs a C compiler: '{compiler}' was not found on PATH "
+            f"(install gcc, e.g. apt-get install gcc)"
+        )
     source = Path(source_path).read_bytes()
     stamp = hashlib.sha256(source + " ".join([gcc, *flags]).encode()).hexdigest()[:16]
     folder = Path(tempfile.gettempdir()) / "scorpion-c-baseline"
@@ -44,8 +46,9 @@ def build(compiler: str = "gcc", source_path: Path = SOURCE, flags: list[str] = 
     lib = folder / f"scorpion_search-{stamp}.so"
     if not lib.exists():
         partial = folder / f"scorpion_search-{stamp}.{os.getpid()}.tmp.so"
-        done = subprocess.run([gcc, *flags, "-o", str(partial), str(source_path)], check=False, capture_output=True,
-                              text=True)
+        done = subprocess.run(
+            [gcc, *flags, "-o", str(partial), str(source_path)], check=False, capture_output=True, text=True
+        )
         if done.returncode != 0:
             raise RuntimeError(f"building {source_path} failed:\n{done.stderr}")
         os.replace(partial, lib)  # atomic: a concurrent build never loads a half-written file
@@ -61,8 +64,11 @@ def _check(name: str, arr, dtype: np.dtype, shape: tuple) -> None:
     if not arr.flags.c_contiguous:
         raise ValueError(f"{name}: must be C-contiguous")
     got = arr.shape
-    if len(got) != len(shape) or (shape[0] is not None and got[0] != shape[0]) or (
-            shape[-1] is not None and got[-1] != shape[-1]):
+    if (
+        len(got) != len(shape)
+        or (shape[0] is not None and got[0] != shape[0])
+        or (shape[-1] is not None and got[-1] != shape[-1])
+    ):
         raise ValueError(f"{name}: expected shape {shape} (None: any size), got {got}")
 
 
@@ -75,20 +81,31 @@ def _address(arr: np.ndarray) -> int:
 
 # The arrays of a call, in the order of search's arguments, with what each must be (None: any size).
 _I8, _U16, _I64, _U64, _BOOL = (np.dtype(t) for t in (np.int8, np.uint16, np.int64, np.uint64, np.bool_))
-_ARRAYS = (("states", _I8, (None, K.STATE_SIZE)), ("keys", _U64, (None, K.KEYS_SIZE)),
-           ("moves", _U16, (None, K.MAX_MOVES)), ("nmoves", _I64, (None,)), ("midx", _I64, (None,)),
-           ("table", _U64, (None, 2)), ("counters", _I64, (K.COUNTERS_SIZE,)),
-           ("z", _U64, (2, 52 * K.COL_CAP)), ("zh", _U64, (2, K.COL_CAP)), ("salt", _U64, (2, 8)),
-           ("misc", _U64, (2, K.MISC_SIZE)), ("can_top", _BOOL, (52,)),
-           ("found_keys", _U64, (2 * K.MAX_MOVES, 2)), ("dead_scratch", _I8, (K.DEAD_SCRATCH,)))
+_ARRAYS = (
+    ("states", _I8, (None, K.STATE_SIZE)),
+    ("keys", _U64, (None, K.KEYS_SIZE)),
+    ("moves", _U16, (None, K.MAX_MOVES)),
+    ("nmoves", _I64, (None,)),
+    ("midx", _I64, (None,)),
+    ("table", _U64, (None, 2)),
+    ("counters", _I64, (K.COUNTERS_SIZE,)),
+    ("z", _U64, (2, 52 * K.COL_CAP)),
+    ("zh", _U64, (2, K.COL_CAP)),
+    ("salt", _U64, (2, 8)),
+    ("misc", _U64, (2, K.MISC_SIZE)),
+    ("can_top", _BOOL, (52,)),
+    ("found_keys", _U64, (2 * K.MAX_MOVES, 2)),
+    ("dead_scratch", _I8, (K.DEAD_SCRATCH,)),
+)
 # where scorpion_search_packed expects each array's pointer, and the integers
 _ARRAY_SLOTS = (0, 1, 2, 3, 4, 6, 8, 16, 17, 18, 19, 20, 21, 22)
 _DEPTH, _TABLE_CAP, _NODE_LIMIT, _MAX_ENTRIES, _FLAGS = 5, 7, 9, 10, 11  # flags: 11..15
 _NARGS = 23
 
 
-def load_c_kernel(compiler: str = "gcc", source_path: Path = SOURCE,
-                  flags: list[str] = CFLAGS) -> types.SimpleNamespace:
+def load_c_kernel(
+    compiler: str = "gcc", source_path: Path = SOURCE, flags: list[str] = CFLAGS
+) -> types.SimpleNamespace:
     """The kernel module's namespace with ``search`` replaced by the C implementation.
 
     ``source_path`` and ``flags`` are there for experiments on variants of the C file.
@@ -117,12 +134,46 @@ def load_c_kernel(compiler: str = "gcc", source_path: Path = SOURCE,
         entry = known[id(arr)] = (weakref.ref(arr), _address(arr))
         return entry
 
-    def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_entries,
-               sweeps, freezes, space_any, tail_when_stuck, prune, z, zh, salt, misc,
-               can_top, found_keys, dead_scratch):
+    def search(
+        states,
+        keys,
+        moves,
+        nmoves,
+        midx,
+        table,
+        counters,
+        node_limit,
+        max_entries,
+        sweeps,
+        freezes,
+        space_any,
+        tail_when_stuck,
+        prune,
+        z,
+        zh,
+        salt,
+        misc,
+        can_top,
+        found_keys,
+        dead_scratch,
+    ):
         """kernel.search, run by the C baseline (same arguments, same effect on them, same status)."""
-        arrays = (states, keys, moves, nmoves, midx, table, counters, z, zh, salt, misc, can_top, found_keys,
-                  dead_scratch)
+        arrays = (
+            states,
+            keys,
+            moves,
+            nmoves,
+            midx,
+            table,
+            counters,
+            z,
+            zh,
+            salt,
+            misc,
+            can_top,
+            found_keys,
+            dead_scratch,
+        )
         for index, arr in enumerate(arrays):
             entry = known.get(id(arr))
             if entry is None or entry[0]() is not arr:
@@ -130,8 +181,10 @@ def load_c_kernel(compiler: str = "gcc", source_path: Path = SOURCE,
             args[_ARRAY_SLOTS[index]] = entry[1]
         depth = states.shape[0]
         if not keys.shape[0] == moves.shape[0] == nmoves.shape[0] == midx.shape[0] == depth:
-            raise ValueError(f"stack arrays of different depths: states {states.shape}, keys {keys.shape}, "
-                             f"moves {moves.shape}, nmoves {nmoves.shape}, midx {midx.shape}")
+            raise ValueError(
+                f"stack arrays of different depths: states {states.shape}, keys {keys.shape}, "
+                f"moves {moves.shape}, nmoves {nmoves.shape}, midx {midx.shape}"
+            )
         cap = table.shape[0]
         if cap < 1 or cap & (cap - 1):
             raise ValueError(f"table: capacity must be a power of two, got {cap}")
@@ -139,7 +192,7 @@ def load_c_kernel(compiler: str = "gcc", source_path: Path = SOURCE,
         args[_TABLE_CAP] = cap
         args[_NODE_LIMIT] = int(node_limit)
         args[_MAX_ENTRIES] = int(max_entries)
-        args[_FLAGS:_FLAGS + 5] = [int(sweeps), int(freezes), int(space_any), int(tail_when_stuck), int(prune)]
+        args[_FLAGS : _FLAGS + 5] = [int(sweeps), int(freezes), int(space_any), int(tail_when_stuck), int(prune)]
         return fn(args_pointer)
 
     namespace = {name: value for name, value in vars(K).items() if not name.startswith("__")}

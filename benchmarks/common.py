@@ -70,14 +70,21 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+# The deals that need the most nodes, the sets every speed measurement uses: the five Clear deals
+# of 1-1000 and the five classic deals of 1-1,000,000 that need the most nodes (those of 1-1000
+# need under 10,000), and the two Clear deals of 1-1,000,000 that need the most of all.
+HARD_DEALS = {"clear": [674, 515, 103, 571, 230], "classic": [123387, 116173, 859501, 807766, 69188]}
+HARD_REPEATS = 5
+LARGEST_DEALS = {"clear": [700647, 190516]}
+
 KNOWN_WON = {"clear": {5, 33, 37}, "classic": {5, 37}}  # RULES.md, "Known verdicts", deals 1-40
 
 
 def validate_known_verdicts() -> None:
     """Refuse to time a solver that gets the known verdicts of deals 1-40 wrong."""
-    from scorpion_solver.deal import deal
-    from scorpion_solver.rules import get_rules
-    from scorpion_solver.search import solve
+    from scorpion_solver.game.deal import deal
+    from scorpion_solver.game.rules import get_rules
+    from scorpion_solver.solver.search import solve
 
     for name, expected in KNOWN_WON.items():
         rules = get_rules(name)

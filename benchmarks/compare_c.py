@@ -36,15 +36,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from c_kernel import load_c_kernel  # noqa: E402
-from compare_kernels import RULES, run_paired, warm_up  # noqa: E402
-from run_all import HARD_DEALS, LARGEST_DEALS  # noqa: E402
+from common import HARD_DEALS, LARGEST_DEALS  # noqa: E402
+from pairing import NATIVE_NAMES as NAMES  # noqa: E402
+from pairing import RULES, differences, run_paired, warm_up  # noqa: E402
 
-from scorpion_solver import kernel as numba_kernel  # noqa: E402
-from scorpion_solver.result import Limits  # noqa: E402
-
-NAMES = ("numba", "C")
-COMPARED = ("status", "nodes", "moves_made", "deadlock_checks", "deadlock_prunes", "peak_entries", "max_depth",
-            "dead_at_root", "stopped_by", "solution")
+from scorpion_solver.solver import kernel as numba_kernel  # noqa: E402
+from scorpion_solver.solver.result import Limits  # noqa: E402
 
 
 def parse_range(text: str) -> list[int]:
@@ -58,12 +55,6 @@ def parse_range(text: str) -> list[int]:
     return list(range(a, b + 1))
 
 
-def differences(results: dict, mode: str, number: int) -> list[str]:
-    a, b = results["numba", mode, number], results["C", mode, number]
-    return [f"{field} {getattr(a, field)!r} vs {getattr(b, field)!r}" for field in COMPARED
-            if getattr(a, field) != getattr(b, field)]
-
-
 def report(label: str, sets: dict[str, list[int]], best: dict, results: dict, per_deal: bool) -> bool:
     """Print the set's lines; return True when every result agrees."""
     all_same = True
@@ -72,8 +63,10 @@ def report(label: str, sets: dict[str, list[int]], best: dict, results: dict, pe
             for n in deals:
                 r = results["numba", mode, n]
                 tn, tc = best["numba", mode, n], best["C", mode, n]
-                print(f"  {mode:8s} {n:>8d} {r.status:8s} {r.nodes:>11,d} nodes   numba {tn:7.3f} s   "
-                      f"C {tc:7.3f} s   numba/C x{tc / tn:.3f}")
+                print(
+                    f"  {mode:8s} {n:>8d} {r.status:8s} {r.nodes:>11,d} nodes   numba {tn:7.3f} s   "
+                    f"C {tc:7.3f} s   numba/C x{tc / tn:.3f}"
+                )
         t_numba = sum(best["numba", mode, n] for n in deals)
         t_c = sum(best["C", mode, n] for n in deals)
         n_numba = sum(results["numba", mode, n].nodes for n in deals)
@@ -84,8 +77,10 @@ def report(label: str, sets: dict[str, list[int]], best: dict, results: dict, pe
         statuses: dict[str, int] = {}
         for n in deals:
             statuses[results["numba", mode, n].status] = statuses.get(results["numba", mode, n].status, 0) + 1
-        print(f"{label:8s} {mode:8s} numba {n_numba / t_numba:12,.0f} nodes/s   C {n_c / t_c:12,.0f} nodes/s   "
-              f"numba/C x{t_c / t_numba:.3f}   ({len(deals)} deals, {n_numba:,} nodes, {statuses}, {same})")
+        print(
+            f"{label:8s} {mode:8s} numba {n_numba / t_numba:12,.0f} nodes/s   C {n_c / t_c:12,.0f} nodes/s   "
+            f"numba/C x{t_c / t_numba:.3f}   ({len(deals)} deals, {n_numba:,} nodes, {statuses}, {same})"
+        )
         for n, d in list(bad.items())[:20]:
             print(f"    deal {n}: " + "; ".join(d))
         if len(bad) > 20:
@@ -94,17 +89,25 @@ def report(label: str, sets: dict[str, list[int]], best: dict, results: dict, pe
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 2)[2])
-    parser.add_argument("--rounds", type=int, default=None,
-                        help="rounds per kernel and deal (default 5; 1 with --deals)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 2)[2],
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=None, help="rounds per kernel and deal (default 5; 1 with --deals)"
+    )
     parser.add_argument("--largest", action="store_true", help="also the largest deals of run_all.py (one round)")
-    parser.add_argument("--deals", type=parse_range, metavar="A-B",
-                        help="solve this range of deals in both modes instead of the hard sets")
+    parser.add_argument(
+        "--deals",
+        type=parse_range,
+        metavar="A-B",
+        help="solve this range of deals in both modes instead of the hard sets",
+    )
     parser.add_argument("--nodes", type=int, default=None, help="node limit per solve (default: Limits' default)")
-    parser.add_argument("--memory-mb", type=int, default=None,
-                        help="table memory limit per solve in MB (default: Limits' default)")
+    parser.add_argument(
+        "--memory-mb", type=int, default=None, help="table memory limit per solve in MB (default: Limits' default)"
+    )
     args = parser.parse_args()
     rounds = args.rounds if args.rounds is not None else (1 if args.deals else 5)
     if rounds < 1:
@@ -127,8 +130,10 @@ def main() -> None:
     warm_up(kernels, stacks)
     sets = {mode: args.deals for mode in RULES} if args.deals else HARD_DEALS
     where = f"deals {args.deals[0]}-{args.deals[-1]}" if args.deals else f"hard sets {HARD_DEALS}"
-    print(f"numba kernel vs C baseline, {where}, per deal the fastest of {rounds} round(s), CPU time, "
-          f"limits nodes={limits.nodes:,} memory_mb={limits.memory_mb}")
+    print(
+        f"numba kernel vs C baseline, {where}, per deal the fastest of {rounds} round(s), CPU time, "
+        f"limits nodes={limits.nodes:,} memory_mb={limits.memory_mb}"
+    )
     best, results = run_paired(sets, rounds, kernels, stacks, limits)
     ok = report("deals" if args.deals else "hard", sets, best, results, per_deal=not args.deals)
     if args.largest:

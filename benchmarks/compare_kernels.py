@@ -2,9 +2,9 @@
 
     python benchmarks/compare_kernels.py --baseline fc2c7e1 [--rounds 5]
 
-Loads ``scorpion_solver/kernel.py`` as of the baseline git revision next to
+Loads ``scorpion_solver/solver/kernel.py`` as of the baseline git revision next to
 the working tree's kernel, and solves each deal of the hard sets of
-``run_all.py`` with each in turn, alternating the order (ABBA...), so both
+``common.py`` with each in turn, alternating the order (ABBA...), so both
 see the same machine load. A kernel's time on a set is the sum over its
 deals of the fastest of the rounds (the machine's other load only ever slows
 a run down; taking the minimum per deal, not per set, keeps a slow spell in
@@ -28,20 +28,14 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+KERNEL_PATHS = ("scorpion_solver/solver/kernel.py", "scorpion_solver/kernel.py")
 sys.path.insert(0, str(HERE))
 
-from run_all import HARD_DEALS  # noqa: E402
-
-from scorpion_solver import search  # noqa: E402
-from scorpion_solver.deal import deal  # noqa: E402
-from scorpion_solver.result import Limits, SolveResult  # noqa: E402
-from scorpion_solver.rules import CLASSIC, CLEAR  # noqa: E402
-
-RULES = {"clear": CLEAR, "classic": CLASSIC}
+from common import HARD_DEALS  # noqa: E402
+from pairing import RULES, run_paired, warm_up  # noqa: E402
 
 
 def load_kernel(source: str, name: str):
@@ -58,71 +52,42 @@ def load_kernel(source: str, name: str):
     return module
 
 
-def solve_timed(kernel, stack, mode: str, number: int, limits: Limits = Limits()) -> tuple[float, SolveResult]:
-    """One solve with this kernel and its own stack; CPU seconds of the solve alone."""
-    search.K, search._reused = kernel, stack
-    rules = RULES[mode]
-    position = deal(number, rules)
-    start = time.process_time()
-    result = search.solve(position, rules, limits)
-    return time.process_time() - start, result
-
-
-def warm_up(kernels: dict, stacks: dict) -> None:
-    """A first solve per kernel and mode, untimed: compile or load from the cache, grow a fresh stack."""
-    for name, kernel in kernels.items():
-        for mode in RULES:
-            solve_timed(kernel, stacks[name], mode, 5)
-
-
-def run_paired(sets: dict[str, list[int]], rounds: int, kernels: dict, stacks: dict, limits: Limits = Limits()):
-    """Solve every deal with every kernel, alternating which goes first deal by deal (ABBA...).
-
-    Returns per (kernel name, mode, deal) the fastest CPU time of the rounds, and the result of the last round.
-    """
-    best: dict[tuple[str, str, int], float] = {}
-    results: dict[tuple[str, str, int], SolveResult] = {}
-    names = list(kernels)
-    flip = 0
-    for _ in range(rounds):
-        for mode, deals in sets.items():
-            for number in deals:
-                flip ^= 1
-                for name in names[::1 if flip else -1]:
-                    seconds, result = solve_timed(kernels[name], stacks[name], mode, number, limits)
-                    key = (name, mode, number)
-                    best[key] = min(best.get(key, float("inf")), seconds)
-                    results[key] = result
-    return best, results
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline", required=True, help="git revision of the baseline kernel")
     parser.add_argument("--rounds", type=int, default=5, help="rounds per kernel and set (default 5)")
     args = parser.parse_args()
     root = HERE.parent
-    try:
-        old = subprocess.run(["git", "show", f"{args.baseline}:scorpion_solver/kernel.py"], cwd=root, check=True,
-                             capture_output=True, text=True).stdout
-    except subprocess.CalledProcessError as exc:
-        raise SystemExit(f"error: cannot read the kernel at {args.baseline}: {exc.stderr.strip()}") from None
-    kernels = {"baseline": load_kernel(old, "kernel_baseline"),
-               "current": load_kernel((root / "scorpion_solver" / "kernel.py").read_text(), "kernel_current")}
+    old = None
+    for path in KERNEL_PATHS:  # the kernel's path at the baseline: it moved into solver/ with the layering
+        run = subprocess.run(["git", "show", f"{args.baseline}:{path}"], cwd=root, capture_output=True, text=True)
+        if run.returncode == 0:
+            old = run.stdout
+            break
+    if old is None:
+        raise SystemExit(f"error: cannot read the kernel at {args.baseline}: {run.stderr.strip()}")
+    kernels = {
+        "baseline": load_kernel(old, "kernel_baseline"),
+        "current": load_kernel((root / KERNEL_PATHS[0]).read_text(), "kernel_current"),
+    }
     stacks = {name: threading.local() for name in kernels}  # each kernel's own stack (frame sizes differ)
     warm_up(kernels, stacks)
     best, results = run_paired(HARD_DEALS, args.rounds, kernels, stacks)
     nodes = {key: result.nodes for key, result in results.items()}
-    print(f"baseline {args.baseline}, per deal the fastest of {args.rounds} rounds, CPU time, "
-          f"hard sets {HARD_DEALS}")
+    print(f"baseline {args.baseline}, per deal the fastest of {args.rounds} rounds, CPU time, hard sets {HARD_DEALS}")
     for mode in RULES:
         old_s, new_s = (sum(best[name, mode, n] for n in HARD_DEALS[mode]) for name in ("baseline", "current"))
         old_n, new_n = (sum(nodes[name, mode, n] for n in HARD_DEALS[mode]) for name in ("baseline", "current"))
-        same = "same nodes" if all(nodes["baseline", mode, n] == nodes["current", mode, n]
-                                   for n in HARD_DEALS[mode]) else "NODES DIFFER"
-        print(f"{mode:8s} baseline {old_n / old_s:12,.0f} nodes/s   "
-              f"current {new_n / new_s:12,.0f} nodes/s   speed-up x{old_s / new_s:.3f}   "
-              f"({new_n:,} nodes, {same})")
+        same = (
+            "same nodes"
+            if all(nodes["baseline", mode, n] == nodes["current", mode, n] for n in HARD_DEALS[mode])
+            else "NODES DIFFER"
+        )
+        print(
+            f"{mode:8s} baseline {old_n / old_s:12,.0f} nodes/s   "
+            f"current {new_n / new_s:12,.0f} nodes/s   speed-up x{old_s / new_s:.3f}   "
+            f"({new_n:,} nodes, {same})"
+        )
 
 
 if __name__ == "__main__":

@@ -47,19 +47,24 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import machine_record, memory_latency_ns, peak_rss_mb, validate_known_verdicts, write_report  # noqa: E402
+from common import (  # noqa: E402
+    HARD_DEALS,
+    HARD_REPEATS,
+    LARGEST_DEALS,
+    machine_record,
+    memory_latency_ns,
+    peak_rss_mb,
+    validate_known_verdicts,
+    write_report,
+)
 from signature import bench_signature  # noqa: E402
 
-from scorpion_solver.deal import deal  # noqa: E402
-from scorpion_solver.engine import perft  # noqa: E402
-from scorpion_solver.reference_search import reference_solve  # noqa: E402
-from scorpion_solver.result import Limits  # noqa: E402
-from scorpion_solver.rules import CLASSIC, CLEAR  # noqa: E402
-from scorpion_solver.search import jit_perft, solve  # noqa: E402
-
-HARD_DEALS = {"clear": [674, 515, 103, 571, 230], "classic": [123387, 116173, 859501, 807766, 69188]}
-HARD_REPEATS = 5
-LARGEST_DEALS = {"clear": [700647, 190516]}
+from scorpion_solver.game.deal import deal  # noqa: E402
+from scorpion_solver.game.engine import perft  # noqa: E402
+from scorpion_solver.game.rules import CLASSIC, CLEAR  # noqa: E402
+from scorpion_solver.solver.reference_search import reference_solve  # noqa: E402
+from scorpion_solver.solver.result import Limits  # noqa: E402
+from scorpion_solver.solver.search import jit_perft, solve  # noqa: E402
 
 
 def validate() -> dict:
@@ -84,11 +89,20 @@ def deal_set(rules, deals, repeats: int = 1) -> dict:
         walls.append(time.perf_counter() - wall0)
     cpu, wall = min(cpus), min(walls)
     median_cpu = sorted(cpus)[len(cpus) // 2]
-    return {"mode": rules.name, "deals": len(deals), "repeats": repeats, "statuses": statuses,
-            "cpu_seconds": round(cpu, 3), "cpu_seconds_all": [round(c, 3) for c in cpus],
-            "nodes_per_cpu_second_median": round(nodes / median_cpu),
-            "wall_seconds": round(wall, 3), "deals_per_second": round(len(deals) / wall, 1),
-            "nodes": nodes, "nodes_per_cpu_second": round(nodes / cpu), "moves_made_per_cpu_second": round(moves / cpu)}
+    return {
+        "mode": rules.name,
+        "deals": len(deals),
+        "repeats": repeats,
+        "statuses": statuses,
+        "cpu_seconds": round(cpu, 3),
+        "cpu_seconds_all": [round(c, 3) for c in cpus],
+        "nodes_per_cpu_second_median": round(nodes / median_cpu),
+        "wall_seconds": round(wall, 3),
+        "deals_per_second": round(len(deals) / wall, 1),
+        "nodes": nodes,
+        "nodes_per_cpu_second": round(nodes / cpu),
+        "moves_made_per_cpu_second": round(moves / cpu),
+    }
 
 
 def scaling(first: int, last: int) -> list[dict]:
@@ -97,12 +111,31 @@ def scaling(first: int, last: int) -> list[dict]:
     for workers in sorted({1, cores}):
         with tempfile.TemporaryDirectory() as tmp:
             t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "scorpion_solver.cli", "batch", f"{first}-{last}", "--workers",
-                            str(workers), "--out", str(Path(tmp) / "out"), "--no-progress"],
-                           check=True, capture_output=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "scorpion_solver",
+                    "batch",
+                    f"{first}-{last}",
+                    "--workers",
+                    str(workers),
+                    "--out",
+                    str(Path(tmp) / "out"),
+                    "--no-progress",
+                ],
+                check=True,
+                capture_output=True,
+            )
             wall = time.perf_counter() - t
-        rows.append({"workers": workers, "deals": last - first + 1, "wall_seconds": round(wall, 2),
-                     "deals_per_second": round((last - first + 1) / wall, 1)})
+        rows.append(
+            {
+                "workers": workers,
+                "deals": last - first + 1,
+                "wall_seconds": round(wall, 2),
+                "deals_per_second": round((last - first + 1) / wall, 1),
+            }
+        )
     base = rows[0]["wall_seconds"]
     for row in rows:
         row["speed_up"] = round(base / row["wall_seconds"], 2)
@@ -132,12 +165,20 @@ def engine_speed_up(perft_deals, perft_depth: int, solve_deals, solve_nodes: int
             if (a.status, a.nodes) != (b.status, b.nodes):
                 raise SystemExit(f"engines disagree on deal {n} {rules.name}")
             nodes += b.nodes
-    return {"perft_positions": list(perft_deals), "perft_depth": perft_depth, "perft_leaves": sum(jit_counts),
-            "perft_reference_seconds": round(ref_perft, 3), "perft_jit_seconds": round(jit_perft_s, 4),
-            "perft_speed_up": round(ref_perft / jit_perft_s, 1),
-            "search_deals": list(solve_deals), "search_budget": solve_nodes, "search_nodes": nodes,
-            "search_reference_seconds": round(ref_s, 3), "search_jit_seconds": round(jit_s, 4),
-            "search_speed_up": round(ref_s / jit_s, 1)}
+    return {
+        "perft_positions": list(perft_deals),
+        "perft_depth": perft_depth,
+        "perft_leaves": sum(jit_counts),
+        "perft_reference_seconds": round(ref_perft, 3),
+        "perft_jit_seconds": round(jit_perft_s, 4),
+        "perft_speed_up": round(ref_perft / jit_perft_s, 1),
+        "search_deals": list(solve_deals),
+        "search_budget": solve_nodes,
+        "search_nodes": nodes,
+        "search_reference_seconds": round(ref_s, 3),
+        "search_jit_seconds": round(jit_s, 4),
+        "search_speed_up": round(ref_s / jit_s, 1),
+    }
 
 
 def native_baseline(sets: dict[str, list[int]], rounds: int) -> dict:
@@ -145,9 +186,10 @@ def native_baseline(sets: dict[str, list[int]], rounds: int) -> dict:
     import threading
 
     from c_kernel import load_c_kernel
-    from compare_c import NAMES, differences
-    from compare_kernels import run_paired, warm_up
-    from scorpion_solver import kernel, search
+    from pairing import NATIVE_NAMES as NAMES
+    from pairing import differences, run_paired, warm_up
+
+    from scorpion_solver.solver import kernel, search
 
     try:
         kernels = {"numba": kernel, "C": load_c_kernel()}
@@ -164,62 +206,94 @@ def native_baseline(sets: dict[str, list[int]], rounds: int) -> dict:
     for mode, deals in sets.items():
         nodes = sum(results["numba", mode, n].nodes for n in deals)
         seconds = {name: sum(best[name, mode, n] for n in deals) for name in NAMES}
-        rows.append({"mode": mode, "deals": len(deals), "nodes": nodes,
-                     "numba_nodes_per_cpu_second": round(nodes / seconds["numba"]),
-                     "c_nodes_per_cpu_second": round(nodes / seconds["C"]),
-                     "numba_over_c": round(seconds["C"] / seconds["numba"], 3),
-                     "same_search": not any(differences(results, mode, n) for n in deals)})
+        rows.append(
+            {
+                "mode": mode,
+                "deals": len(deals),
+                "nodes": nodes,
+                "numba_nodes_per_cpu_second": round(nodes / seconds["numba"]),
+                "c_nodes_per_cpu_second": round(nodes / seconds["C"]),
+                "numba_over_c": round(seconds["C"] / seconds["numba"], 3),
+                "same_search": not any(differences(results, mode, n) for n in deals),
+            }
+        )
     return {"rounds": rounds, "rows": rows}
 
 
 def markdown(report: dict) -> str:
     m = report["machine"]
-    lines = [f"# Benchmark suite ({report['stamp']})", "",
-             f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, numba {m['numba']}, "
-             f"load average at start {m['load_average']}.", "",
-             f"Memory latency (dependent random loads over 64 MB) before and after the hard sets: "
-             f"{report['memory_latency_ns_before_hard']} and {report['memory_latency_ns_after_hard']} ns. "
-             f"It drifts on this shared machine (about 100-180 ns), and the nodes/s of searches whose "
-             f"table misses the caches follow it.", "",
-             f"Bench signature: {report['validation']['signature_nodes']:,} nodes "
-             f"({report['validation']['signature_counts']}).", "",
-             "| set | mode | deals | nodes | CPU s | deals/s | nodes/CPU s | moves made/CPU s |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"# Benchmark suite ({report['stamp']})",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, numba {m['numba']}, "
+        f"load average at start {m['load_average']}.",
+        "",
+        f"Memory latency (dependent random loads over 64 MB) before and after the hard sets: "
+        f"{report['memory_latency_ns_before_hard']} and {report['memory_latency_ns_after_hard']} ns. "
+        f"It drifts on this shared machine (about 100-180 ns), and the nodes/s of searches whose "
+        f"table misses the caches follow it.",
+        "",
+        f"Bench signature: {report['validation']['signature_nodes']:,} nodes "
+        f"({report['validation']['signature_counts']}).",
+        "",
+        "| set | mode | deals | nodes | CPU s | deals/s | nodes/CPU s | moves made/CPU s |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for name in ("easy", "hard", "largest"):
         for row in report.get(name, []):
             several = row.get("repeats", 1) > 1
             best = f" (best of {row['repeats']})" if several else ""
             median = f" (median run {row['nodes_per_cpu_second_median']:,})" if several else ""
-            lines.append(f"| {name} | {row['mode']} | {row['deals']} | {row['nodes']:,} | {row['cpu_seconds']}{best} | "
-                         f"{row['deals_per_second']} | {row['nodes_per_cpu_second']:,}{median} | "
-                         f"{row['moves_made_per_cpu_second']:,} |")
+            lines.append(
+                f"| {name} | {row['mode']} | {row['deals']} | {row['nodes']:,} | {row['cpu_seconds']}{best} | "
+                f"{row['deals_per_second']} | {row['nodes_per_cpu_second']:,}{median} | "
+                f"{row['moves_made_per_cpu_second']:,} |"
+            )
     native = report.get("native")
     if native and "skipped" in native:
         lines += ["", f"Native C baseline: skipped ({native['skipped']})."]
     elif native:
-        lines += ["", f"The numba kernel against the native C implementation of the same search "
-                      f"(`benchmarks/c_baseline`, gcc -O3 -march=native), paired deal by deal, per deal the fastest of "
-                      f"{native['rounds']} rounds: the speed target as a ratio, independent of the machine's phase.", "",
-                  "| set | mode | deals | nodes | numba nodes/CPU s | C nodes/CPU s | numba/C | same search |",
-                  "|---|---|---|---|---|---|---|---|"]
+        lines += [
+            "",
+            f"The numba kernel against the native C implementation of the same search "
+            f"(`benchmarks/c_baseline`, gcc -O3 -march=native), paired deal by deal, per deal the fastest of "
+            f"{native['rounds']} rounds: the speed target as a ratio, independent of the machine's phase.",
+            "",
+            "| set | mode | deals | nodes | numba nodes/CPU s | C nodes/CPU s | numba/C | same search |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for row in native["rows"]:
-            lines.append(f"| hard | {row['mode']} | {row['deals']} | {row['nodes']:,} | "
-                         f"{row['numba_nodes_per_cpu_second']:,} | {row['c_nodes_per_cpu_second']:,} | "
-                         f"{row['numba_over_c']} | {'yes' if row['same_search'] else 'NO'} |")
-    lines += ["", "Scaling of `scorpion batch`:", "", "| workers | deals | wall s | deals/s | speed-up |",
-              "|---|---|---|---|---|"]
+            lines.append(
+                f"| hard | {row['mode']} | {row['deals']} | {row['nodes']:,} | "
+                f"{row['numba_nodes_per_cpu_second']:,} | {row['c_nodes_per_cpu_second']:,} | "
+                f"{row['numba_over_c']} | {'yes' if row['same_search'] else 'NO'} |"
+            )
+    lines += [
+        "",
+        "Scaling of `scorpion batch`:",
+        "",
+        "| workers | deals | wall s | deals/s | speed-up |",
+        "|---|---|---|---|---|",
+    ]
     for row in report["scaling"]:
-        lines.append(f"| {row['workers']} | {row['deals']} | {row['wall_seconds']} | {row['deals_per_second']} | "
-                     f"{row['speed_up']} |")
+        lines.append(
+            f"| {row['workers']} | {row['deals']} | {row['wall_seconds']} | {row['deals_per_second']} | "
+            f"{row['speed_up']} |"
+        )
     e = report["engines"]
-    lines += ["", "Jitted engine over the plain-Python reference engine, same work:", "",
-              f"* perft depth {e['perft_depth']} from deals {e['perft_positions']}: {e['perft_leaves']:,} leaves, "
-              f"reference {e['perft_reference_seconds']} s, jit {e['perft_jit_seconds']} s: **{e['perft_speed_up']}x**",
-              f"* searching deals {e['search_deals']} in both modes with a budget of {e['search_budget']:,} nodes "
-              f"({e['search_nodes']:,} nodes, identical in both): "
-              f"reference {e['search_reference_seconds']} s, jit {e['search_jit_seconds']} s: **{e['search_speed_up']}x**",
-              "", f"Peak RSS {report['peak_rss_mb']:.0f} MB"
-              + (" (the largest set's table is 512 MB)." if report.get("largest") else ".")]
+    lines += [
+        "",
+        "Jitted engine over the plain-Python reference engine, same work:",
+        "",
+        f"* perft depth {e['perft_depth']} from deals {e['perft_positions']}: {e['perft_leaves']:,} leaves, "
+        f"reference {e['perft_reference_seconds']} s, jit {e['perft_jit_seconds']} s: **{e['perft_speed_up']}x**",
+        f"* searching deals {e['search_deals']} in both modes with a budget of {e['search_budget']:,} nodes "
+        f"({e['search_nodes']:,} nodes, identical in both): "
+        f"reference {e['search_reference_seconds']} s, jit {e['search_jit_seconds']} s: **{e['search_speed_up']}x**",
+        "",
+        f"Peak RSS {report['peak_rss_mb']:.0f} MB"
+        + (" (the largest set's table is 512 MB)." if report.get("largest") else "."),
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -243,8 +317,11 @@ def main() -> None:
         "largest": [] if args.quick else [deal_set(CLEAR, LARGEST_DEALS["clear"])],
         "native": native_baseline(hard, 1 if args.quick else 5),
         "scaling": scaling(1, 300 if args.quick else 2000),
-        "engines": (engine_speed_up(range(1, 4), 5, [5, 103], 3_000) if args.quick
-                    else engine_speed_up(range(1, 6), 6, [5, 33, 37, 103, 515, 674], 30_000)),
+        "engines": (
+            engine_speed_up(range(1, 4), 5, [5, 103], 3_000)
+            if args.quick
+            else engine_speed_up(range(1, 6), 6, [5, 33, 37, 103, 515, 674], 30_000)
+        ),
     }
     report["peak_rss_mb"] = peak_rss_mb()
     write_report(args.out, "suite-quick" if args.quick else "suite", report, markdown(report))

@@ -17,10 +17,10 @@ SIGNATURE_NODES = 300_000
 
 def bench_signature() -> tuple[int, dict[str, int]]:
     """(total nodes, per-mode verdict counts) over the fixed set."""
-    from scorpion_solver.deal import deal
-    from scorpion_solver.result import Limits
-    from scorpion_solver.rules import get_rules
-    from scorpion_solver.search import solve
+    from scorpion_solver.game.deal import deal
+    from scorpion_solver.game.rules import get_rules
+    from scorpion_solver.solver.result import Limits
+    from scorpion_solver.solver.search import solve
 
     total = 0
     counts: dict[str, int] = {}

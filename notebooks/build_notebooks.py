@@ -5,7 +5,7 @@ The notebooks are generated so that they can be reviewed as code: edit the
 cells here, never the .ipynb files. Every notebook reads the results folder
 named by the environment variable SCORPION_RESULTS (default: the repository's
 results/deals-1-1000000), uses the package's own statistics
-(scorpion_solver.stats) and never runs the solver.
+(scorpion_solver.batch.stats) and never runs the solver.
 
     python notebooks/build_notebooks.py --execute      # rebuild and run them all, keep the outputs
     python notebooks/build_notebooks.py --execute win_rates.ipynb
@@ -44,7 +44,7 @@ from IPython.display import Markdown, display
 from matplotlib.ticker import PercentFormatter
 
 import scorpion_solver
-from scorpion_solver import stats as S
+from scorpion_solver.batch import stats as S
 from scorpion_solver.batch import CHUNK_GLOB, limits_text, read_metadata
 
 
@@ -115,7 +115,7 @@ WIN_RATES = [
 
         The share of deals that can be won, in each rules mode, with honest 95% intervals:
         the win rate is won / (won + lost) among the decided deals, and the interval is the
-        Wilson score interval of `scorpion_solver.stats.win_rate`, in which the unknown deals
+        Wilson score interval of `scorpion_solver.batch.stats.win_rate`, in which the unknown deals
         (cut short by the node budget) count both ways: the lower bound counts them lost, the
         upper bound won, so the interval holds however they turn out.
     """),
@@ -269,8 +269,7 @@ SEARCH_EFFORT = [
         budget would have left undecided; and how long the solutions are.
     """),
     SOURCE_NOTE,
-    code(setup(["deal", "mode", "status", "nodes", "seconds", "solution_length", "dead_at_root",
-                "budget_nodes"])),
+    code(setup(["deal", "mode", "status", "nodes", "seconds", "solution_length", "dead_at_root", "budget_nodes"])),
     md("""
         ## Percentiles
 
@@ -573,10 +572,26 @@ HARDEST_AND_DEAD = [
         test proves them lost at the root, or the search ends within a handful of nodes.
     """),
     SOURCE_NOTE,
-    code(setup(["deal", "mode", "status", "nodes", "seconds", "solution_length", "max_depth", "dead_at_root",
-                "stopped_by", "budget_nodes", "budget_memory_mb", "budget_seconds"])),
+    code(
+        setup(
+            [
+                "deal",
+                "mode",
+                "status",
+                "nodes",
+                "seconds",
+                "solution_length",
+                "max_depth",
+                "dead_at_root",
+                "stopped_by",
+                "budget_nodes",
+                "budget_memory_mb",
+                "budget_seconds",
+            ]
+        )
+    ),
     code("""
-        from scorpion_solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES
+        from scorpion_solver.solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES
 
         PRUNE = (META.get("limits") or {}).get("prune", True)
 
@@ -763,21 +778,29 @@ def execute(nb, timeout: int = CELL_TIMEOUT, cwd: Path = HERE):
     """
     from nbclient import NotebookClient
 
-    client = NotebookClient(nb, km=kernel_manager(), timeout=timeout, startup_timeout=120, record_timing=False,
-                            resources={"metadata": {"path": str(cwd)}})
+    client = NotebookClient(
+        nb,
+        km=kernel_manager(),
+        timeout=timeout,
+        startup_timeout=120,
+        record_timing=False,
+        resources={"metadata": {"path": str(cwd)}},
+    )
     client.execute()
     return nb
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("names", nargs="*", metavar="NOTEBOOK", help="only these (default: all)")
     parser.add_argument("--execute", action="store_true", help="run the notebooks and keep their outputs")
     parser.add_argument("--results", metavar="DIR", help="the results folder (sets SCORPION_RESULTS)")
     parser.add_argument("--timeout", type=int, default=CELL_TIMEOUT, help="seconds per cell (default %(default)s)")
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if a notebook's cells differ from this file")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if a notebook's cells differ from this file"
+    )
     args = parser.parse_args(argv)
     names = args.names or list(NOTEBOOKS)
     unknown = [n for n in names if n not in NOTEBOOKS]
@@ -786,8 +809,11 @@ def main(argv: list[str] | None = None) -> int:
     import nbformat
 
     if args.check:
-        stale = [n for n in names if not (HERE / n).is_file()
-                 or sources(nbformat.read(HERE / n, as_version=4)) != sources(build(n))]
+        stale = [
+            n
+            for n in names
+            if not (HERE / n).is_file() or sources(nbformat.read(HERE / n, as_version=4)) != sources(build(n))
+        ]
         for n in stale:
             print(f"{n} differs from {Path(__file__).name}: rerun it with --execute", file=sys.stderr)
         return 1 if stale else 0

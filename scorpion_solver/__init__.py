@@ -1,24 +1,82 @@
 """scorpion-solver: an exact solver and research tool for Scorpion Solitaire.
 
-The public API, one module per concept:
+The package is layered; each layer imports only from the layers below it
+(checked by the import-linter contract in ``pyproject.toml``)::
 
-* ``cards``, ``rules``, ``deal``, ``position``, ``position_text``: the game's data.
-* ``engine``: the plain-Python reference rules engine (the oracle).
-* ``kernel``: the jitted compact state, move generation and search.
-* ``search``: ``solve(position, rules, limits) -> SolveResult``.
+    cli                         the ``scorpion`` command
+    batch                       resumable parallel batches, statistics
+    analysis                    hints, game analysis, walkthroughs
+    solver                      the jitted kernel and the validated ``solve``
+    game                        cards, rules, deals, positions, the reference engine
+
+The public API is re-exported here. ``solve`` (and what uses it) loads numba
+on first use, not on ``import scorpion_solver``.
 """
-
-from .deal import deal
-from .engine import Move, apply_move, is_lost, is_won, legal_moves, parse_moves, perft, replay
-from .position import Position
-from .position_text import format_position, parse_position
-from .result import Limits, SolveResult
-from .rules import CLASSIC, CLEAR, PRESETS, Rules, get_rules
 
 __version__ = "0.1.0"
 
+from .analysis import GameAnalysis, HintReport, analyze, hint  # noqa: E402
+from .game import (  # noqa: E402
+    CLASSIC,
+    CLEAR,
+    MODES,
+    PRESETS,
+    Move,
+    MoveError,
+    Position,
+    PositionError,
+    Rules,
+    apply_move,
+    deal,
+    format_position,
+    get_rules,
+    is_lost,
+    is_won,
+    legal_moves,
+    parse_moves,
+    parse_position,
+    perft,
+    replay,
+)
+from .solver import LOST, UNKNOWN, WON, Limits, SolveResult  # noqa: E402
+
 __all__ = [
-    "CLASSIC", "CLEAR", "PRESETS", "Limits", "Move", "Position", "Rules", "SolveResult",
-    "apply_move", "deal", "format_position", "get_rules", "is_lost", "is_won", "legal_moves",
-    "parse_moves", "parse_position", "perft", "replay",
+    "CLASSIC",
+    "CLEAR",
+    "LOST",
+    "MODES",
+    "PRESETS",
+    "UNKNOWN",
+    "WON",
+    "GameAnalysis",
+    "HintReport",
+    "Limits",
+    "Move",
+    "MoveError",
+    "Position",
+    "PositionError",
+    "Rules",
+    "SolveResult",
+    "analyze",
+    "apply_move",
+    "deal",
+    "format_position",
+    "get_rules",
+    "hint",
+    "is_lost",
+    "is_won",
+    "legal_moves",
+    "parse_moves",
+    "parse_position",
+    "perft",
+    "replay",
+    "solve",
 ]
+
+
+def __getattr__(name: str):
+    if name == "solve":
+        from .solver.search import solve
+
+        return solve
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

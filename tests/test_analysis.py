@@ -15,16 +15,34 @@ import pytest
 from click.testing import CliRunner
 
 from scorpion_solver import deal, format_position
-from scorpion_solver.analysis import (ALREADY_WON, FOUND_FATAL, FOUND_LOST_AT_START, FOUND_UNLOCATED, FOUND_WINNABLE,
-                                      FOUND_WON, LOST, UNKNOWN, WINNABLE, _next_probe, analyze, hint, parse_record)
+from scorpion_solver.analysis.game_record import (
+    FOUND_FATAL,
+    FOUND_LOST_AT_START,
+    FOUND_UNLOCATED,
+    FOUND_WINNABLE,
+    FOUND_WON,
+    _next_probe,
+    analyze,
+    parse_record,
+)
+from scorpion_solver.analysis.hints import ALREADY_WON, WINNABLE, hint
+from scorpion_solver.analysis.walkthrough import render_columns, render_rows, render_walkthrough
 from scorpion_solver.cli import main
-from scorpion_solver.engine import (MoveError, apply_move, is_won, legal_moves, move_text, moves_text, parse_moves,
-                                    replay, replay_positions)
-from scorpion_solver.position_text import parse_position
-from scorpion_solver.result import Limits
-from scorpion_solver.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP
-from scorpion_solver.search import solve
-from scorpion_solver.walkthrough import render_columns, render_rows, render_walkthrough
+from scorpion_solver.game.engine import (
+    MoveError,
+    apply_move,
+    is_won,
+    legal_moves,
+    move_text,
+    moves_text,
+    parse_moves,
+    replay,
+    replay_positions,
+)
+from scorpion_solver.game.position_text import parse_position
+from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP
+from scorpion_solver.solver.result import LOST, UNKNOWN, Limits
+from scorpion_solver.solver.search import solve
 
 BUDGET = Limits(nodes=2_000_000)
 VERDICT = {"won": WINNABLE, "lost": LOST, "unknown": UNKNOWN}
@@ -182,8 +200,9 @@ def test_analyze_finds_the_fatal_move(k):
     assert len(result.probes) <= math.ceil(math.log2(len(record) + 1)) + 1
 
 
-@pytest.mark.parametrize("rules,number,k", [(CLASSIC, 37, 20), (SCORPION2, 1, 9), (GOODSOL, 33, 9)],
-                         ids=["classic", "scorpion2", "goodsol"])
+@pytest.mark.parametrize(
+    "rules,number,k", [(CLASSIC, 37, 20), (SCORPION2, 1, 9), (GOODSOL, 33, 9)], ids=["classic", "scorpion2", "goodsol"]
+)
 def test_analyze_finds_a_fatal_move_in_other_rules(rules, number, k):
     record, before = losing_record(number, k, rules=rules)
     result = analyze(deal(number, rules), record, rules, BUDGET)

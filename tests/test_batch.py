@@ -24,9 +24,9 @@ from click.testing import CliRunner
 
 from scorpion_solver import batch as B
 from scorpion_solver.cli import main
-from scorpion_solver.deal import deal
-from scorpion_solver.engine import is_won, parse_moves, replay
-from scorpion_solver.rules import get_rules
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.engine import is_won, parse_moves, replay
+from scorpion_solver.game.rules import get_rules
 
 WON_1_40 = {"clear": {5, 33, 37}, "classic": {5, 37}}  # RULES.md, "Known verdicts"
 
@@ -78,13 +78,16 @@ def test_parse_range_forms():
     assert B.parse_range("1-100").digest() == B.parse_range("1-100").digest() != B.parse_range("1-99").digest()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("5-1", "5 comes after 1"),
-    ("0-3", "start at 1"),
-    ("abc", "is not a RANGE"),
-    ("1-", "is not a RANGE"),
-    ("1..5", "is not a RANGE"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("5-1", "5 comes after 1"),
+        ("0-3", "start at 1"),
+        ("abc", "is not a RANGE"),
+        ("1-", "is not a RANGE"),
+        ("1..5", "is not a RANGE"),
+    ],
+)
 def test_parse_range_errors(text, message):
     with pytest.raises(B.BatchError, match=message):
         B.parse_range(text)
@@ -113,10 +116,14 @@ def test_parse_modes():
 def test_chunks_plan_and_names():
     assert B.default_chunk(60) == 10 and B.default_chunk(100_000) == 1000 and B.default_chunk(5_000_000) == 1000
     plan = list(B.plan_chunks(B.parse_range("1-25"), 10))
-    assert [c.name for c in plan] == ["chunk-00000001-00000010.parquet", "chunk-00000011-00000020.parquet",
-                                      "chunk-00000021-00000025.parquet"]
-    assert B.default_out(B.parse_range("1-100"), ("clear", "classic"), B.Limits(nodes=50)) == \
-        Path("results/1-100-clear+classic-n50")
+    assert [c.name for c in plan] == [
+        "chunk-00000001-00000010.parquet",
+        "chunk-00000011-00000020.parquet",
+        "chunk-00000021-00000025.parquet",
+    ]
+    assert B.default_out(B.parse_range("1-100"), ("clear", "classic"), B.Limits(nodes=50)) == Path(
+        "results/1-100-clear+classic-n50"
+    )
 
 
 def test_cli_user_mistakes(tmp_path):
@@ -153,8 +160,9 @@ def test_small_batch_rows(ref60):
         assert keys == sorted(keys) and len(keys) == 20
         assert pq.ParquetFile(f).metadata.row_group(0).column(0).compression == "ZSTD"
     rows = B.read_folder(ref60).to_pylist()
-    assert len(rows) == 120 and {(r["deal"], r["mode"]) for r in rows} == \
-        {(d, m) for d in range(1, 61) for m in ("clear", "classic")}
+    assert len(rows) == 120 and {(r["deal"], r["mode"]) for r in rows} == {
+        (d, m) for d in range(1, 61) for m in ("clear", "classic")
+    }
     for r in rows:
         if r["deal"] <= 40:
             assert (r["status"] == "won") == (r["deal"] in WON_1_40[r["mode"]]), r
@@ -195,8 +203,9 @@ def test_readers_see_exactly_the_finished_rows(ref60, tmp_path):
     assert sorted(frame.select("deal", "mode", "status").iter_rows()) == expected
     rows = duckdb.sql(f"select deal, mode, status from read_parquet('{folder}/*.parquet')").fetchall()
     assert sorted(rows) == expected
-    assert duckdb.sql(f"select count(*) from read_parquet('{folder}/*.parquet') "
-                      "where status = 'won' and deal <= 40").fetchall() == [(5,)]
+    assert duckdb.sql(
+        f"select count(*) from read_parquet('{folder}/*.parquet') where status = 'won' and deal <= 40"
+    ).fetchall() == [(5,)]
 
 
 # ---------------------------------------------------------------------------
@@ -236,10 +245,19 @@ def _kill_group(proc: subprocess.Popen) -> None:
 def test_sigkill_then_rerun_matches_uninterrupted(tmp_path):
     args = ["1-300", "--chunk", "10", "--workers", "2"]
     killed = tmp_path / "killed"
-    cmd = [sys.executable, "-c", "from scorpion_solver.cli import main; main()", "batch", *args, "--out", str(killed),
-           "--progress"]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    cmd = [
+        sys.executable,
+        "-c",
+        "from scorpion_solver.cli import main; main()",
+        "batch",
+        *args,
+        "--out",
+        str(killed),
+        "--progress",
+    ]
+    proc = subprocess.Popen(
+        cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
     try:
         deadline = time.monotonic() + 120
         while not list(killed.glob("chunk-*.parquet")):
@@ -260,8 +278,7 @@ def test_sigkill_then_rerun_matches_uninterrupted(tmp_path):
 
     # Ctrl-C (SIGINT to the process group, as a terminal sends it): exit 130, finished chunks kept
     before = len(finished)
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
         while len(list(killed.glob("chunk-*.parquet"))) == before:
@@ -295,10 +312,12 @@ def test_sigkill_then_rerun_matches_uninterrupted(tmp_path):
 def test_refuses_to_mix_settings(ref60, tmp_path):
     folder = copy_folder(ref60, tmp_path / "mix")
     common = ["--chunk", "10", "--workers", "1", "--out", folder]
-    assert "refusing to mix results of different rules" in user_error(invoke("batch", "1-60", "--mode", "classic",
-                                                                            *common))
-    assert "refusing to mix results of different rules" in user_error(invoke("batch", "1-60", "--mode", "wasp",
-                                                                            *common))
+    assert "refusing to mix results of different rules" in user_error(
+        invoke("batch", "1-60", "--mode", "classic", *common)
+    )
+    assert "refusing to mix results of different rules" in user_error(
+        invoke("batch", "1-60", "--mode", "wasp", *common)
+    )
     message = user_error(invoke("batch", "1-60", "--nodes", "1000", *common))
     assert "different limits" in message and "--retry-unknown" in message
     assert "holds deals 1-60" in user_error(invoke("batch", "1-70", *common))
@@ -337,8 +356,9 @@ def test_retry_unknown_with_bigger_budget(ref60, tmp_path, monkeypatch):
     assert len(unknown) < len(first)
 
     assert "needs a bigger budget" in user_error(invoke("batch", "1-100", "--retry-unknown", "--out", folder))
-    assert "needs a bigger budget than" in user_error(invoke("batch", "1-100", "--retry-unknown", "--nodes", "20",
-                                                             "--out", folder))
+    assert "needs a bigger budget than" in user_error(
+        invoke("batch", "1-100", "--retry-unknown", "--nodes", "20", "--out", folder)
+    )
     assert "--retry-unknown needs --out" in user_error(invoke("batch", "1-100", "--retry-unknown", "--nodes", "99"))
 
     result = batch("1-100", "--retry-unknown", "--nodes", "2000000", "--workers", "2", "--out", folder)
@@ -364,8 +384,9 @@ def test_retry_unknown_with_bigger_budget(ref60, tmp_path, monkeypatch):
 def test_retry_needs_a_finished_folder(ref60, tmp_path):
     folder = copy_folder(ref60, tmp_path / "unfinished")
     (folder / "chunk-00000001-00000010.parquet").unlink()
-    assert "is not finished" in user_error(invoke("batch", "1-60", "--chunk", "10", "--retry-unknown",
-                                                  "--nodes", B.DEFAULT_NODES + 1, "--out", folder))
+    assert "is not finished" in user_error(
+        invoke("batch", "1-60", "--chunk", "10", "--retry-unknown", "--nodes", B.DEFAULT_NODES + 1, "--out", folder)
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -394,5 +415,6 @@ def test_dask_local_cluster_matches_local(ref60, tmp_path):
     assert table(folder).equals(table(ref60))
     execution = json.loads((folder / "_batch.json").read_text())["runs"][0]["execution"]
     assert execution["backend"] == "dask" and len(execution["workers"]) == 2
-    assert "--workers is for local processes" in user_error(invoke("batch", "1-60", "--dask-local", "2",
-                                                                   "--workers", "2", "--out", folder))
+    assert "--workers is for local processes" in user_error(
+        invoke("batch", "1-60", "--dask-local", "2", "--workers", "2", "--out", folder)
+    )

@@ -16,14 +16,24 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scorpion_solver import search
-from scorpion_solver.deal import deal
-from scorpion_solver.result import Limits
-from scorpion_solver.rules import CLASSIC, CLEAR
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.rules import CLASSIC, CLEAR
+from scorpion_solver.solver import search
+from scorpion_solver.solver.result import Limits
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-COMPARED = ("status", "nodes", "moves_made", "deadlock_checks", "deadlock_prunes", "peak_entries", "max_depth",
-            "dead_at_root", "stopped_by", "solution")
+COMPARED = (
+    "status",
+    "nodes",
+    "moves_made",
+    "deadlock_checks",
+    "deadlock_prunes",
+    "peak_entries",
+    "max_depth",
+    "dead_at_root",
+    "stopped_by",
+    "solution",
+)
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +80,9 @@ def test_c_baseline_searches_the_same_nodes(c_kernel, rules):
 HARD = [(CLEAR, 230), (CLEAR, 103), (CLASSIC, 69188)]  # 210,000, 363,000 and 167,000 nodes
 
 
-@pytest.mark.parametrize("limits, stop", [(Limits(nodes=3000), "nodes"), (Limits(memory_mb=1), "memory")],
-                         ids=["nodes", "memory"])
+@pytest.mark.parametrize(
+    "limits, stop", [(Limits(nodes=3000), "nodes"), (Limits(memory_mb=1), "memory")], ids=["nodes", "memory"]
+)
 def test_c_baseline_stops_at_the_same_node(c_kernel, limits, stop):
     assert same_results(c_kernel, HARD, limits) == [("unknown", stop)] * len(HARD)
 

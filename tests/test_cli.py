@@ -185,7 +185,9 @@ def test_replay_position_file_to_a_win(tmp_path):
     assert result.exit_code == 0
     lines = [line.rstrip() for line in result.stdout.splitlines()]
     assert lines == ["mode: clear"] + [f"col{i}:" for i in range(1, 8)] + [
-        "tail: -", "# 3 moves played; the game is won"]
+        "tail: -",
+        "# 3 moves played; the game is won",
+    ]
 
 
 def test_replay_to_a_lost_position(tmp_path):
@@ -200,7 +202,9 @@ def test_replay_to_a_lost_position(tmp_path):
 def test_replay_illegal_move():
     result = run("replay", "1", "7D:5>1", "JS:7>2", "5C:5>1", "tail")
     assert_user_error(result, "error: move 3: 5C:5>1 is not legal here")
-    assert result.stderr == "error: move 3: 5C:5>1 is not legal here: 5C does not build on 8C (same suit, one rank up)\n"
+    assert (
+        result.stderr == "error: move 3: 5C:5>1 is not legal here: 5C does not build on 8C (same suit, one rank up)\n"
+    )
 
 
 def test_replay_illegal_tail_in_classic():
@@ -219,16 +223,20 @@ def test_replay_illegal_move_in_moves_file(tmp_path):
 # Bad input: one line on stderr, exit status 2
 
 
-@pytest.mark.parametrize("args, starts", [
-    (["deal", "0"], "error: deal number must be 1 or more, got 0"),
-    (["deal", "--", "-1"], "error: deal number must be 1 or more, got -1"),
-    (["deal", "abc"], "error: 'abc' is not a deal number"),
-    (["deal", "1.5"], "error: '1.5' is not a deal number"),
-    (["perft", "0", "--depth", "2", "--engine", "reference"], "error: deal number must be 1 or more"),
-    (["replay", "0", "tail"], "error: deal number must be 1 or more"),
-    (["replay", "1", "bogus"], "error: 'bogus' is not a move"),
-    (["replay", "1", "6C:9>2"], "error: '6C:9>2' is not a move"),
-], ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+@pytest.mark.parametrize(
+    "args, starts",
+    [
+        (["deal", "0"], "error: deal number must be 1 or more, got 0"),
+        (["deal", "--", "-1"], "error: deal number must be 1 or more, got -1"),
+        (["deal", "abc"], "error: 'abc' is not a deal number"),
+        (["deal", "1.5"], "error: '1.5' is not a deal number"),
+        (["perft", "0", "--depth", "2", "--engine", "reference"], "error: deal number must be 1 or more"),
+        (["replay", "0", "tail"], "error: deal number must be 1 or more"),
+        (["replay", "1", "bogus"], "error: 'bogus' is not a move"),
+        (["replay", "1", "6C:9>2"], "error: '6C:9>2' is not a move"),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else "",
+)
 def test_bad_arguments(args, starts):
     assert_user_error(run(*args), starts)
 
@@ -245,15 +253,18 @@ def test_missing_moves_file(tmp_path):
     assert_user_error(run("replay", "1", "--moves-file", missing), f"error: cannot read {missing}")
 
 
-@pytest.mark.parametrize("text, problem", [
-    (DEAL_1.replace("col3: 9H*", "col3: 8D*"), "line 3: 8D appears twice"),
-    (DEAL_1.replace("QS", "ZZ"), "line 2: col2: 'ZZ' is not a card"),
-    (DEAL_1.replace("AS 4H", "AS 4H*"), "line 1: col1: face-down card 4H* lies above face-up card AS"),
-    (DEAL_1.replace("tail: 9C 2H 6H", "tail: 9C 2H"), "line 8: the tail holds 3 cards"),
-    (DEAL_1 + "foo: 1\n", "line 9: unknown line 'foo:'"),
-    (DEAL_1.replace(" 6S\n", "\n"), "cards missing: 6S"),
-    ("", "no line for col1"),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        (DEAL_1.replace("col3: 9H*", "col3: 8D*"), "line 3: 8D appears twice"),
+        (DEAL_1.replace("QS", "ZZ"), "line 2: col2: 'ZZ' is not a card"),
+        (DEAL_1.replace("AS 4H", "AS 4H*"), "line 1: col1: face-down card 4H* lies above face-up card AS"),
+        (DEAL_1.replace("tail: 9C 2H 6H", "tail: 9C 2H"), "line 8: the tail holds 3 cards"),
+        (DEAL_1 + "foo: 1\n", "line 9: unknown line 'foo:'"),
+        (DEAL_1.replace(" 6S\n", "\n"), "cards missing: 6S"),
+        ("", "no line for col1"),
+    ],
+)
 @pytest.mark.parametrize("command", ["perft", "replay"])
 def test_malformed_position_file(tmp_path, text, problem, command):
     path = tmp_path / "bad.txt"
@@ -268,23 +279,31 @@ def test_malformed_position_file(tmp_path, text, problem, command):
 # mistake, click's own usage errors included.
 
 
-@pytest.mark.parametrize("args", [
-    ["deal", "-1"],
-    ["deal", "1", "--mode", "bogus"],
-    ["perft", "1", "--depth", "x", "--engine", "reference"],
-], ids=lambda v: " ".join(v))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deal", "-1"],
+        ["deal", "1", "--mode", "bogus"],
+        ["perft", "1", "--depth", "x", "--engine", "reference"],
+    ],
+    ids=lambda v: " ".join(v),
+)
 def test_bad_option_values_are_one_line(args):
     result = run(*args)
     assert result.exit_code == 2
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("error:")
 
 
-@pytest.mark.parametrize("args", [
-    ["deal", "-1"],
-    ["deal", "1", "--mode", "bogus"],
-    ["perft", "1", "--depth", "x", "--engine", "reference"],
-    ["perft", "1"],
-], ids=lambda v: " ".join(v))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deal", "-1"],
+        ["deal", "1", "--mode", "bogus"],
+        ["perft", "1", "--depth", "x", "--engine", "reference"],
+        ["perft", "1"],
+    ],
+    ids=lambda v: " ".join(v),
+)
 def test_bad_option_values_exit_2_without_traceback(args):
     result = run(*args)
     assert result.exit_code == 2

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from scorpion_solver import CLASSIC, CLEAR, Position, deal, format_position, is_won, legal_moves, parse_position
-from scorpion_solver.cards import SUITS, run_of_suit
-from scorpion_solver.deadlock import can_become_top, is_deadlocked
-from scorpion_solver.engine import apply_move, parse_moves, replay, settle
-from scorpion_solver.rules import WASP
+from scorpion_solver.game.cards import SUITS, run_of_suit
+from scorpion_solver.game.engine import apply_move, parse_moves, replay, settle
+from scorpion_solver.game.rules import WASP
+from scorpion_solver.solver.deadlock import can_become_top, is_deadlocked
 
 RUN = {s: " ".join(r + s for r in "KQJT98765432A") for s in SUITS}
 
@@ -66,9 +66,9 @@ def test_buried_position_really_has_no_way_out():
 
 
 UNDER_FROZEN = f"""\
-col1: 5H* {RUN['S']}
-col2: {RUN['C']}
-col3: {RUN['D']}
+col1: 5H* {RUN["S"]}
+col2: {RUN["C"]}
+col3: {RUN["D"]}
 col4: KH QH JH TH 9H 8H 7H 6H
 col5: 4H 3H 2H AH
 col6:
@@ -199,8 +199,8 @@ def test_deadlock_is_sound_on_many_random_positions(rules):
 
 
 def _chain_says_space(p, rules):
-    from scorpion_solver import kernel
-    from scorpion_solver.search import to_compact
+    from scorpion_solver.solver import kernel
+    from scorpion_solver.solver.search import to_compact
 
     return bool(kernel._space_by_chains(to_compact(p), int(rules.sweeps)))
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from scorpion_solver import CLASSIC, CLEAR, deal, format_position
-from scorpion_solver.cards import card_text
-from scorpion_solver.rules import SCORPION2
+from scorpion_solver.game.cards import card_text
+from scorpion_solver.game.rules import SCORPION2
 
 GOLDEN = {
     1: """\
@@ -151,7 +151,7 @@ def test_ms_deals_are_freecell_deals_read_seven_to_a_row(number, freecell):
 
 
 def test_deal_1_read_seven_to_a_row():
-    rows = [" ".join(_dealing_order(deal(1))[i:i + 7]) for i in range(0, 52, 7)]
+    rows = [" ".join(_dealing_order(deal(1))[i : i + 7]) for i in range(0, 52, 7)]
     assert rows == [
         "JD 2D 9H JC 5D 7H 7C",
         "5H KD KC 9S 5S AD QC",
@@ -183,6 +183,7 @@ def _spec_deal(n, force_ms=False):
 
         def randint(a, b):
             return a + int(rng.random() * (b + 1 - a))
+
     for i in range(51, 0, -1):
         j = randint(0, i)
         deck[i], deck[j] = deck[j], deck[i]
@@ -199,7 +200,9 @@ def _spec_deal(n, force_ms=False):
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("number", [1, 2, 3, 617, 11982, 31998, 31999, 32000, 32001, 32767, 32768, 99999, 2**31, 2**32 + 1])
+@pytest.mark.parametrize(
+    "number", [1, 2, 3, 617, 11982, 31998, 31999, 32000, 32001, 32767, 32768, 99999, 2**31, 2**32 + 1]
+)
 def test_deal_follows_rules_md_step_by_step(number):
     assert str(deal(number)) == _spec_deal(number)
 
@@ -256,4 +259,5 @@ def test_scorpion2_deals_the_same_cards(number):
     assert easy.tail == plain.tail
     assert easy.hidden == (3, 3, 3, 0, 0, 0, 0)
     assert str(easy) == GOLDEN[number].replace(
-        str(plain).splitlines()[3], "col4: " + " ".join(card_text(c) for c in plain.columns[3]))
+        str(plain).splitlines()[3], "col4: " + " ".join(card_text(c) for c in plain.columns[3])
+    )

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from scorpion_solver.deal import deal
-from scorpion_solver.rules import CLASSIC, CLEAR
-from scorpion_solver.search import VerificationError, _debug_check, compact_keys, solve, to_compact
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.rules import CLASSIC, CLEAR
+from scorpion_solver.solver.search import VerificationError, _debug_check, compact_keys, solve, to_compact
 
 
 @pytest.mark.parametrize("number, rules", [(5, CLEAR), (33, CLEAR), (37, CLASSIC)])

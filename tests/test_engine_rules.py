@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from scorpion_solver import CLASSIC, CLEAR, deal, is_lost, is_won, legal_moves, parse_position, perft
-from scorpion_solver.cards import SUITS, parse_card
-from scorpion_solver.engine import (
+from scorpion_solver.game.cards import SUITS, parse_card
+from scorpion_solver.game.engine import (
     TAIL,
     Move,
     MoveError,
@@ -339,8 +339,8 @@ tail: -
 CLASSIC_STUCK = f"""\
 col1: KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S
 col2: KH QH JH TH 9H 8H 7H 6H 5H 4H 3H
-col3: {RUN['C']}
-col4: {RUN['D']}
+col3: {RUN["C"]}
+col4: {RUN["D"]}
 col5:
 col6:
 col7:
@@ -357,17 +357,20 @@ def test_classic_tail_allowed_when_only_relocations_remain():
 
 def test_tail_completing_a_run_is_frozen_in_classic():
     p = play(pos(CLASSIC_STUCK, CLASSIC), TAIL, CLASSIC)
-    assert p == pos(f"""\
-col1: {RUN['S']}
+    assert p == pos(
+        f"""\
+col1: {RUN["S"]}
 col2: KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H
-col3: {RUN['C']} AH
-col4: {RUN['D']}
+col3: {RUN["C"]} AH
+col4: {RUN["D"]}
 col5:
 col6:
 col7:
 tail: -
 frozen: C
-""", CLASSIC)
+""",
+        CLASSIC,
+    )
     assert p.frozen == frozenset({suit("S"), suit("C"), suit("D")})
     # Only the tail card on the frozen clubs moves; it completes hearts and wins.
     assert moves(p, CLASSIC) == "AH:3>2"
@@ -380,9 +383,9 @@ frozen: C
 CLASSIC_LOCK = f"""\
 col1: KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S
 col2: 5H
-col3: {RUN['C']}
+col3: {RUN["C"]}
 col4: KH QH JH TH 9H 8H 7H 6H 4H 3H
-col5: {RUN['D']}
+col5: {RUN["D"]}
 col6:
 col7:
 tail: AS AH 2H
@@ -408,30 +411,36 @@ def test_same_text_in_clear_sweeps_and_offers_the_tail():
 
 
 def test_classic_tail_is_the_only_move_when_stuck():
-    p = pos(f"""\
+    p = pos(
+        f"""\
 col1: KS QS JS TS 9S 8S 2S
 col2: KH QH JH TH 9H 8H 7H 3H
-col3: {RUN['C']}
-col4: {RUN['D']}
+col3: {RUN["C"]}
+col4: {RUN["D"]}
 col5: 6S* 3S 5S 4S
 col6: 4H 6H 5H
 col7: 7S
 tail: AS 2H AH
-""", CLASSIC)
+""",
+        CLASSIC,
+    )
     # Each top waits for a tail card, for a card in its own column, or for the face-down 6S.
     assert moves(p, CLASSIC) == "tail"
     q = play(p, TAIL, CLASSIC)
-    assert q == pos(f"""\
+    assert q == pos(
+        f"""\
 col1: KS QS JS TS 9S 8S 2S AS
 col2: KH QH JH TH 9H 8H 7H 3H 2H
-col3: {RUN['C']} AH
-col4: {RUN['D']}
+col3: {RUN["C"]} AH
+col4: {RUN["D"]}
 col5: 6S* 3S 5S 4S
 col6: 4H 6H 5H
 col7: 7S
 tail: -
 frozen: C
-""", CLASSIC)
+""",
+        CLASSIC,
+    )
     assert moves(q, CLASSIC) == "AH:3>2"
 
 
@@ -441,9 +450,9 @@ frozen: C
 
 def test_one_move_sweeps_two_runs_in_two_columns():
     p = pos(f"""\
-col1: {RUN['S']} AH
+col1: {RUN["S"]} AH
 col2: KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H
-col3: {RUN['C'].replace(' 2C', '')} 9D 2C
+col3: {RUN["C"].replace(" 2C", "")} 9D 2C
 col4: KD QD JD TD 8D 7D 6D 5D 4D 3D 2D AD
 col5:
 col6:
@@ -461,7 +470,7 @@ tail: -
 
 def test_one_move_sweeps_two_stacked_runs_in_one_column():
     p = pos(f"""\
-col1: {RUN['S']} KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H
+col1: {RUN["S"]} KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H
 col2: AH
 col3: KC QC JC TC 9C 8C 7C 6C 5C 4C 3C AC 2C
 col4:
@@ -522,7 +531,7 @@ tail: -
 
 def test_moving_riders_away_sweeps_the_run_beneath():
     p = pos(f"""\
-col1: 9D* {RUN['S']} 4D
+col1: 9D* {RUN["S"]} 4D
 col2: 5D
 col3: KD QD JD TD 8D 7D 6D 3D 2D AD
 col4:
@@ -541,11 +550,11 @@ tail: -
 
 
 CLASSIC_COVERED = f"""\
-col1: 7D {RUN['S']} 5D
+col1: 7D {RUN["S"]} 5D
 col2: KD QD JD TD 9D 8D 6D
 col3: 4D 3D 2D AD
-col4: {RUN['C']}
-col5: {RUN['H']}
+col4: {RUN["C"]}
+col5: {RUN["H"]}
 col6:
 col7:
 tail: -
@@ -571,16 +580,19 @@ def test_classic_frozen_covered_run_listed_on_frozen_line():
 
 
 def test_classic_cards_beneath_a_frozen_run_never_move():
-    p = pos(f"""\
-col1: 5D {RUN['S']}
+    p = pos(
+        f"""\
+col1: 5D {RUN["S"]}
 col2: KD QD JD TD 9D 8D 7D 6D
 col3: 4D 3D 2D AD
-col4: {RUN['C']}
-col5: {RUN['H']}
+col4: {RUN["C"]}
+col5: {RUN["H"]}
 col6:
 col7:
 tail: -
-""", CLASSIC)
+""",
+        CLASSIC,
+    )
     # 5D would build on 6D, but it lies under the frozen spades.
     assert legal_moves(p, CLASSIC) == []
     assert is_lost(p, CLASSIC) and not is_won(p, CLASSIC)
@@ -589,16 +601,19 @@ tail: -
 
 
 def test_classic_won_with_stacked_runs():
-    p = pos(f"""\
-col1: {RUN['S']} {RUN['H']}
-col2: {RUN['C']}
-col3: {RUN['D']}
+    p = pos(
+        f"""\
+col1: {RUN["S"]} {RUN["H"]}
+col2: {RUN["C"]}
+col3: {RUN["D"]}
 col4:
 col5:
 col6:
 col7:
 tail: -
-""", CLASSIC)
+""",
+        CLASSIC,
+    )
     assert is_won(p, CLASSIC)
     assert not is_lost(p, CLASSIC)
     assert legal_moves(p, CLASSIC) == []
@@ -606,16 +621,19 @@ tail: -
 
 
 def test_classic_not_won_with_a_face_down_run_card():
-    p = pos(f"""\
-col1: KS* {RUN['S'][3:]}
-col2: {RUN['H']}
-col3: {RUN['C']}
-col4: {RUN['D']}
+    p = pos(
+        f"""\
+col1: KS* {RUN["S"][3:]}
+col2: {RUN["H"]}
+col3: {RUN["C"]}
+col4: {RUN["D"]}
 col5:
 col6:
 col7:
 tail: -
-""", CLASSIC)
+""",
+        CLASSIC,
+    )
     assert not is_won(p, CLASSIC)
 
 
@@ -687,7 +705,9 @@ def test_deal_1_first_moves():
 def test_replay_legal_moves():
     # 7D carries 8C, JS carries QH 4S 8S 6S; then the tail lands on 8C, 6S and 6C.
     final = replay(deal(1), parse_moves("7D:5>1 JS:7>2 tail"))
-    assert str(final) == """\
+    assert (
+        str(final)
+        == """\
 col1: JD* 5H* KH* AS 4H TH 8D 7D 8C 9C
 col2: 2D* KD* 3H* AH AC 8H QS JS QH 4S 8S 6S 2H
 col3: 9H* KC* 2S* 3C 4D 2C 6C 6H
@@ -696,6 +716,7 @@ col5: 5D 5S 9D 5C 3S
 col6: 7H AD QD TS TD 6D TC
 col7: 7C QC
 tail: -"""
+    )
 
 
 def test_replay_names_the_first_illegal_move():
@@ -746,5 +767,10 @@ def test_perft_divide_sums_to_perft(rules):
 
 def test_perft_divide_deal_1_depth_2():
     assert [(move_text(m), n) for m, n in perft_divide(deal(1), 2)] == [
-        ("7D:5>1", 5), ("JS:7>2", 5), ("5C:5>3", 6), ("7C:7>5", 4), ("5S:5>7", 5), ("tail", 4),
+        ("7D:5>1", 5),
+        ("JS:7>2", 5),
+        ("5C:5>3", 6),
+        ("7C:7>5", 4),
+        ("5S:5>7", 5),
+        ("tail", 4),
     ]

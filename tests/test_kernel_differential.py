@@ -31,15 +31,27 @@ import re
 import numpy as np
 import pytest
 
-from scorpion_solver import deadlock, engine
-from scorpion_solver import kernel as K
-from scorpion_solver.deal import deal
-from scorpion_solver.engine import apply_move, interchangeable_columns, is_won, legal_moves, parse_moves
-from scorpion_solver.position import Position, frozen_floor, position_problems
-from scorpion_solver.reference_search import canonical_key
-from scorpion_solver.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP
-from scorpion_solver.search import (compact_keys, from_compact, jit_deadlocked, jit_legal_moves, jit_perft, jit_play,
-                                    position_key, rule_flags, solve, state_problems, to_compact)
+from scorpion_solver.game import engine
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.engine import apply_move, interchangeable_columns, is_won, legal_moves, parse_moves
+from scorpion_solver.game.position import Position, frozen_floor, position_problems
+from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP
+from scorpion_solver.solver import deadlock
+from scorpion_solver.solver import kernel as K
+from scorpion_solver.solver.reference_search import canonical_key
+from scorpion_solver.solver.search import (
+    compact_keys,
+    from_compact,
+    jit_deadlocked,
+    jit_legal_moves,
+    jit_perft,
+    jit_play,
+    position_key,
+    rule_flags,
+    solve,
+    state_problems,
+    to_compact,
+)
 
 PRESETS = [CLEAR, CLASSIC, WASP, SCORPION2, GOODSOL]
 IDS = [r.name for r in PRESETS]
@@ -102,7 +114,7 @@ def decode(s: np.ndarray) -> Position:
     for col in range(7):
         n = int(s[K.LEN + col])
         base = K.COLS + K.COL_CAP * col
-        columns.append(tuple(int(c) for c in s[base:base + n]))
+        columns.append(tuple(int(c) for c in s[base : base + n]))
         hidden.append(int(s[K.HID + col]))
     dealt = int(s[K.DEALT])
     tail = () if dealt else tuple(int(s[K.TAIL + t]) for t in range(3))
@@ -123,7 +135,7 @@ def kernel_play(pos: Position, move, rules) -> tuple[np.ndarray, np.ndarray]:
 def layout(pos: Position) -> np.ndarray:
     """The compact state of a position, built here from the docstring's table (an oracle for to_compact)."""
     s = [0] * K.STATE_SIZE
-    s[K.LOCCOL:K.LOCCOL + 52] = [-1] * 52
+    s[K.LOCCOL : K.LOCCOL + 52] = [-1] * 52
     present = set(pos.tail)
     for col, cards in enumerate(pos.columns):
         for i, c in enumerate(cards):
@@ -148,8 +160,8 @@ def meaningful(s: np.ndarray) -> np.ndarray:
     mask = np.ones(K.STATE_SIZE, dtype=bool)
     for col in range(7):
         base = K.COLS + K.COL_CAP * col
-        mask[base + int(s[K.LEN + col]):base + K.COL_CAP] = False
-    mask[K.LOCIDX:K.LOCIDX + 52] = s[K.LOCCOL:K.LOCCOL + 52] >= 0
+        mask[base + int(s[K.LEN + col]) : base + K.COL_CAP] = False
+    mask[K.LOCIDX : K.LOCIDX + 52] = s[K.LOCCOL : K.LOCCOL + 52] >= 0
     return mask
 
 
@@ -370,7 +382,7 @@ def test_key_sees_face_down_counts_and_frozen_suits():
     # Same table, one suit listed as frozen or not (classic): different positions.
     run = tuple(range(12, -1, -1))  # KC..AC
     rest = [c for c in range(13, 52)]
-    columns = (run + tuple(rest[:3]),) + tuple(tuple(rest[3 + 6 * i:9 + 6 * i]) for i in range(6))
+    columns = (run + tuple(rest[:3]),) + tuple(tuple(rest[3 + 6 * i : 9 + 6 * i]) for i in range(6))
     plain = Position(columns, (0,) * 7, ())
     frozen = Position(columns, (0,) * 7, (), frozenset({0}))
     assert position_key(plain) != position_key(frozen)
@@ -442,7 +454,7 @@ LAYOUT_ROW = re.compile(r"^\s*(\d+)\s+(\d+(?:\s*\*\s*\d+)?)\s+([A-Za-z]+)\b")
 
 def docstring_layout() -> list[tuple[int, int, str]]:
     doc = K.__doc__
-    table = doc[doc.index("Compact state"):doc.index("Keys:")]
+    table = doc[doc.index("Compact state") : doc.index("Keys:")]
     rows = []
     for line in table.splitlines():
         m = LAYOUT_ROW.match(line)
@@ -458,8 +470,7 @@ def test_compact_layout_matches_docstring():
     assert K.STATE_SIZE == 584
     rows = docstring_layout()
     names = [name for _, _, name in rows]
-    assert names == ["COLS", "LEN", "HID", "FLOOR", "LOCCOL", "LOCIDX", "TAIL", "DEALT", "SWEPT", "FROZEN",
-                     "padding"]
+    assert names == ["COLS", "LEN", "HID", "FLOOR", "LOCCOL", "LOCIDX", "TAIL", "DEALT", "SWEPT", "FROZEN", "padding"]
     assert "STATE_SIZE = 584" in K.__doc__
     end = 0
     for offset, size, name in rows:
@@ -481,10 +492,10 @@ def test_compact_layout_matches_docstring():
 def test_to_compact_fields_of_deal_1():
     pos = deal(1)
     s = to_compact(pos)
-    assert list(s[K.LEN:K.LEN + 7]) == [7] * 7
-    assert list(s[K.HID:K.HID + 7]) == [3, 3, 3, 3, 0, 0, 0]
-    assert list(s[K.FLOOR:K.FLOOR + 7]) == [0] * 7
-    assert list(s[K.TAIL:K.TAIL + 3]) == list(pos.tail)
+    assert list(s[K.LEN : K.LEN + 7]) == [7] * 7
+    assert list(s[K.HID : K.HID + 7]) == [3, 3, 3, 3, 0, 0, 0]
+    assert list(s[K.FLOOR : K.FLOOR + 7]) == [0] * 7
+    assert list(s[K.TAIL : K.TAIL + 3]) == list(pos.tail)
     assert (s[K.DEALT], s[K.SWEPT], s[K.FROZEN]) == (0, 0, 0)
     for col, cards in enumerate(pos.columns):
         for i, c in enumerate(cards):
@@ -492,7 +503,7 @@ def test_to_compact_fields_of_deal_1():
             assert (s[K.LOCCOL + c], s[K.LOCIDX + c]) == (col, i)
     for c in pos.tail:
         assert s[K.LOCCOL + c] == -1
-    assert not s[K.DEALT + 3:].any()  # padding stays zero
+    assert not s[K.DEALT + 3 :].any()  # padding stays zero
 
 
 @pytest.mark.parametrize("problems", [compact_problems, state_problems], ids=["compact_problems", "state_problems"])
@@ -566,12 +577,12 @@ def test_child_keys_equal_make_move_keys(rules):
             before = s.copy()
             for move in moves:
                 code = K.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
-                k1, k2 = K.child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes,
-                                      K.Z, K.ZH, K.SALT, K.MISC)
+                k1, k2 = K.child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, K.Z, K.ZH, K.SALT, K.MISC)
                 assert np.array_equal(s, before)  # the parent is not touched
                 _, made = kernel_play(pos, move, rules)
-                assert (int(k1), int(k2)) == (int(made[K.KEY1]), int(made[K.KEY2])), \
+                assert (int(k1), int(k2)) == (int(made[K.KEY1]), int(made[K.KEY2])), (
                     f"{engine.move_text(move)} ({rules.name}) from:\n{pos}"
+                )
                 child = apply_move(pos, move, rules)
                 sweeping += child.frozen != pos.frozen or len(child.swept_suits()) != len(pos.swept_suits())
                 checked += 1

@@ -46,14 +46,29 @@ def test_committed_notebooks_match_their_generator():
     for name in NAMES:
         committed = nbformat.read(NOTEBOOKS / name, as_version=4)
         assert builder.sources(committed) == builder.sources(builder.build(name)), (
-            f"notebooks/{name} differs from build_notebooks.py: run python notebooks/build_notebooks.py --execute")
+            f"notebooks/{name} differs from build_notebooks.py: run python notebooks/build_notebooks.py --execute"
+        )
 
 
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("results") / "deals-1-300"
-    command = [sys.executable, "-m", "scorpion_solver.cli", "batch", "1-300", "--mode", "clear,classic",
-               "--workers", "2", "--nodes", "200000", "--out", str(out), "--no-progress"]
+    command = [
+        sys.executable,
+        "-m",
+        "scorpion_solver",
+        "batch",
+        "1-300",
+        "--mode",
+        "clear,classic",
+        "--workers",
+        "2",
+        "--nodes",
+        "200000",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
     done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     return out

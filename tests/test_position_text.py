@@ -7,10 +7,10 @@ import random
 import pytest
 
 from scorpion_solver import CLASSIC, CLEAR, Position, deal, format_position, legal_moves, parse_position
-from scorpion_solver.cards import SUITS, parse_card
-from scorpion_solver.engine import apply_move
-from scorpion_solver.position_text import PositionError
-from scorpion_solver.rules import SCORPION2
+from scorpion_solver.game.cards import SUITS, parse_card
+from scorpion_solver.game.engine import apply_move
+from scorpion_solver.game.position_text import PositionError
+from scorpion_solver.game.rules import SCORPION2
 
 RUN = {s: " ".join(r + s for r in "KQJT98765432A") for s in SUITS}
 
@@ -123,11 +123,11 @@ tail: AH 3H QS
 
 CLASSIC_FROZEN = f"""\
 mode: classic
-col1: 7D {RUN['S']} 5D
+col1: 7D {RUN["S"]} 5D
 col2: KD QD JD TD 9D 8D 6D
 col3: 4D 3D 2D AD
-col4: {RUN['C']}
-col5: {RUN['H']}
+col4: {RUN["C"]}
+col5: {RUN["H"]}
 col6:
 col7:
 tail: -
@@ -155,9 +155,9 @@ def test_covered_run_without_frozen_line_is_not_frozen():
 def test_round_trip_classic_frozen_run_under_a_tail_card():
     text = f"""\
 mode: classic
-col1: {RUN['S']} 9C
+col1: {RUN["S"]} 9C
 col2: KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H 4C
-col3: {RUN['D']} AH
+col3: {RUN["D"]} AH
 col4: KC QC JC TC 8C 7C 6C 5C 3C 2C AC
 col5:
 col6:
@@ -236,7 +236,8 @@ def test_face_down_card_on_top_is_turned_up():
 
 def test_single_face_down_card_is_turned_up():
     text = DEAL_1.replace("col5: 5D 5S 9D 5C 3S 7D 8C", "col5: 5D*").replace(
-        "col6: 7H AD QD TS TD 6D TC", "col6: 7H AD QD TS TD 6D TC 5S 9D 5C 3S 7D 8C")
+        "col6: 7H AD QD TS TD 6D TC", "col6: 7H AD QD TS TD 6D TC 5S 9D 5C 3S 7D 8C"
+    )
     pos = read(text).position
     assert pos.columns[4] == cards("5D")
     assert pos.hidden[4] == 0
@@ -245,7 +246,7 @@ def test_single_face_down_card_is_turned_up():
 
 def test_complete_top_run_is_swept_in_clear():
     text = f"""\
-col1: 5C* {RUN['H']}
+col1: 5C* {RUN["H"]}
 col2:
 col3: KC QC JC TC 9C 8C 7C 6C 4C 3C 2C AC
 col4:
@@ -257,13 +258,16 @@ tail: -
     pos = read(text).position
     assert pos.columns[0] == cards("5C")
     assert pos.hidden[0] == 0  # the card under the swept run turned up
-    assert plain(str(pos)) == "col1: 5C\ncol2:\ncol3: KC QC JC TC 9C 8C 7C 6C 4C 3C 2C AC\ncol4:\ncol5:\ncol6:\ncol7:\ntail: -\n"
+    assert (
+        plain(str(pos))
+        == "col1: 5C\ncol2:\ncol3: KC QC JC TC 9C 8C 7C 6C 4C 3C 2C AC\ncol4:\ncol5:\ncol6:\ncol7:\ntail: -\n"
+    )
 
 
 def test_stacked_complete_runs_are_both_swept_in_clear():
     text = f"""\
-col1: {RUN['S']} {RUN['H']}
-col2: {RUN['C']} 9D
+col1: {RUN["S"]} {RUN["H"]}
+col2: {RUN["C"]} 9D
 col3: KD QD JD TD 8D 7D 6D 5D 4D 3D 2D AD
 col4:
 col5:
@@ -278,10 +282,10 @@ tail: -
 
 
 CLASSIC_TOP_RUN = f"""\
-col1: 5C* {RUN['H']}
-col2: {RUN['S']}
+col1: 5C* {RUN["H"]}
+col2: {RUN["S"]}
 col3: KC QC JC TC 9C 8C 7C 6C 4C 3C 2C AC
-col4: {RUN['D']}
+col4: {RUN["D"]}
 col5:
 col6:
 col7:

@@ -20,13 +20,22 @@ from __future__ import annotations
 import pytest
 
 from scorpion_solver import deal
-from scorpion_solver.cards import parse_card
-from scorpion_solver.engine import (Move, apply_move, is_won, legal_moves, parse_moves, perft, perft_divide, replay,
-                                    replay_positions)
-from scorpion_solver.position_text import parse_position
-from scorpion_solver.result import Limits
-from scorpion_solver.rules import CLASSIC, CLEAR, GOODSOL, PRESETS, SCORPION2, WASP, get_rules
-from scorpion_solver.search import jit_deadlocked, jit_perft, solve
+from scorpion_solver.game.cards import parse_card
+from scorpion_solver.game.engine import (
+    Move,
+    apply_move,
+    is_won,
+    legal_moves,
+    parse_moves,
+    perft,
+    perft_divide,
+    replay,
+    replay_positions,
+)
+from scorpion_solver.game.position_text import parse_position
+from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, PRESETS, SCORPION2, WASP, get_rules
+from scorpion_solver.solver.result import Limits
+from scorpion_solver.solver.search import jit_deadlocked, jit_perft, solve
 
 # perft(deal 1, d) for d = 1..5. clear and classic are RULES.md's table; the relatives were
 # computed with engine.perft and agree with search.jit_perft (the test checks both).
@@ -114,7 +123,7 @@ def test_classic_freezes_and_clear_sweeps_the_same_run():
 def test_wasp_any_card_into_a_space():
     position = parse_position(RUN_ON_TOP, WASP).position  # the heart run is swept (wasp sweeps)
     moves = legal_moves(position, WASP)
-    assert Move(card("5S"), 2, 3) in moves          # any face-up card may lead into a space
+    assert Move(card("5S"), 2, 3) in moves  # any face-up card may lead into a space
     assert Move(card("5S"), 2, 3) not in legal_moves(position, CLEAR)
     assert all(m.dst == 3 for m in moves if not position.columns[m.dst])  # the leftmost space only
 

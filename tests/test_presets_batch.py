@@ -6,9 +6,9 @@ import pyarrow.parquet as pq
 from click.testing import CliRunner
 
 from scorpion_solver.cli import main
-from scorpion_solver.deal import deal
-from scorpion_solver.engine import is_won, parse_moves, replay
-from scorpion_solver.rules import get_rules
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.engine import is_won, parse_moves, replay
+from scorpion_solver.game.rules import get_rules
 
 RELATIVES = ("wasp", "scorpion2", "goodsol")
 PRESETS = ("clear", "classic") + RELATIVES
@@ -17,8 +17,23 @@ PRESETS = ("clear", "classic") + RELATIVES
 def test_batch_and_stats_for_the_relatives(tmp_path):
     out = tmp_path / "relatives"
     runner = CliRunner()
-    result = runner.invoke(main, ["batch", "1-60", "--mode", ",".join(PRESETS), "--workers", "1",
-                                  "--nodes", "300000", "--out", str(out), "--no-progress"], catch_exceptions=False)
+    result = runner.invoke(
+        main,
+        [
+            "batch",
+            "1-60",
+            "--mode",
+            ",".join(PRESETS),
+            "--workers",
+            "1",
+            "--nodes",
+            "300000",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     rows = pq.read_table(out).to_pylist()
     assert sorted({r["mode"] for r in rows}) == sorted(PRESETS)

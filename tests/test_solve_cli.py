@@ -5,10 +5,10 @@ import json
 from click.testing import CliRunner
 
 from scorpion_solver.cli import main
-from scorpion_solver.deal import deal
-from scorpion_solver.engine import is_won, parse_moves, replay
-from scorpion_solver.position_text import format_position
-from scorpion_solver.rules import CLASSIC, CLEAR
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.engine import is_won, parse_moves, replay
+from scorpion_solver.game.position_text import format_position
+from scorpion_solver.game.rules import CLASSIC, CLEAR
 
 
 def run(*args):
@@ -60,8 +60,14 @@ def test_no_prune_gives_the_same_verdicts():
 
 
 def test_bad_inputs_are_one_line_and_exit_2(tmp_path):
-    for args in (["solve", "9-3"], ["solve", "0"], ["solve", tmp_path / "missing.txt"], ["solve", "5", "--mode", "spider"],
-                 ["solve", "5", "--nodes", "0"], ["solve", "5", "--time", "-1"]):
+    for args in (
+        ["solve", "9-3"],
+        ["solve", "0"],
+        ["solve", tmp_path / "missing.txt"],
+        ["solve", "5", "--mode", "spider"],
+        ["solve", "5", "--nodes", "0"],
+        ["solve", "5", "--time", "-1"],
+    ):
         result = run(*args)
         assert result.exit_code == 2, args
         assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("error:"), (args, result.stderr)

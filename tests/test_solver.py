@@ -8,17 +8,25 @@ import time
 
 import pytest
 
-from scorpion_solver import deadlock
-from scorpion_solver import kernel as K
-from scorpion_solver import search
-from scorpion_solver.deal import deal
-from scorpion_solver.engine import (TAIL, apply_move, is_lost, is_won, legal_moves, moves_text, parse_moves, replay,
-                                    replay_positions)
-from scorpion_solver.position_text import parse_position
-from scorpion_solver.reference_search import reference_solve
-from scorpion_solver.result import Limits
-from scorpion_solver.rules import CLASSIC, CLEAR
-from scorpion_solver.search import jit_deadlocked, jit_legal_moves, max_table_entries, solve
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.engine import (
+    TAIL,
+    apply_move,
+    is_lost,
+    is_won,
+    legal_moves,
+    moves_text,
+    parse_moves,
+    replay,
+    replay_positions,
+)
+from scorpion_solver.game.position_text import parse_position
+from scorpion_solver.game.rules import CLASSIC, CLEAR
+from scorpion_solver.solver import deadlock, search
+from scorpion_solver.solver import kernel as K
+from scorpion_solver.solver.reference_search import reference_solve
+from scorpion_solver.solver.result import Limits
+from scorpion_solver.solver.search import jit_deadlocked, jit_legal_moves, max_table_entries, solve
 
 MODES = [CLEAR, CLASSIC]
 WON_1_40 = {"clear": {5, 33, 37}, "classic": {5, 37}}
@@ -55,8 +63,9 @@ def winning_lines(verdicts_1_40):
     for rules in MODES:
         for number in sorted(WON_1_40[rules.name]):
             start = deal(number, rules)
-            lines[rules.name, number] = replay_positions(start, parse_moves(verdicts_1_40[rules.name, number].solution),
-                                                         rules)
+            lines[rules.name, number] = replay_positions(
+                start, parse_moves(verdicts_1_40[rules.name, number].solution), rules
+            )
     return lines
 
 
@@ -92,8 +101,19 @@ def test_jit_equals_reference_on_1_to_40(rules, verdicts_1_40):
     for number in range(1, 41):
         got = verdicts_1_40[rules.name, number]
         want = reference_solve(deal(number, rules), rules)
-        fields = ("status", "nodes", "moves_made", "max_depth", "deadlock_checks", "deadlock_prunes", "dead_at_root",
-                  "peak_entries", "solution", "solution_length", "stopped_by")
+        fields = (
+            "status",
+            "nodes",
+            "moves_made",
+            "max_depth",
+            "deadlock_checks",
+            "deadlock_prunes",
+            "dead_at_root",
+            "peak_entries",
+            "solution",
+            "solution_length",
+            "stopped_by",
+        )
         assert [getattr(got, f) for f in fields] == [getattr(want, f) for f in fields], number
         # solve(engine='reference') is the same search.
         assert solve(deal(number, rules), rules, engine="reference").nodes == want.nodes
@@ -114,10 +134,25 @@ def twin_big():
 def test_jit_equals_reference_across_table_growth(twin_big):
     pos, got, want = twin_big
     assert got.nodes > 32768  # the table grew at least once
-    assert (got.status, got.nodes, got.moves_made, got.max_depth, got.deadlock_checks, got.deadlock_prunes,
-            got.peak_entries, got.solution) == \
-        (want.status, want.nodes, want.moves_made, want.max_depth, want.deadlock_checks, want.deadlock_prunes,
-         want.peak_entries, want.solution)
+    assert (
+        got.status,
+        got.nodes,
+        got.moves_made,
+        got.max_depth,
+        got.deadlock_checks,
+        got.deadlock_prunes,
+        got.peak_entries,
+        got.solution,
+    ) == (
+        want.status,
+        want.nodes,
+        want.moves_made,
+        want.max_depth,
+        want.deadlock_checks,
+        want.deadlock_prunes,
+        want.peak_entries,
+        want.solution,
+    )
     assert_solution_wins(pos, got, CLEAR)
 
 
@@ -215,10 +250,20 @@ def test_reference_pruning_matches_jit_off_the_line(winning_lines):
                 got, want = jit(child, CLEAR, limits), reference_solve(child, CLEAR, limits)
                 if want.status == "unknown":
                     continue
-                fields = ("status", "nodes", "moves_made", "max_depth", "deadlock_checks", "deadlock_prunes",
-                          "solution")
-                assert [getattr(got, f) for f in fields] == [getattr(want, f) for f in fields], \
-                    (i, moves_text([move]), prune)
+                fields = (
+                    "status",
+                    "nodes",
+                    "moves_made",
+                    "max_depth",
+                    "deadlock_checks",
+                    "deadlock_prunes",
+                    "solution",
+                )
+                assert [getattr(got, f) for f in fields] == [getattr(want, f) for f in fields], (
+                    i,
+                    moves_text([move]),
+                    prune,
+                )
                 compared += 1
     assert compared >= 40
 
@@ -247,15 +292,19 @@ def test_node_budgets_stop_the_twins_at_the_same_node(rules):
     for budget in budgets:
         limits = Limits(nodes=budget)
         got, want = jit(pos, rules, limits), reference_solve(pos, rules, limits)
-        assert (got.status, got.stopped_by, got.nodes, got.moves_made, got.solution) == \
-            (want.status, want.stopped_by, want.nodes, want.moves_made, want.solution), budget
+        assert (got.status, got.stopped_by, got.nodes, got.moves_made, got.solution) == (
+            want.status,
+            want.stopped_by,
+            want.nodes,
+            want.moves_made,
+            want.solution,
+        ), budget
         if got.status == "unknown":
             assert got.stopped_by == "nodes" and budget <= got.nodes < budget + K.MAX_MOVES
         else:
             assert (got.status, got.nodes, got.solution) == (full.status, full.nodes, full.solution)
     # A budget with room for one more expansion than the search needs always decides.
     assert jit(pos, rules, Limits(nodes=full.nodes + K.MAX_MOVES)).status == full.status
-
 
 
 def test_memory_budget():
@@ -440,8 +489,11 @@ def test_search_stack_grows_and_is_reused(monkeypatch):
     cases = [(n, rules) for rules in MODES for n in (5, 33, 103, 37)]
 
     def run(order=cases):
-        return {(n, rules.name): (r.status, r.nodes, r.solution, r.max_depth)
-                for n, rules in order for r in [solve(deal(n, rules), rules)]}
+        return {
+            (n, rules.name): (r.status, r.nodes, r.solution, r.max_depth)
+            for n, rules in order
+            for r in [solve(deal(n, rules), rules)]
+        }
 
     monkeypatch.setattr(search, "_reused", threading.local())
     expected = run()

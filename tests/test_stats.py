@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import math
 
+import pyarrow as pa
 import pytest
 from click.testing import CliRunner
 
 from scorpion_solver import batch as B
-from scorpion_solver import stats as S
+from scorpion_solver.batch import stats as S
 from scorpion_solver.cli import main
 
 Z = 1.959963984540054
@@ -67,18 +68,56 @@ def test_percentiles():
 
 
 def row(deal: int, mode: str, status: str, nodes: int = 10, seconds: float = 0.001, budget: int = 1000) -> dict:
-    defaults = {f.name: (0 if f.type in (B.pa.int64(), B.pa.int32()) else 0.0 if f.type == B.pa.float64()
-                         else False if f.type == B.pa.bool_() else "") for f in B.SCHEMA}
-    defaults.update(deal=deal, mode=mode, status=status, nodes=nodes, seconds=seconds, budget_nodes=budget,
-                    budget_memory_mb=1024, budget_seconds=None,
-                    stopped_by="nodes" if status == "unknown" else "")
+    defaults = {
+        f.name: (
+            0
+            if f.type in (pa.int64(), pa.int32())
+            else 0.0
+            if f.type == pa.float64()
+            else False
+            if f.type == pa.bool_()
+            else ""
+        )
+        for f in B.SCHEMA
+    }
+    defaults.update(
+        deal=deal,
+        mode=mode,
+        status=status,
+        nodes=nodes,
+        seconds=seconds,
+        budget_nodes=budget,
+        budget_memory_mb=1024,
+        budget_seconds=None,
+        stopped_by="nodes" if status == "unknown" else "",
+    )
     return defaults
 
 
-CLEAR = {1: "won", 2: "won", 3: "won", 4: "unknown", 5: "unknown", 6: "lost", 7: "lost", 8: "lost", 9: "won",
-         10: "lost"}
-CLASSIC = {1: "won", 2: "lost", 3: "lost", 4: "won", 5: "lost", 6: "lost", 7: "lost", 8: "unknown", 9: "won",
-           10: "lost"}
+CLEAR = {
+    1: "won",
+    2: "won",
+    3: "won",
+    4: "unknown",
+    5: "unknown",
+    6: "lost",
+    7: "lost",
+    8: "lost",
+    9: "won",
+    10: "lost",
+}
+CLASSIC = {
+    1: "won",
+    2: "lost",
+    3: "lost",
+    4: "won",
+    5: "lost",
+    6: "lost",
+    7: "lost",
+    8: "unknown",
+    9: "won",
+    10: "lost",
+}
 
 
 def synthetic(folder, clear=CLEAR, classic=CLASSIC):
@@ -109,8 +148,14 @@ def test_stats_json_numbers_by_hand(tmp_path):
     # decided in both: 1 2 3 6 7 9 10 (4, 5 unknown in clear, 8 unknown in classic)
     # won both: 1, 9; clear only: 2, 3; classic only: none; neither: 6, 7, 10
     p = s["paired"]
-    assert {k: p[k] for k in ("both", "clear_only", "classic_only", "neither", "decided", "undecided")} == \
-        {"both": 2, "clear_only": 2, "classic_only": 0, "neither": 3, "decided": 7, "undecided": 3}
+    assert {k: p[k] for k in ("both", "clear_only", "classic_only", "neither", "decided", "undecided")} == {
+        "both": 2,
+        "clear_only": 2,
+        "classic_only": 0,
+        "neither": 3,
+        "decided": 7,
+        "undecided": 3,
+    }
     assert p["mcnemar"] == {"b": 2, "c": 0, "method": "exact", "statistic": None, "p_value": 0.5}
     assert s["rules_bugs"] == [] and s["settings"] is None
 

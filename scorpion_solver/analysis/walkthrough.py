@@ -18,10 +18,10 @@ carries no escape codes at all.
 
 from __future__ import annotations
 
-from .cards import card_text, suit_of
-from .engine import Move, apply_move, move_text
-from .position import Position
-from .rules import Rules
+from ..game.cards import card_text, suit_of
+from ..game.engine import Move, apply_move, move_text
+from ..game.position import Position
+from ..game.rules import Rules
 
 LAYOUTS = ("rows", "columns")
 
@@ -109,11 +109,12 @@ def moved_cards(before: Position, move: Move) -> set[int]:
     if move.is_tail:
         return set(before.tail)
     col = before.columns[move.src]
-    return set(col[col.index(move.card):])
+    return set(col[col.index(move.card) :])
 
 
-def render_walkthrough(start: Position, moves: list[Move], rules: Rules, color: bool = False,
-                       layout: str = "rows") -> str:
+def render_walkthrough(
+    start: Position, moves: list[Move], rules: Rules, color: bool = False, layout: str = "rows"
+) -> str:
     """The start position and the position after every move, the moved group marked."""
     out = ["start:", render_position(start, color=color, layout=layout)]
     pos = start

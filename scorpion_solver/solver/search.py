@@ -15,25 +15,25 @@ import time
 
 import numpy as np
 
+from ..game.cards import NUM_CARDS
+from ..game.engine import TAIL, Move, is_won, moves_text, replay
+from ..game.position import Position, frozen_floor
+from ..game.rules import CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
 from . import kernel as K
-from .cards import NUM_CARDS
-from .engine import Move, TAIL, is_won, moves_text, replay
-from .position import Position, frozen_floor
 from .reference_search import reference_solve
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
-from .rules import CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
 
-ENTRY_BYTES = 16          # two uint64 per table entry
-FIRST_TABLE = 1 << 12     # entries in a fresh table: 64 KB, since zeroing 1 MB cost a deal decided
-                          # in a few nodes most of its time; the table grows x4 (an even power of
-                          # two, so the sizes it reaches are the same as from 1 << 16)
-BIG_TABLE = 1 << 24       # entries (256 MB) from which the table grows x2 and fills to 60% before
-                          # growing, not x4 from half full: a big table's fresh memory costs page
-                          # faults (about a second per GB on this machine) and its probes go to
-                          # memory at any size, so room that will stay empty is pure cost
-                          # (measured on the two largest deals: x1.10 and x1.26 faster)
-FIRST_DEPTH = 512         # stack frames in a fresh stack
-SLICE_NODES = 1 << 20     # nodes per kernel call (between Ctrl-C checks)
+ENTRY_BYTES = 16  # two uint64 per table entry
+FIRST_TABLE = 1 << 12  # entries in a fresh table: 64 KB, since zeroing 1 MB cost a deal decided
+# in a few nodes most of its time; the table grows x4 (an even power of
+# two, so the sizes it reaches are the same as from 1 << 16)
+BIG_TABLE = 1 << 24  # entries (256 MB) from which the table grows x2 and fills to 60% before
+# growing, not x4 from half full: a big table's fresh memory costs page
+# faults (about a second per GB on this machine) and its probes go to
+# memory at any size, so room that will stay empty is pure cost
+# (measured on the two largest deals: x1.10 and x1.26 faster)
+FIRST_DEPTH = 512  # stack frames in a fresh stack
+SLICE_NODES = 1 << 20  # nodes per kernel call (between Ctrl-C checks)
 TIMED_SLICE_NODES = 1 << 14  # nodes per kernel call under a wall-clock limit (a few ms)
 
 
@@ -48,7 +48,7 @@ class VerificationError(RuntimeError):
 def to_compact(pos: Position) -> np.ndarray:
     """The kernel's state vector for a position (layout in kernel's docstring)."""
     s = np.zeros(K.STATE_SIZE, dtype=np.int8)
-    s[K.LOCCOL:K.LOCCOL + NUM_CARDS] = -1
+    s[K.LOCCOL : K.LOCCOL + NUM_CARDS] = -1
     for col, cards in enumerate(pos.columns):
         if len(cards) > K.COL_CAP:
             raise ValueError(f"column {col + 1} holds {len(cards)} cards; the kernel allows {K.COL_CAP}")
@@ -68,8 +68,10 @@ def to_compact(pos: Position) -> np.ndarray:
 
 
 def from_compact(s: np.ndarray) -> Position:
-    columns = tuple(tuple(int(c) for c in s[K.COLS + K.COL_CAP * col:K.COLS + K.COL_CAP * col + int(s[K.LEN + col])])
-                    for col in range(7))
+    columns = tuple(
+        tuple(int(c) for c in s[K.COLS + K.COL_CAP * col : K.COLS + K.COL_CAP * col + int(s[K.LEN + col])])
+        for col in range(7)
+    )
     hidden = tuple(int(s[K.HID + col]) for col in range(7))
     tail = () if s[K.DEALT] else tuple(int(s[K.TAIL + t]) for t in range(3))
     frozen = frozenset(suit for suit in range(4) if (int(s[K.FROZEN]) >> suit) & 1)
@@ -91,9 +93,13 @@ def state_problems(s: np.ndarray, keys: np.ndarray | None = None) -> list[str]:
     problems = []
     pos = from_compact(s)
     rebuilt = to_compact(pos)
-    for name, lo, hi in (("LOCCOL", K.LOCCOL, K.LOCCOL + 52), ("LOCIDX", K.LOCIDX, K.LOCIDX + 52),
-                         ("FLOOR", K.FLOOR, K.FLOOR + 7), ("SWEPT", K.SWEPT, K.SWEPT + 1)):
-        on_table = s[K.LOCCOL:K.LOCCOL + 52] >= 0
+    for name, lo, hi in (
+        ("LOCCOL", K.LOCCOL, K.LOCCOL + 52),
+        ("LOCIDX", K.LOCIDX, K.LOCIDX + 52),
+        ("FLOOR", K.FLOOR, K.FLOOR + 7),
+        ("SWEPT", K.SWEPT, K.SWEPT + 1),
+    ):
+        on_table = s[K.LOCCOL : K.LOCCOL + 52] >= 0
         a, b = s[lo:hi], rebuilt[lo:hi]
         if name == "LOCIDX":
             a, b = a[on_table], b[on_table]
@@ -104,7 +110,7 @@ def state_problems(s: np.ndarray, keys: np.ndarray | None = None) -> list[str]:
             problems.append(f"column {col + 1} has a face-down top")
     if keys is not None and not np.array_equal(keys, compact_keys(s)):
         problems.append("incremental keys differ from keys computed from scratch")
-    from .position import position_problems
+    from ..game.position import position_problems
 
     problems += position_problems(pos)
     return problems
@@ -112,8 +118,7 @@ def state_problems(s: np.ndarray, keys: np.ndarray | None = None) -> list[str]:
 
 def rule_flags(rules: Rules) -> tuple[int, int, int, int]:
     """(sweeps, freezes, space_any, tail_when_stuck) as the kernel takes them."""
-    return (int(rules.sweeps), int(rules.freezes), int(rules.space == SPACE_ANY),
-            int(rules.tail == TAIL_WHEN_STUCK))
+    return (int(rules.sweeps), int(rules.freezes), int(rules.space == SPACE_ANY), int(rules.tail == TAIL_WHEN_STUCK))
 
 
 def decode_move(s: np.ndarray, code: int) -> Move:
@@ -167,7 +172,7 @@ class _Stack:
     def grown(self, used: int) -> "_Stack":
         bigger = _Stack(2 * self.states.shape[0])
         for name in ("states", "keys", "moves", "nmoves", "midx"):
-            getattr(bigger, name)[:used + 1] = getattr(self, name)[:used + 1]
+            getattr(bigger, name)[: used + 1] = getattr(self, name)[: used + 1]
         return bigger
 
 
@@ -193,8 +198,24 @@ def jit_perft(pos: Position, depth: int, rules: Rules = CLEAR) -> int:
     stack.states[0] = to_compact(pos)
     stack.keys[0] = compact_keys(stack.states[0])
     sweeps, freezes, space_any, when_stuck = rule_flags(rules)
-    return int(K.perft(stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, depth,
-                       sweeps, freezes, space_any, when_stuck, K.Z, K.ZH, K.SALT, K.MISC))
+    return int(
+        K.perft(
+            stack.states,
+            stack.keys,
+            stack.moves,
+            stack.nmoves,
+            stack.midx,
+            depth,
+            sweeps,
+            freezes,
+            space_any,
+            when_stuck,
+            K.Z,
+            K.ZH,
+            K.SALT,
+            K.MISC,
+        )
+    )
 
 
 def max_table_entries(memory_mb: int) -> int:
@@ -205,8 +226,9 @@ def max_table_entries(memory_mb: int) -> int:
     return cap
 
 
-def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), engine: str = "jit",
-          debug: bool = False) -> SolveResult:
+def solve(
+    position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), engine: str = "jit", debug: bool = False
+) -> SolveResult:
     """Decide whether the position can be won.
 
     ``won`` comes with a solution that the reference engine has replayed to a
@@ -232,16 +254,37 @@ def solve(position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), e
     table = np.zeros((cap, 2), dtype=np.uint64)
     counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
     counters[K.C_SP] = -1
-    scratch = (np.zeros(52, dtype=np.bool_), np.zeros((2 * K.MAX_MOVES, 2), dtype=np.uint64),
-               np.zeros(K.DEAD_SCRATCH, dtype=np.int8))
+    scratch = (
+        np.zeros(52, dtype=np.bool_),
+        np.zeros((2 * K.MAX_MOVES, 2), dtype=np.uint64),
+        np.zeros(K.DEAD_SCRATCH, dtype=np.int8),
+    )
     stopped_by = ""
     slice_nodes = SLICE_NODES if limits.seconds is None else TIMED_SLICE_NODES
     while True:
         slice_limit = min(limits.nodes, int(counters[K.C_NODES]) + slice_nodes)
         load = (cap * 9) // 10 if cap >= top_cap else (cap * 3) // 5 if cap >= BIG_TABLE else cap // 2
-        status = K.search(stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, table, counters,
-                          slice_limit, load, sweeps, freezes, space_any, when_stuck, int(limits.prune),
-                          K.Z, K.ZH, K.SALT, K.MISC, *scratch)
+        status = K.search(
+            stack.states,
+            stack.keys,
+            stack.moves,
+            stack.nmoves,
+            stack.midx,
+            table,
+            counters,
+            slice_limit,
+            load,
+            sweeps,
+            freezes,
+            space_any,
+            when_stuck,
+            int(limits.prune),
+            K.Z,
+            K.ZH,
+            K.SALT,
+            K.MISC,
+            *scratch,
+        )
         if status in (K.S_WON, K.S_LOST):
             break
         if status == K.S_DEEPER:
@@ -293,7 +336,7 @@ def _debug_check(expected: Position, s: np.ndarray, keys: np.ndarray, where: str
 
 def _debug_line(position: Position, path: list[Move], rules: Rules) -> None:
     """Play the line with the kernel's make_move and check every state from scratch."""
-    from .engine import apply_move
+    from ..game.engine import apply_move
 
     sweeps, freezes, _, _ = rule_flags(rules)
     s = to_compact(position)

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import time
 
+from ..game.engine import TAIL, Move, apply_move, interchangeable_columns, is_won, legal_moves, moves_text
+from ..game.position import Position
+from ..game.rules import CLEAR, Rules
 from .deadlock import is_deadlocked
-from .engine import TAIL, Move, apply_move, interchangeable_columns, is_won, legal_moves, moves_text
-from .position import Position
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
-from .rules import CLEAR, Rules
 
 
 def canonical_key(pos: Position) -> tuple:
@@ -43,8 +43,7 @@ def needs_deadlock_check(before: Position, move: Move, after: Position) -> bool:
         return True
     # into a space, leaving cards behind (relocating a whole column changes nothing),
     # taking the last space: with another space left nothing got worse
-    return (not before.columns[move.dst] and before.columns[move.src][0] != move.card
-            and all(after.columns))
+    return not before.columns[move.dst] and before.columns[move.src][0] != move.card and all(after.columns)
 
 
 def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:

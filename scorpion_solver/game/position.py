@@ -96,7 +96,7 @@ def run_start(col: tuple[int, ...], hidden: int, suit: int) -> int | None:
     """Index of the King of the suit's complete face-up run in col, if it lies there."""
     run = run_of_suit(suit)
     for start in range(hidden, len(col) - RUN_LENGTH + 1):
-        if col[start:start + RUN_LENGTH] == run:
+        if col[start : start + RUN_LENGTH] == run:
             return start
     return None
 

@@ -127,14 +127,17 @@ def parse_position(text: str, rules: Rules | None = None, source: str = "positio
     absent = [c for c in range(52) if c not in where_card]
     if absent and not rules.sweeps:
         shown = " ".join(card_text(c) for c in absent[:13])
-        raise PositionError(f"{source}: cards missing: {shown}{' ...' if len(absent) > 13 else ''} "
-                            f"({rules.name} keeps every card on the table)")
+        raise PositionError(
+            f"{source}: cards missing: {shown}{' ...' if len(absent) > 13 else ''} "
+            f"({rules.name} keeps every card on the table)"
+        )
     absent_suits = {suit_of(c) for c in absent}
     for suit in sorted(absent_suits):
         partial = [card_text(c) for c in absent if suit_of(c) == suit]
         if len(partial) != 13:
-            raise PositionError(f"{source}: cards missing: {' '.join(partial)} "
-                                "(cards off the table must be whole swept suits)")
+            raise PositionError(
+                f"{source}: cards missing: {' '.join(partial)} (cards off the table must be whole swept suits)"
+            )
 
     col_lists = [list(columns[i][0]) for i in range(NUM_COLUMNS)]
     hidden = [columns[i][1] for i in range(NUM_COLUMNS)]
@@ -171,8 +174,10 @@ def _frozen_on_top(position: Position, suit: int) -> bool:
 def position_json(position: Position, rules: Rules | None = None) -> str:
     data = {
         "mode": rules.name if rules else None,
-        "columns": [[card_text(c) + ("*" if j < position.hidden[i] else "") for j, c in enumerate(col)]
-                    for i, col in enumerate(position.columns)],
+        "columns": [
+            [card_text(c) + ("*" if j < position.hidden[i] else "") for j, c in enumerate(col)]
+            for i, col in enumerate(position.columns)
+        ],
         "tail": [card_text(c) for c in position.tail],
         "tail_dealt": position.tail_dealt,
         "swept": ["CSHD"[s] for s in position.swept_suits()] if (rules is None or rules.sweeps) else [],

@@ -15,41 +15,89 @@ from pathlib import Path
 
 import click
 
-from . import batch as B
-from .cli_errors import user_errors
-from .result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
+from .. import batch as B
+from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
+from .common import user_errors
 
 
 @click.command("batch")
 @click.argument("deal_range", metavar="RANGE")
-@click.option("--mode", "--rules", "modes", default="clear,classic", show_default=True,
-              help="Comma list of rules presets to solve each deal in (clear, classic, wasp, scorpion2, goodsol).")
-@click.option("--workers", type=click.IntRange(1), default=None,
-              help="Local worker processes [default: all cores].")
-@click.option("--nodes", type=click.IntRange(1), default=None,
-              help=f"Node budget per solve [default: {DEFAULT_NODES}].")
-@click.option("--memory", "memory_mb", type=click.IntRange(1), default=None,
-              help=f"Transposition table budget per solve, MB [default: {DEFAULT_MEMORY_MB}].")
-@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
-              help="Wall-clock limit per solve, seconds [default: none; makes results machine-dependent].")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Results folder [default: results/<start>-<end>-<modes>-n<nodes>].")
-@click.option("--chunk", type=click.IntRange(1), default=None,
-              help="Deals per task and per Parquet file [default: about 100 chunks, 10-1000 deals each; "
-                   "a rerun uses the folder's].")
-@click.option("--retry-unknown", is_flag=True,
-              help="Re-solve only the unknown deals of an existing folder with the bigger budget given "
-                   "(--nodes / --memory / --time; the others keep the folder's).")
-@click.option("--scheduler", metavar="ADDRESS", default=None,
-              help="Run on a running Dask scheduler, e.g. tcp://HOST:8786 (needs scorpion-solver[dask]).")
-@click.option("--dask-local", type=click.IntRange(1), default=None, metavar="N",
-              help="Run on a local Dask cluster of N worker processes (needs scorpion-solver[dask]).")
-@click.option("--progress/--no-progress", default=None,
-              help="Show the progress bar [default: when stderr is a terminal].")
+@click.option(
+    "--mode",
+    "--rules",
+    "modes",
+    default="clear,classic",
+    show_default=True,
+    help="Comma list of rules presets to solve each deal in (clear, classic, wasp, scorpion2, goodsol).",
+)
+@click.option("--workers", type=click.IntRange(1), default=None, help="Local worker processes [default: all cores].")
+@click.option(
+    "--nodes", type=click.IntRange(1), default=None, help=f"Node budget per solve [default: {DEFAULT_NODES}]."
+)
+@click.option(
+    "--memory",
+    "memory_mb",
+    type=click.IntRange(1),
+    default=None,
+    help=f"Transposition table budget per solve, MB [default: {DEFAULT_MEMORY_MB}].",
+)
+@click.option(
+    "--time",
+    "seconds",
+    type=click.FloatRange(0, min_open=True),
+    default=None,
+    help="Wall-clock limit per solve, seconds [default: none; makes results machine-dependent].",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Results folder [default: results/<start>-<end>-<modes>-n<nodes>].",
+)
+@click.option(
+    "--chunk",
+    type=click.IntRange(1),
+    default=None,
+    help="Deals per task and per Parquet file [default: about 100 chunks, 10-1000 deals each; "
+    "a rerun uses the folder's].",
+)
+@click.option(
+    "--retry-unknown",
+    is_flag=True,
+    help="Re-solve only the unknown deals of an existing folder with the bigger budget given "
+    "(--nodes / --memory / --time; the others keep the folder's).",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="Run on a running Dask scheduler, e.g. tcp://HOST:8786 (needs scorpion-solver[dask]).",
+)
+@click.option(
+    "--dask-local",
+    type=click.IntRange(1),
+    default=None,
+    metavar="N",
+    help="Run on a local Dask cluster of N worker processes (needs scorpion-solver[dask]).",
+)
+@click.option(
+    "--progress/--no-progress", default=None, help="Show the progress bar [default: when stderr is a terminal]."
+)
 @user_errors
-def batch_command(deal_range: str, modes: str, workers: int | None, nodes: int | None, memory_mb: int | None,
-                  seconds: float | None, out: Path | None, chunk: int | None, retry_unknown: bool,
-                  scheduler: str | None, dask_local: int | None, progress: bool | None) -> None:
+def batch_command(
+    deal_range: str,
+    modes: str,
+    workers: int | None,
+    nodes: int | None,
+    memory_mb: int | None,
+    seconds: float | None,
+    out: Path | None,
+    chunk: int | None,
+    retry_unknown: bool,
+    scheduler: str | None,
+    dask_local: int | None,
+    progress: bool | None,
+) -> None:
     """Solve every deal of RANGE in each mode into a resumable folder of Parquet files.
 
     RANGE is like 1-100000 (inclusive) or 7, or a file of deal numbers, one a
@@ -65,8 +113,9 @@ def batch_command(deal_range: str, modes: str, workers: int | None, nodes: int |
         raise B.BatchError("--workers is for local processes; a Dask cluster has its own workers")
     command = shlex.join(["scorpion", *sys.argv[1:]])
     if retry_unknown:
-        report = _retry(deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, scheduler, dask_local,
-                        progress, command)
+        report = _retry(
+            deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, scheduler, dask_local, progress, command
+        )
     else:
         limits = Limits(nodes=nodes or DEFAULT_NODES, memory_mb=memory_mb or DEFAULT_MEMORY_MB, seconds=seconds)
         settings = B.BatchSettings(deals, mode_names, limits, chunk)
@@ -77,26 +126,33 @@ def batch_command(deal_range: str, modes: str, workers: int | None, nodes: int |
         sys.exit(1)
 
 
-def _retry(deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, scheduler, dask_local, progress,
-           command):
+def _retry(deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, scheduler, dask_local, progress, command):
     if out is None:
         found = B.find_folders(deals, mode_names)
         if len(found) != 1:
             listed = ": " + ", ".join(str(p) for p in found) if found else ""
-            raise B.BatchError(f"--retry-unknown needs --out DIR, the folder to retry ({len(found)} folders "
-                               f"under results/ hold deals {deals.spec} in {','.join(mode_names)}{listed})")
+            raise B.BatchError(
+                f"--retry-unknown needs --out DIR, the folder to retry ({len(found)} folders "
+                f"under results/ hold deals {deals.spec} in {','.join(mode_names)}{listed})"
+            )
         out = found[0]
         click.echo(f"retrying the unknown deals of {out}", err=True)
     meta = B.read_metadata(out) if out.is_dir() else None
     if meta is None:
-        raise B.BatchError(f"{out} is not a results folder (no {B.METADATA}); --retry-unknown needs the "
-                           "folder of an earlier run")
+        raise B.BatchError(
+            f"{out} is not a results folder (no {B.METADATA}); --retry-unknown needs the folder of an earlier run"
+        )
     old = meta["limits"]
     if nodes is None and memory_mb is None and seconds is None:
-        raise B.BatchError(f"--retry-unknown needs a bigger budget: give --nodes (the folder used "
-                           f"{old['nodes']}), --memory or --time")
-    limits = Limits(nodes=nodes or old["nodes"], memory_mb=memory_mb or old["memory_mb"],
-                    seconds=seconds if seconds is not None else old.get("seconds"), prune=old.get("prune", True))
+        raise B.BatchError(
+            f"--retry-unknown needs a bigger budget: give --nodes (the folder used {old['nodes']}), --memory or --time"
+        )
+    limits = Limits(
+        nodes=nodes or old["nodes"],
+        memory_mb=memory_mb or old["memory_mb"],
+        seconds=seconds if seconds is not None else old.get("seconds"),
+        prune=old.get("prune", True),
+    )
     settings = B.BatchSettings(deals, mode_names, limits, chunk)
     return _run(B.retry_unknown, settings, out, workers, scheduler, dask_local, progress, command)
 
@@ -110,19 +166,26 @@ def _run(operation, settings, folder, workers, scheduler, dask_local, progress, 
     try:
         return operation(settings, folder, backend, progress=progress, command=command)
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: the finished chunks are kept in {folder}; rerun the same command to "
-                   "finish the rest", err=True)
+        click.echo(
+            f"\ninterrupted: the finished chunks are kept in {folder}; rerun the same command to finish the rest",
+            err=True,
+        )
         sys.exit(130)
     except BrokenProcessPool as exc:
-        click.echo(f"error: a worker process died ({exc}); the finished chunks are kept in {folder}; "
-                   "rerun the same command to finish the rest", err=True)
+        click.echo(
+            f"error: a worker process died ({exc}); the finished chunks are kept in {folder}; "
+            "rerun the same command to finish the rest",
+            err=True,
+        )
         sys.exit(1)
 
 
 def _print_report(report: B.BatchReport, retry: bool) -> None:
     what = "chunk files rewritten" if retry else "chunks written"
-    click.echo(f"{report.out}: {report.deals} deals; {report.written} {what} now, {report.already} before, "
-               f"{report.chunks} in the plan; {report.solved} solves in {report.seconds:.1f} s")
+    click.echo(
+        f"{report.out}: {report.deals} deals; {report.written} {what} now, {report.already} before, "
+        f"{report.chunks} in the plan; {report.solved} solves in {report.seconds:.1f} s"
+    )
     if report.tally is not None:
         for mode, c in report.tally.counts.items():
             click.echo(f"  {mode}: {c['won']} won, {c['lost']} lost, {c['unknown']} unknown")
@@ -145,7 +208,7 @@ def stats_command(folder: Path, as_json: bool, top: int) -> None:
 
     Exits 1, loudly, if a deal is won in classic but lost in clear (a rules bug).
     """
-    from . import stats as S
+    from ..batch import stats as S
 
     if not folder.is_dir():
         raise B.BatchError(f"{folder} is not a folder")
@@ -173,5 +236,7 @@ def _settings(meta: dict | None) -> dict | None:
 def _title(folder: Path, meta: dict | None) -> str:
     if meta is None:
         return f"{folder} (no {B.METADATA}: settings unknown)"
-    return (f"{folder}: deals {meta['deals']['spec']}, modes {', '.join(meta['modes'])}; "
-            f"{B.limits_text(meta['limits'])}; scorpion-solver {meta['package_version']}")
+    return (
+        f"{folder}: deals {meta['deals']['spec']}, modes {', '.join(meta['modes'])}; "
+        f"{B.limits_text(meta['limits'])}; scorpion-solver {meta['package_version']}"
+    )

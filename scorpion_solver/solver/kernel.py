@@ -127,17 +127,17 @@ MAX_MOVES = 256
 # search status codes
 S_WON = 1
 S_LOST = 2
-S_NODES = 3     # node budget (or the slice of it) used up; call again to continue
-S_GROW = 4      # transposition table needs to grow; grow it and call again
-S_DEEPER = 5    # stack needs to grow; grow it and call again
+S_NODES = 3  # node budget (or the slice of it) used up; call again to continue
+S_GROW = 4  # transposition table needs to grow; grow it and call again
+S_DEEPER = 5  # stack needs to grow; grow it and call again
 
 # per-card facts in the deadlock test
 F_ON_TABLE = 1
-F_STUCK = 2      # in or under a frozen run
-F_DOWN = 4       # face down
-F_BOTTOM = 8     # lowest card of its column
+F_STUCK = 2  # in or under a frozen run
+F_DOWN = 4  # face down
+F_BOTTOM = 8  # lowest card of its column
 F_QUEEN_ON = 16  # a King with its Queen directly on it
-F_LEFT = 32      # already found able to leave
+F_LEFT = 32  # already found able to leave
 DEAD_SCRATCH = 2 * 64 + 256  # int8 scratch of the deadlock test: flags, card under, worklist
 
 # search counters (an int64 vector the caller owns)
@@ -147,8 +147,8 @@ C_PRUNES = 2
 C_MAXDEPTH = 3
 C_SP = 4
 C_DEAD_ROOT = 5
-C_MAKES = 6      # moves made, including those leading to known positions
-C_CHECKS = 7     # deadlock tests run
+C_MAKES = 6  # moves made, including those leading to known positions
+C_CHECKS = 7  # deadlock tests run
 COUNTERS_SIZE = 8
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -166,8 +166,12 @@ MISC_SIZE = MISC_POW + 2 * COL_CAP
 
 def _random_tables() -> tuple[np.ndarray, ...]:
     rng = np.random.Generator(np.random.PCG64(0x5C0F1105))  # fixed: keys are pinned in tests
+
     def draw(n: int) -> np.ndarray:
-        return rng.integers(0, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, size=n, dtype=np.uint64)
+        return rng.integers(0, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + rng.integers(
+            0, 2, size=n, dtype=np.uint64
+        )
+
     # z[k, card * COL_CAP + h] = A[k, card] * R[k]^h (mod 2^64): a block of cards
     # moving up or down by d has its hash multiplied by R^d, which makes a
     # child's key O(1) (see the module docstring, also for why R = 3 mod 8).
@@ -224,10 +228,13 @@ def _copy_into(typingctx, dst, src):
     on the whole search. No bounds check: the callers copy a frame row into
     another row of the same shape.
     """
+
     def one_d(t):
         return isinstance(t, nb.types.Array) and t.ndim == 1 and t.layout == "C"
+
     if not (one_d(dst) and one_d(src) and dst.dtype == src.dtype):
         return None
+
     def codegen(context, builder, sig, args):
         dst_ty, src_ty = sig.args
         a = context.make_array(dst_ty)(context, builder, args[0])
@@ -236,6 +243,7 @@ def _copy_into(typingctx, dst, src):
         itemsize = context.get_abi_sizeof(context.get_data_type(src_ty.dtype))
         cgutils.raw_memcpy(builder, a.data, b.data, count, itemsize, align=8)
         return context.get_dummy_value()
+
     return nb.types.void(dst, src), codegen
 
 
@@ -574,8 +582,9 @@ def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, sal
     hs2 = zh[1, _u(hid)] + below_z2
     ss, ds = _u(_slot(s, src)), _u(_slot(s, dst))
     k1 = keys[KEY1] + (_mix(hs1 + salt[0, ss]) - keys[MIXED + ks]) + (_mix(hd1 + salt[0, ds]) - keys[MIXED + kd])
-    k2 = keys[KEY2] + ((_mix(hs2 + salt[1, ss]) - keys[MIXED + 7 + ks])
-                       + (_mix(hd2 + salt[1, ds]) - keys[MIXED + 7 + kd]))
+    k2 = keys[KEY2] + (
+        (_mix(hs2 + salt[1, ss]) - keys[MIXED + 7 + ks]) + (_mix(hd2 + salt[1, ds]) - keys[MIXED + 7 + kd])
+    )
     return k1, k2
 
 
@@ -647,8 +656,13 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
             ky = _u(y)  # a card on the table
             down = idx < hid
             queen_on = (idx + 1 < length) & (s[_u(base + idx + 1)] == y - 1)
-            info[ky] = (F_ON_TABLE | (F_STUCK * (idx < floor)) | (F_DOWN * down) | (F_BOTTOM * (idx == 0))
-                        | (F_QUEEN_ON * queen_on))
+            info[ky] = (
+                F_ON_TABLE
+                | (F_STUCK * (idx < floor))
+                | (F_DOWN * down)
+                | (F_BOTTOM * (idx == 0))
+                | (F_QUEEN_ON * queen_on)
+            )
             under[ky] = below
             off_successor = (y % 13 != 12) & (below != y + 1)
             required |= (np.uint64(down) << np.uint64(y)) | (np.uint64(off_successor) << np.uint64(y + 1))
@@ -664,7 +678,7 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
     # (column tops, tail cards) start it off the same way, plus the Kings (a
     # King with its Queen on it leaves by sweeping whatever else holds) and,
     # with a space, what the space flag re-examines.
-    pending = scratch[2 * 64:]  # at most 20 + 4 + 52 to start, 2 per marked card and 52 for the space flag
+    pending = scratch[2 * 64 :]  # at most 20 + 4 + 52 to start, 2 per marked card and 52 for the space flag
     n = 0
     for col in range(10):
         if col < 7:
@@ -838,16 +852,17 @@ def _prefetch(typingctx, table, i):
     (Measured, no gain: a write-intent prefetch; the table in transparent
     huge pages, even at 1 GB.)
     """
+
     def codegen(context, builder, sig, args):
         arrty = sig.args[0]
         arr = context.make_array(arrty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, arrty, arr,
-                                       [args[1]], wraparound=False)
+        ptr = cgutils.get_item_pointer(context, builder, arrty, arr, [args[1]], wraparound=False)
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), (ptr.type, i32, i32, i32))
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
         builder.call(fn, (ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)))
         return context.get_dummy_value()
+
     return nb.types.void(table, i), codegen
 
 
@@ -931,8 +946,28 @@ def _probe_rest(table, moves, nmoves, counters, found_keys, level, start, n):
 
 
 @nb.njit(**INLINE)
-def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys, pend_level, pend_from, pend_n,
-            sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc):
+def _expand(
+    states,
+    keys,
+    moves,
+    nmoves,
+    midx,
+    table,
+    counters,
+    sp,
+    found_keys,
+    pend_level,
+    pend_from,
+    pend_n,
+    sweeps,
+    freezes,
+    space_any,
+    tail_when_stuck,
+    z,
+    zh,
+    salt,
+    misc,
+):
     """Generate the moves of states[sp] and keep those leading to positions not seen yet.
 
     First every child's keys (``child_keys``, no move is made), then each
@@ -996,9 +1031,29 @@ def _expand(states, keys, moves, nmoves, midx, table, counters, sp, found_keys, 
 
 
 @nb.njit(**JIT)
-def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_entries,
-           sweeps, freezes, space_any, tail_when_stuck, prune, z, zh, salt, misc,
-           can_top, found_keys, dead_scratch):
+def search(
+    states,
+    keys,
+    moves,
+    nmoves,
+    midx,
+    table,
+    counters,
+    node_limit,
+    max_entries,
+    sweeps,
+    freezes,
+    space_any,
+    tail_when_stuck,
+    prune,
+    z,
+    zh,
+    salt,
+    misc,
+    can_top,
+    found_keys,
+    dead_scratch,
+):
     """Depth-first search for a win from states[0]; resumable.
 
     Preconditions: states[0] / keys[0] hold the root with correct keys; the
@@ -1047,8 +1102,27 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
     while True:
         if expand:  # one call site: the inlined expansion is compiled once
             pend_level, pend_from, pend_n = _expand(
-                states, keys, moves, nmoves, midx, flat, counters, sp, flat_keys, pend_level, pend_from, pend_n,
-                sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc)
+                states,
+                keys,
+                moves,
+                nmoves,
+                midx,
+                flat,
+                counters,
+                sp,
+                flat_keys,
+                pend_level,
+                pend_from,
+                pend_n,
+                sweeps,
+                freezes,
+                space_any,
+                tail_when_stuck,
+                z,
+                zh,
+                salt,
+                misc,
+            )
             expand = False
             fresh = True  # states[sp + 1] / keys[sp + 1] hold a copy of the frame at sp
         if pend_level >= 0:
@@ -1056,8 +1130,12 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
             # first new child of the node just expanded, and the limits below
             # cannot be reached even if every pending child is new.
             waiting = pend_n - pend_from
-            if (not fresh or sp + 2 >= depth_cap or counters[C_ENTRIES] + waiting + MAX_MOVES > max_entries
-                    or counters[C_NODES] + waiting >= node_limit):
+            if (
+                not fresh
+                or sp + 2 >= depth_cap
+                or counters[C_ENTRIES] + waiting + MAX_MOVES > max_entries
+                or counters[C_NODES] + waiting >= node_limit
+            ):
                 _probe_rest(flat, moves, nmoves, counters, flat_keys, pend_level, pend_from, pend_n)
                 pend_level = -1
         if midx[sp] == nmoves[sp]:
@@ -1123,8 +1201,7 @@ def search(states, keys, moves, nmoves, midx, table, counters, node_limit, max_e
 
 
 @nb.njit(**JIT)
-def perft(states, keys, moves, nmoves, midx, depth, sweeps, freezes, space_any, tail_when_stuck,
-          z, zh, salt, misc):
+def perft(states, keys, moves, nmoves, midx, depth, sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc):
     """Number of move sequences of length depth from states[0] (twin: engine.perft)."""
     if depth == 0:
         return 1

@@ -23,11 +23,11 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .result import LOST, UNKNOWN, WON
-from .rules import PRESETS
+from ..game.rules import PRESETS
+from ..solver.result import LOST, UNKNOWN, WON
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
-EXACT_BELOW = 25          # McNemar: exact binomial test below this many discordant deals
+EXACT_BELOW = 25  # McNemar: exact binomial test below this many discordant deals
 PERCENTILES = (("median", 50), ("p90", 90), ("p99", 99), ("max", 100))
 STATUSES = (WON, LOST, UNKNOWN)
 
@@ -53,24 +53,30 @@ class WinRate:
     won: int
     lost: int
     unknown: int
-    rate: float | None   # won / (won + lost): the rate among decided deals
-    low: float           # Wilson lower bound with the unknown deals counted lost
-    high: float          # Wilson upper bound with the unknown deals counted won
+    rate: float | None  # won / (won + lost): the rate among decided deals
+    low: float  # Wilson lower bound with the unknown deals counted lost
+    high: float  # Wilson upper bound with the unknown deals counted won
 
 
 def win_rate(won: int, lost: int, unknown: int, z: float = Z95) -> WinRate:
     n = won + lost + unknown
     decided = won + lost
-    return WinRate(won, lost, unknown, won / decided if decided else None,
-                   wilson_interval(won, n, z)[0], wilson_interval(won + unknown, n, z)[1])
+    return WinRate(
+        won,
+        lost,
+        unknown,
+        won / decided if decided else None,
+        wilson_interval(won, n, z)[0],
+        wilson_interval(won + unknown, n, z)[1],
+    )
 
 
 @dataclass(frozen=True)
 class McNemar:
-    b: int                    # discordant: won in the first mode only
-    c: int                    # discordant: won in the second mode only
-    method: str               # "exact" (binomial) or "chi2" (continuity corrected)
-    statistic: float | None   # the chi-square statistic (None for the exact test)
+    b: int  # discordant: won in the first mode only
+    c: int  # discordant: won in the second mode only
+    method: str  # "exact" (binomial) or "chi2" (continuity corrected)
+    statistic: float | None  # the chi-square statistic (None for the exact test)
     p_value: float
 
 
@@ -137,12 +143,18 @@ def summarize(columns: dict, meta: dict | None = None, top: int = 5) -> dict:
         hardest = sel[np.lexsort((d, -seconds[sel], -nodes[sel]))[:top]]  # most nodes first
         summary_modes[m] = {
             "deals": int(sel.size),
-            "won": counts[WON], "lost": counts[LOST], "unknown": counts[UNKNOWN],
-            "win_rate": rate.rate, "wilson_low": rate.low, "wilson_high": rate.high,
+            "won": counts[WON],
+            "lost": counts[LOST],
+            "unknown": counts[UNKNOWN],
+            "win_rate": rate.rate,
+            "wilson_low": rate.low,
+            "wilson_high": rate.high,
             "seconds": percentiles(seconds[sel]),
             "nodes": percentiles(nodes[sel]),
-            "hardest": [{"deal": int(deal[i]), "status": str(status[i]), "nodes": int(nodes[i]),
-                         "seconds": float(seconds[i])} for i in hardest],
+            "hardest": [
+                {"deal": int(deal[i]), "status": str(status[i]), "nodes": int(nodes[i]), "seconds": float(seconds[i])}
+                for i in hardest
+            ],
             "budgets": budgets,
         }
     result = {
@@ -157,8 +169,9 @@ def summarize(columns: dict, meta: dict | None = None, top: int = 5) -> dict:
     return result
 
 
-def paired(clear_deals: np.ndarray, clear_status: np.ndarray, classic_deals: np.ndarray,
-           classic_status: np.ndarray) -> tuple[dict, list[int]]:
+def paired(
+    clear_deals: np.ndarray, clear_status: np.ndarray, classic_deals: np.ndarray, classic_status: np.ndarray
+) -> tuple[dict, list[int]]:
     """The 2x2 table of deals decided in both modes, McNemar's test, and the rules bugs.
 
     Takes each mode's distinct deal numbers (sorted) and their statuses.
@@ -174,8 +187,12 @@ def paired(clear_deals: np.ndarray, clear_status: np.ndarray, classic_deals: np.
         "neither": int(np.count_nonzero(decided & ~a_won & ~b_won)),
     }
     test = mcnemar(cells["clear_only"], cells["classic_only"])
-    table = dict(cells, decided=int(np.count_nonzero(decided)), undecided=int(common.size - np.count_nonzero(decided)),
-                 mcnemar=asdict(test))
+    table = dict(
+        cells,
+        decided=int(np.count_nonzero(decided)),
+        undecided=int(common.size - np.count_nonzero(decided)),
+        mcnemar=asdict(test),
+    )
     return table, [int(x) for x in common[~a_won & b_won]]
 
 
@@ -198,19 +215,29 @@ def format_summary(summary: dict, title: str = "") -> str:
         lines.append("")
         missing = f" (of {expected}: the run is not finished)" if expected and s["deals"] < expected else ""
         lines.append(f"{m}: {s['deals']} deals{missing}, {s['won']} won, {s['lost']} lost, {s['unknown']} unknown")
-        lines.append(f"  win rate {_pct(s['win_rate'])}, 95% Wilson interval {_pct(s['wilson_low'])} - "
-                     f"{_pct(s['wilson_high'])} (unknown deals counted lost / won)")
+        lines.append(
+            f"  win rate {_pct(s['win_rate'])}, 95% Wilson interval {_pct(s['wilson_low'])} - "
+            f"{_pct(s['wilson_high'])} (unknown deals counted lost / won)"
+        )
         for name, integer in (("seconds", False), ("nodes", True)):
             p = s[name]
             if p is not None:
                 lines.append(f"  {name:<8} " + "  ".join(f"{k} {_num(v, integer)}" for k, v in p.items()))
         if s["hardest"]:
-            lines.append("  hardest  " + ", ".join(f"{h['deal']} ({h['status']}, {h['nodes']} nodes, "
-                                                   f"{h['seconds']:.3g} s)" for h in s["hardest"]))
+            lines.append(
+                "  hardest  "
+                + ", ".join(
+                    f"{h['deal']} ({h['status']}, {h['nodes']} nodes, {h['seconds']:.3g} s)" for h in s["hardest"]
+                )
+            )
         if len(s["budgets"]) > 1:
-            lines.append("  decided by budget (nodes): " + "; ".join(
-                f"{b}: {c[WON]} won, {c[LOST]} lost, {c[UNKNOWN]} unknown"
-                for b, c in sorted(s["budgets"].items(), key=lambda kv: _budget_key(kv[0]))))
+            lines.append(
+                "  decided by budget (nodes): "
+                + "; ".join(
+                    f"{b}: {c[WON]} won, {c[LOST]} lost, {c[UNKNOWN]} unknown"
+                    for b, c in sorted(s["budgets"].items(), key=lambda kv: _budget_key(kv[0]))
+                )
+            )
     p = summary.get("paired")
     if p is not None:
         t = p["mcnemar"]
@@ -237,10 +264,12 @@ def _budget_key(text: str):
 def rules_bug_text(deals: list[int]) -> str:
     shown = ", ".join(str(d) for d in deals[:20]) + (" ..." if len(deals) > 20 else "")
     bar = "!" * 78
-    return (f"{bar}\nRULES BUG: {len(deals)} deal(s) won in classic but lost in clear: {shown}\n"
-            "Every deal winnable in classic must be winnable in clear (RULES.md), and 'lost' is an\n"
-            "exhaustive verdict: the rules engine or the solver is wrong. Start from the classic\n"
-            f"solution in the folder's 'solution' column (scorpion replay DEAL --mode clear MOVES).\n{bar}")
+    return (
+        f"{bar}\nRULES BUG: {len(deals)} deal(s) won in classic but lost in clear: {shown}\n"
+        "Every deal winnable in classic must be winnable in clear (RULES.md), and 'lost' is an\n"
+        "exhaustive verdict: the rules engine or the solver is wrong. Start from the classic\n"
+        f"solution in the folder's 'solution' column (scorpion replay DEAL --mode clear MOVES).\n{bar}"
+    )
 
 
 def _p_text(p: float) -> str:

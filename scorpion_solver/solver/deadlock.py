@@ -30,9 +30,9 @@ only by landing on it as a top).
 
 from __future__ import annotations
 
-from .cards import NUM_CARDS, is_king
-from .position import Position, frozen_floor
-from .rules import SPACE_ANY, Rules
+from ..game.cards import NUM_CARDS, is_king
+from ..game.position import Position, frozen_floor
+from ..game.rules import SPACE_ANY, Rules
 
 
 def can_become_top(pos: Position, rules: Rules) -> tuple[list[bool], bool]:
@@ -58,7 +58,9 @@ def can_become_top(pos: Position, rules: Rules) -> tuple[list[bool], bool]:
         if idx < pos.hidden[i] and not can_top[card]:
             return False
         if is_king(card):
-            if rules.sweeps and (can_top[card] or (idx + 1 < len(pos.columns[i]) and pos.columns[i][idx + 1] == card - 1)):
+            if rules.sweeps and (
+                can_top[card] or (idx + 1 < len(pos.columns[i]) and pos.columns[i][idx + 1] == card - 1)
+            ):
                 return True
             return space and idx > 0
         if present[card + 1] and can_top[card + 1]:

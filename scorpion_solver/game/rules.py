@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # What happens to a column whose top thirteen cards become a face-up K..A run.
-RUNS_SWEPT = "swept"    # removed to the foundations at once (Clear runs)
+RUNS_SWEPT = "swept"  # removed to the foundations at once (Clear runs)
 RUNS_FROZEN = "frozen"  # stays, and neither it nor anything under it moves again (classic)
-RUNS_LEFT = "left"      # stays, but its cards move like any other (Goodsol)
+RUNS_LEFT = "left"  # stays, but its cards move like any other (Goodsol)
 
 # When the tail may be dealt.
 TAIL_ANYTIME = "anytime"

@@ -71,7 +71,9 @@ def parse_card(token: str) -> tuple[int, bool]:
     if upper.startswith("10"):
         upper = "T" + upper[2:]
     if len(upper) != 2 or upper[0] not in RANKS or upper[1] not in SUITS:
-        raise CardError(f"'{token}' is not a card (expected rank A23456789TJQK or 10, then suit CSHD, e.g. KS, 10h, 4D*)")
+        raise CardError(
+            f"'{token}' is not a card (expected rank A23456789TJQK or 10, then suit CSHD, e.g. KS, 10h, 4D*)"
+        )
     return make_card(RANKS.index(upper[0]) + 1, SUITS.index(upper[1])), face_down
 
 

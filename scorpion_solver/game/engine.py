@@ -104,7 +104,7 @@ def is_won(pos: Position, rules: Rules = CLEAR) -> bool:
         if hidden or len(col) % RUN_LENGTH:
             return False
         for start in range(0, len(col), RUN_LENGTH):
-            if col[start:start + RUN_LENGTH] != run_of_suit(suit_of(col[start])):
+            if col[start : start + RUN_LENGTH] != run_of_suit(suit_of(col[start])):
                 return False
     return True
 

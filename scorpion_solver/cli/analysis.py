@@ -13,36 +13,68 @@ import json
 
 import click
 
-from .analysis import (ALREADY_WON, FOUND_FATAL, FOUND_LOST_AT_START, FOUND_WINNABLE, FOUND_WON, LOST, UNKNOWN,
-                       WINNABLE, GameAnalysis, HintReport, analyze, hint, parse_record)
-from .engine import move_text, moves_text
-from .cli_errors import UserError, user_errors
-from .result import DEFAULT_MEMORY_MB, Limits
-from .rules import PRESETS
+from ..analysis.game_record import (
+    FOUND_FATAL,
+    FOUND_LOST_AT_START,
+    FOUND_WINNABLE,
+    FOUND_WON,
+    GameAnalysis,
+    analyze,
+    parse_record,
+)
+from ..analysis.hints import ALREADY_WON, WINNABLE, HintReport, hint
+from ..game.engine import move_text, moves_text
+from ..game.rules import PRESETS
+from ..solver.result import DEFAULT_MEMORY_MB, LOST, UNKNOWN, Limits
+from .common import UserError, load_start, rules_from, user_errors
 
 # Budget per solve. Lower than `solve`'s: a hint makes one solve per legal move.
 ANALYSIS_NODES = 5_000_000
 
 
 def _load(source: str, mode: str | None, rules_name: str | None):
-    from .cli import load_start, rules_from
-
     return load_start(source, rules_from(mode, rules_name))
 
 
 def _common_options(func):
     options = [
-        click.option("--mode", "mode", type=click.Choice(sorted(PRESETS), case_sensitive=False), default=None,
-                     help="Rules: clear (default for deals) or classic, or a relative (wasp, scorpion2, goodsol); "
-                          "a position file's own mode line is used when omitted."),
-        click.option("--rules", "rules_name", type=click.Choice(sorted(PRESETS), case_sensitive=False),
-                     default=None, help="Same as --mode."),
-        click.option("--nodes", type=click.IntRange(min=1), default=ANALYSIS_NODES, show_default=True,
-                     help="Node budget per solve (counted inside the kernel)."),
-        click.option("--memory", "memory_mb", type=click.IntRange(min=1), default=DEFAULT_MEMORY_MB,
-                     show_default=True, help="Transposition table budget per solve, MB."),
-        click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None,
-                     help="Wall-clock limit per solve, seconds."),
+        click.option(
+            "--mode",
+            "mode",
+            type=click.Choice(sorted(PRESETS), case_sensitive=False),
+            default=None,
+            help="Rules: clear (default for deals) or classic, or a relative (wasp, scorpion2, goodsol); "
+            "a position file's own mode line is used when omitted.",
+        ),
+        click.option(
+            "--rules",
+            "rules_name",
+            type=click.Choice(sorted(PRESETS), case_sensitive=False),
+            default=None,
+            help="Same as --mode.",
+        ),
+        click.option(
+            "--nodes",
+            type=click.IntRange(min=1),
+            default=ANALYSIS_NODES,
+            show_default=True,
+            help="Node budget per solve (counted inside the kernel).",
+        ),
+        click.option(
+            "--memory",
+            "memory_mb",
+            type=click.IntRange(min=1),
+            default=DEFAULT_MEMORY_MB,
+            show_default=True,
+            help="Transposition table budget per solve, MB.",
+        ),
+        click.option(
+            "--time",
+            "seconds",
+            type=click.FloatRange(min=0, min_open=True),
+            default=None,
+            help="Wall-clock limit per solve, seconds.",
+        ),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text."),
     ]
     for option in reversed(options):
@@ -66,8 +98,15 @@ def _cost(solves: int, nodes: int, seconds: float) -> str:
 @click.argument("source")
 @_common_options
 @user_errors
-def hint_command(source: str, mode: str | None, rules_name: str | None, nodes: int, memory_mb: int,
-                 seconds: float | None, as_json: bool) -> None:
+def hint_command(
+    source: str,
+    mode: str | None,
+    rules_name: str | None,
+    nodes: int,
+    memory_mb: int,
+    seconds: float | None,
+    as_json: bool,
+) -> None:
     """Judge every legal move of SOURCE (a position file, or a deal number for a fresh deal).
 
     Each move is shown with its verdict: it keeps the game winnable (with the
@@ -114,15 +153,32 @@ def format_hint(report: HintReport, label: str) -> str:
 
 @click.command("analyze")
 @click.argument("source")
-@click.option("--moves", "moves_text_", metavar="MOVES", default=None,
-              help="The moves played, space separated, e.g. '6C:5>2 KS:3>4 tail'.")
-@click.option("--moves-file", type=click.Path(dir_okay=False), default=None,
-              help="Read the moves played from a file (whitespace separated, '#' comments allowed).")
+@click.option(
+    "--moves",
+    "moves_text_",
+    metavar="MOVES",
+    default=None,
+    help="The moves played, space separated, e.g. '6C:5>2 KS:3>4 tail'.",
+)
+@click.option(
+    "--moves-file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Read the moves played from a file (whitespace separated, '#' comments allowed).",
+)
 @_common_options
 @user_errors
-def analyze_command(source: str, moves_text_: str | None, moves_file: str | None, mode: str | None,
-                    rules_name: str | None, nodes: int, memory_mb: int, seconds: float | None,
-                    as_json: bool) -> None:
+def analyze_command(
+    source: str,
+    moves_text_: str | None,
+    moves_file: str | None,
+    mode: str | None,
+    rules_name: str | None,
+    nodes: int,
+    memory_mb: int,
+    seconds: float | None,
+    as_json: bool,
+) -> None:
     """Find where a game record lost the game: SOURCE (deal number or position file) plus the moves played.
 
     Reports the fatal move (the first after which no win existed), the
@@ -174,18 +230,25 @@ def format_analysis(result: GameAnalysis, label: str) -> str:
         fatal = result.fatal_index
         lines.append(f"fatal move: {_move_ref(result, fatal)}; the game could be won before it, not after it")
         alt = result.alternative_solution
-        lines.append(f"winning alternative at move {fatal}: {move_text(alt[0])} "
-                     f"(instead of {move_text(result.fatal_move)}), a win in {len(alt)} moves from there:")
+        lines.append(
+            f"winning alternative at move {fatal}: {move_text(alt[0])} "
+            f"(instead of {move_text(result.fatal_move)}), a win in {len(alt)} moves from there:"
+        )
         lines.append("  " + moves_text(alt))
     else:
         first, last = result.suspects()
-        lines.append(f"the fatal move could not be located exactly: unknown verdicts within the budget "
-                     f"leave moves {first} to {last}")
+        lines.append(
+            f"the fatal move could not be located exactly: unknown verdicts within the budget "
+            f"leave moves {first} to {last}"
+        )
         if result.last_winnable is None:
             lines.append("  the start position is not known to be winnable; it may have been lost before any move")
         else:
-            lines.append(f"  the game was still winnable after move {result.last_winnable}"
-                         if result.last_winnable else "  the start position was winnable")
+            lines.append(
+                f"  the game was still winnable after move {result.last_winnable}"
+                if result.last_winnable
+                else "  the start position was winnable"
+            )
         if result.first_lost is None:
             lines.append("  the final position is not known to be lost; the game may still be winnable")
         else:

@@ -1,0 +1,192 @@
+"""Hints: which moves keep a game winnable, decided by the exact solver.
+
+:func:`hint` gives, for a position, every legal move with its verdict (the
+position after it is ``winnable``, ``lost`` or ``unknown`` within the
+budget), the best move first, and whether the position itself can still be
+won. The verdicts come from ``solver.solve`` and are never guessed.
+
+A move never makes a lost position winnable (a position is winnable exactly
+when one of its moves leads to a winnable position), so the verdict of the
+position follows from its moves' verdicts wherever one of them is known.
+
+Nothing here prints; ``cli.analysis`` turns the reports into text and JSON.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..game.engine import Move, apply_move, is_won, legal_moves, move_text, moves_text, parse_moves
+from ..game.position import Position
+from ..game.rules import CLEAR, Rules
+from ..solver.result import LOST, UNKNOWN, WON, Limits, SolveResult
+
+# Verdicts on a position (and on a move: the verdict on the position after it).
+WINNABLE = "winnable"  # a win exists (the solver found one)
+# LOST and UNKNOWN as in result: proved lost, or a limit stopped the search.
+#: The position itself is already won (no moves are left to make).
+ALREADY_WON = "won"
+
+_RANK = {WINNABLE: 0, UNKNOWN: 1, LOST: 2}
+
+
+def _verdict(result: SolveResult) -> str:
+    return WINNABLE if result.status == WON else result.status
+
+
+def _solve(position: Position, rules: Rules, limits: Limits) -> SolveResult:
+    from ..solver.search import solve  # numba loads on first use, not on import
+
+    return solve(position, rules, limits)
+
+
+# --------------------------------------------------------------------------
+# hint
+
+
+@dataclass(frozen=True)
+class MoveVerdict:
+    """One legal move and what is known of the position it leads to.
+
+    ``solution`` is a known win from the position after the move (empty when
+    the move wins at once, or when none is known). ``nodes`` and ``seconds``
+    are the cost of the solve of that position (0 when the verdict followed
+    from the position before the move, see ``note``).
+    """
+
+    move: Move
+    verdict: str
+    solution: tuple[Move, ...] = ()
+    nodes: int = 0
+    seconds: float = 0.0
+    stopped_by: str = ""
+    note: str = ""
+
+    @property
+    def text(self) -> str:
+        return move_text(self.move)
+
+    @property
+    def moves_to_win(self) -> int | None:
+        """Length of the known win counting this move, None unless winnable."""
+        return 1 + len(self.solution) if self.verdict == WINNABLE else None
+
+    def as_dict(self) -> dict:
+        return {
+            "move": self.text,
+            "verdict": self.verdict,
+            "moves_to_win": self.moves_to_win,
+            "solution": moves_text(self.solution),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "stopped_by": self.stopped_by,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class HintReport:
+    """Every legal move of a position with its verdict, the best first.
+
+    ``status`` is the verdict on the position itself: ``won`` (already won,
+    no moves), ``winnable``, ``lost`` or ``unknown``. ``reason`` says in words
+    how the status is known. Moves are ordered: winnable by the length of the
+    known win (shortest first), then unknown, then lost; ties in the canonical
+    move order. ``best`` is the first move when it keeps the game winnable.
+    """
+
+    rules: str
+    status: str
+    reason: str
+    moves: tuple[MoveVerdict, ...]
+    solves: int
+    nodes: int
+    seconds: float
+
+    @property
+    def best(self) -> MoveVerdict | None:
+        return self.moves[0] if self.moves and self.moves[0].verdict == WINNABLE else None
+
+    def as_dict(self) -> dict:
+        best = self.best
+        return {
+            "rules": self.rules,
+            "status": self.status,
+            "reason": self.reason,
+            "best": best.text if best else None,
+            "moves": [m.as_dict() for m in self.moves],
+            "solves": self.solves,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def hint(position: Position, rules: Rules = CLEAR, limits: Limits = Limits()) -> HintReport:
+    """Judge every legal move of ``position`` with one solve each (``limits`` per solve).
+
+    The position itself is solved first: when it is lost, every move loses
+    and no move needs a solve of its own. Otherwise each move's resulting
+    position is solved. The position's status then follows from the moves
+    (winnable when one move is), and a move left ``unknown`` inherits what
+    the position's own solve proved (the first move of its win is winnable).
+    """
+    start = time.perf_counter()
+    if is_won(position, rules):
+        return HintReport(
+            rules.name, ALREADY_WON, "the game is won: nothing is left to play", (), 0, 0, time.perf_counter() - start
+        )
+    moves = legal_moves(position, rules)
+    if not moves:
+        return HintReport(rules.name, LOST, "no legal move is left", (), 0, 0, time.perf_counter() - start)
+
+    root = _solve(position, rules, limits)
+    solves, nodes = 1, root.nodes
+    if root.status == LOST:
+        verdicts = [MoveVerdict(m, LOST, note="the position before it is lost") for m in moves]
+        return HintReport(
+            rules.name,
+            LOST,
+            "the position is lost: no sequence of moves wins",
+            tuple(verdicts),
+            solves,
+            nodes,
+            time.perf_counter() - start,
+        )
+
+    root_solution = tuple(parse_moves(root.solution)) if root.status == WON else ()
+    verdicts = []
+    for move in moves:
+        result = _solve(apply_move(position, move, rules), rules, limits)
+        solves += 1
+        nodes += result.nodes
+        verdict = MoveVerdict(
+            move, _verdict(result), tuple(parse_moves(result.solution)), result.nodes, result.seconds, result.stopped_by
+        )
+        if root_solution and root_solution[0] == move:
+            known = root_solution[1:]
+            if verdict.verdict == UNKNOWN:
+                verdict = MoveVerdict(
+                    move,
+                    WINNABLE,
+                    known,
+                    verdict.nodes,
+                    verdict.seconds,
+                    verdict.stopped_by,
+                    note="winnable: the solve of the position before it found a win this way",
+                )
+            elif verdict.verdict == WINNABLE and len(known) < len(verdict.solution):
+                verdict = MoveVerdict(move, WINNABLE, known, verdict.nodes, verdict.seconds, verdict.stopped_by)
+        verdicts.append(verdict)
+
+    order = {m: i for i, m in enumerate(moves)}
+    verdicts.sort(key=lambda v: (_RANK[v.verdict], v.moves_to_win or 0, order[v.move]))
+    if verdicts[0].verdict == WINNABLE:
+        status, reason = WINNABLE, "winnable: at least one move keeps a win open"
+    elif all(v.verdict == LOST for v in verdicts):
+        status, reason = LOST, "lost: every move loses"
+    else:
+        status = UNKNOWN
+        why = f"stopped by the {root.stopped_by} limit" if root.stopped_by else "undecided"
+        reason = f"unknown: no move is known to keep a win open and the solve of the position was {why}"
+    return HintReport(rules.name, status, reason, tuple(verdicts), solves, nodes, time.perf_counter() - start)

@@ -1,0 +1,245 @@
+"""Where the chunk tasks run, and what a worker does with one.
+
+Workers only solve and return rows (:func:`solve_chunk`, :func:`solve_pairs`);
+the driver alone writes the folder, so cluster workers need no shared disk.
+A backend has one small interface (``window``, ``submit``, ``wait_any``,
+``describe``, ``close``): :class:`LocalBackend`
+(``concurrent.futures.ProcessPoolExecutor``, spawned processes that load the
+solver from numba's cache) or :class:`DaskBackend` (``dask.distributed``,
+optional extra).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import signal
+import sys
+import time
+from typing import Callable, Iterable
+
+from .. import __version__
+from ..game.rules import MODES, get_rules
+from ..solver.result import Limits
+from .folder import _STRINGIFY, COLUMNS
+from .plan import BatchError
+
+_warm = False  # whether this process has loaded the jitted solver (see warm_up)
+
+
+def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
+    """Solve each (deal, mode); return one row per pair (the SCHEMA columns).
+
+    Runs in worker processes. An exception names the deal and mode.
+    """
+    from ..game.deal import deal
+    from ..solver.search import solve
+
+    if not _warm:
+        warm_up()
+    rows = []
+    for number, mode in pairs:
+        rules = get_rules(mode)
+        try:
+            result = solve(deal(number, rules), rules, limits)
+        except Exception as exc:
+            raise RuntimeError(f"deal {number} ({mode}): {type(exc).__name__}: {exc}") from exc
+        row = result.as_row()
+        row.update(
+            deal=number,
+            mode=mode,
+            budget_nodes=limits.nodes,
+            budget_memory_mb=limits.memory_mb,
+            budget_seconds=limits.seconds,
+        )
+        rows.append({name: str(row[name]) if name in _STRINGIFY else row[name] for name in COLUMNS})
+    return rows
+
+
+def solve_chunk(deals: tuple[int, ...], modes: tuple[str, ...], limits: Limits) -> list[dict]:
+    """The rows of one chunk: every deal in every mode."""
+    return solve_pairs([(n, m) for n in deals for m in modes], limits)
+
+
+def warm_up(modes: Iterable[str] = MODES) -> None:
+    """Compile (or load from numba's cache) the solver in this process.
+
+    The parent calls it before workers start, so that they find the cache
+    filled instead of compiling side by side; each worker calls it before its
+    first timed solve, so that no row's ``seconds`` includes loading the
+    solver (about a second from the cache, ten compiling).
+    """
+    global _warm
+    _warm = True
+    solve_pairs([(1, m) for m in modes], Limits(nodes=1000, memory_mb=16))
+
+
+def _worker_init() -> None:
+    """Local worker setup: Ctrl-C is the parent's business; die with the parent (Linux); load the solver."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL("libc.so.6", use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - exotic libc
+            pass
+    warm_up()
+
+
+def worker_info() -> dict:
+    """What a (Dask) worker runs: checked by the driver before it sends work."""
+    return {"package_version": __version__, "host": platform.node(), "python": platform.python_version()}
+
+
+class LocalBackend:
+    """Worker processes on this machine (spawned, so they load numba's cache)."""
+
+    name = "local"
+
+    def __init__(self, workers: int) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.workers = workers
+        self.pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init
+        )
+
+    @property
+    def window(self) -> int:
+        return 2 * self.workers
+
+    def submit(self, fn: Callable, *args):
+        return self.pool.submit(fn, *args)
+
+    def wait_any(self, futures):
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        return wait(futures, return_when=FIRST_COMPLETED)
+
+    def describe(self) -> dict:
+        return {"backend": self.name, "workers": self.workers}
+
+    def close(self, abort: bool = False) -> None:
+        if not abort:
+            self.pool.shutdown(wait=True)
+            return
+        # Abort: drop the chunks in flight now rather than wait for them.
+        terminate = getattr(self.pool, "terminate_workers", None)  # Python 3.14+
+        if terminate is not None:
+            terminate()
+            return
+        # Before 3.14: shutdown(wait=False) forgets the processes, so take them first.
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        manager = getattr(self.pool, "_executor_manager_thread", None)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(timeout=10)
+        if manager is not None:
+            manager.join(timeout=10)
+
+
+class DaskBackend:
+    """Tasks on a dask.distributed cluster: a running scheduler or a LocalCluster."""
+
+    name = "dask"
+
+    def __init__(self, scheduler: str | None = None, local_workers: int | None = None) -> None:
+        try:
+            import distributed
+        except ImportError:
+            raise BatchError("the Dask backend needs the optional extra: pip install 'scorpion-solver[dask]'") from None
+        import logging
+
+        self._distributed = distributed
+        self.cluster = None
+        self.address = scheduler
+        if local_workers is not None:
+            self.cluster = distributed.LocalCluster(
+                n_workers=local_workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+            self.client = distributed.Client(self.cluster)
+            self.address = self.cluster.scheduler_address
+        else:
+            try:
+                self.client = distributed.Client(scheduler, timeout="15s")
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise BatchError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        try:
+            self.workers_info = self.client.run(worker_info)
+        except Exception as exc:
+            self.close()
+            raise BatchError(
+                f"the Dask workers cannot run scorpion-solver ({type(exc).__name__}: {exc}); "
+                "install it on every worker host: pip install 'scorpion-solver[dask]'"
+            ) from None
+        if not self.workers_info:
+            print(
+                f"note: the Dask scheduler at {self.address} has no workers yet; the chunks wait for them",
+                file=sys.stderr,
+            )
+        others = sorted({i["package_version"] for i in self.workers_info.values()} - {__version__})
+        if others:
+            print(
+                f"warning: Dask workers run scorpion-solver {', '.join(others)}, this driver {__version__}",
+                file=sys.stderr,
+            )
+        self._threads = 0
+        self._threads_checked = 0.0
+
+    @property
+    def window(self) -> int:
+        now = time.monotonic()
+        if now - self._threads_checked > 10:
+            self._threads = sum(self.client.nthreads().values())
+            self._threads_checked = now
+        return max(2, 2 * self._threads)
+
+    def submit(self, fn: Callable, *args):
+        return self.client.submit(fn, *args, pure=False)
+
+    def wait_any(self, futures):
+        return self._distributed.wait(list(futures), return_when="FIRST_COMPLETED")
+
+    def describe(self) -> dict:
+        return {
+            "backend": self.name,
+            "scheduler": self.address,
+            "local_cluster": self.cluster is not None,
+            "workers": {addr: info for addr, info in sorted(self.workers_info.items())},
+        }
+
+    def close(self, abort: bool = False) -> None:
+        try:
+            self.client.close()
+        finally:
+            if self.cluster is not None:
+                self.cluster.close()
+
+
+def make_backend(workers: int | None = None, scheduler: str | None = None, dask_local: int | None = None):
+    """The backend the options ask for (local processes unless a Dask option is given)."""
+    if scheduler and dask_local:
+        raise BatchError("give --scheduler or --dask-local, not both")
+    if scheduler or dask_local:
+        if workers is not None:
+            raise BatchError("--workers is for local processes; a Dask cluster has its own workers")
+        return DaskBackend(scheduler=scheduler, local_workers=dask_local)
+    return LocalBackend(workers or cpu_count())
+
+
+def cpu_count() -> int:
+    counter = getattr(os, "process_cpu_count", None)  # Python 3.13+
+    if counter is not None:
+        return counter() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1

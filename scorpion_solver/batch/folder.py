@@ -1,0 +1,348 @@
+"""The results folder: its schema, atomic chunk writes, lock and metadata.
+
+A *results folder* holds one Parquet file per finished chunk of deals and a
+metadata file::
+
+    results/1-100000-clear+classic-n50000000/
+        _batch.json                          settings, package version, runs, machine
+        chunk-00000001-00001000.parquet      deals 1..1000, every mode, sorted by (deal, mode)
+        chunk-00001001-00002000.parquet
+        ...
+
+Files whose names start with ``_`` or ``.`` (the metadata, the lock, chunks
+still being written) are skipped by pandas / pyarrow, and ``*.parquet`` globs
+(polars, duckdb) see only finished chunks, so every reader sees exactly the
+finished rows. Every chunk has the same explicit schema (:data:`SCHEMA`).
+
+Crash safety: a chunk is written to ``.chunk-....parquet.tmp``, flushed to
+disk and renamed with ``os.replace`` (atomic), so a crash, Ctrl-C or SIGKILL
+loses at most the chunks in flight and never leaves a half-written
+``chunk-*.parquet``. A folder refuses results made under other rules,
+limits, deals or chunking (:func:`check_folder`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import shlex
+import sys
+from dataclasses import asdict, fields
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .. import __version__
+from ..game.rules import get_rules
+from ..solver.result import DEFAULT_MEMORY_MB, Limits, SolveResult
+from .plan import BatchError, BatchSettings, DealSet
+
+FORMAT = "scorpion-batch/1"
+METADATA = "_batch.json"
+LOCK = ".lock"
+CHUNK_GLOB = "chunk-*.parquet"
+CHUNK_RE = re.compile(r"^chunk-(\d+)-(\d+)\.parquet$")
+TMP_RE = re.compile(r"^\.chunk-\d+-\d+\.parquet\.tmp$")
+COMPRESSION = "zstd"
+
+
+# The columns: deal and mode, then every field of SolveResult (the typed
+# record's fields are the columns of the batch output, so a counter added to
+# the solver becomes a column), then the budget that produced the row. The
+# schema is explicit so that every chunk file has the same one.
+_PINNED = {  # narrower or documented types for the known fields
+    "status": pa.string(),  # won | lost | unknown
+    "seconds": pa.float64(),  # wall clock of this solve (not reproducible)
+    "solution": pa.string(),  # RULES.md notation, "" unless won
+    "solution_length": pa.int32(),
+    "max_depth": pa.int32(),
+    "peak_entries": pa.int64(),  # transposition table entries at the end
+    "stopped_by": pa.string(),  # nodes | memory | time | depth, "" when decided
+}
+_BY_ANNOTATION = {"int": pa.int64(), "float": pa.float64(), "str": pa.string(), "bool": pa.bool_()}
+_RESULT_SKIP = ("rules", "deal")  # rules is the mode column; deal has its own
+
+
+def _result_fields() -> list[pa.Field]:
+    out = []
+    for f in fields(SolveResult):
+        if f.name in _RESULT_SKIP:
+            continue
+        annotation = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+        type_ = _PINNED.get(f.name) or _BY_ANNOTATION.get(annotation.replace(" ", ""), pa.string())
+        out.append(pa.field(f.name, type_, nullable=False))
+    return out
+
+
+SCHEMA = pa.schema(
+    [pa.field("deal", pa.int64(), nullable=False), pa.field("mode", pa.string(), nullable=False)]
+    + _result_fields()
+    + [
+        pa.field("budget_nodes", pa.int64(), nullable=False),  # the limits of the solve
+        pa.field("budget_memory_mb", pa.int64(), nullable=False),  # that produced this row
+        pa.field("budget_seconds", pa.float64(), nullable=True),
+    ]  # null: no time limit
+)
+COLUMNS = tuple(SCHEMA.names)
+_STRINGIFY = {f.name for f in SCHEMA if f.type == pa.string()}
+
+
+def rows_table(rows: list[dict]) -> pa.Table:
+    """Rows (dicts with the SCHEMA columns) as a table sorted by (deal, mode)."""
+    ordered = sorted(rows, key=lambda r: (r["deal"], r["mode"]))
+    return pa.Table.from_pylist(ordered, schema=SCHEMA)
+
+
+def finished_chunks(out: Path) -> set[str]:
+    """Names of the complete chunk files in a folder."""
+    if not out.is_dir():
+        return set()
+    return {p.name for p in out.iterdir() if CHUNK_RE.match(p.name)}
+
+
+def _json_clean(value):
+    return json.loads(json.dumps(value))
+
+
+def rules_record(modes: Iterable[str]) -> dict:
+    return {m: _json_clean(asdict(get_rules(m))) for m in modes}
+
+
+def _rule_choices(record: dict | None) -> dict | None:
+    """A recorded preset without its ``source`` citation (a citation is not a rule)."""
+    return None if record is None else {k: v for k, v in record.items() if k != "source"}
+
+
+def limits_record(limits: Limits) -> dict:
+    return _json_clean(asdict(limits))
+
+
+def limits_text(record: dict) -> str:
+    seconds = record.get("seconds")
+    time_part = f", time {seconds:g} s" if seconds else ""
+    prune = "" if record.get("prune", True) else ", no pruning"
+    return f"nodes {record['nodes']}, memory {record['memory_mb']} MB{time_part}{prune}"
+
+
+def machine_record() -> dict:
+    import numba
+
+    record = {
+        "host": platform.node(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "pyarrow": pa.__version__,
+    }
+    try:
+        record["memory_gb"] = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        pass
+    return record
+
+
+def now_text() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def read_metadata(out: Path) -> dict | None:
+    path = out / METADATA
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise BatchError(f"cannot read {path}: {exc}") from None
+
+
+def write_metadata(out: Path, meta: dict) -> None:
+    _atomic_write(out, METADATA, json.dumps(meta, indent=2, sort_keys=False).encode("utf-8") + b"\n")
+
+
+def _atomic_write(out: Path, name: str, data: bytes | None = None, table: pa.Table | None = None) -> None:
+    """Write ``out/name`` whole or not at all: a dot-named temporary file, fsync, os.replace."""
+    tmp = out / f".{name}.tmp"
+    with open(tmp, "wb") as handle:
+        if table is not None:
+            pq.write_table(table, handle, compression=COMPRESSION)
+        else:
+            handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, out / name)
+    _fsync_dir(out)
+
+
+def _fsync_dir(out: Path) -> None:
+    try:
+        fd = os.open(out, os.O_RDONLY)
+    except OSError:  # pragma: no cover - e.g. Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_chunk(out: Path, name: str, rows: list[dict]) -> None:
+    """Write one chunk file atomically (``.chunk-....parquet.tmp``, then rename)."""
+    _atomic_write(out, name, table=rows_table(rows))
+
+
+def remove_stale_tmp(out: Path) -> int:
+    """Delete temporary chunk files a killed run left behind; return how many."""
+    stale = [p for p in out.iterdir() if TMP_RE.match(p.name)]
+    for path in stale:
+        path.unlink()
+    return len(stale)
+
+
+class FolderLock:
+    """An exclusive lock on a results folder (released by the OS even on SIGKILL)."""
+
+    def __init__(self, out: Path) -> None:
+        self.path = out / LOCK
+        self.handle = None
+
+    def __enter__(self) -> "FolderLock":
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: no lock
+            return self
+        self.handle = open(self.path, "a+")
+        try:
+            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.handle.close()
+            self.handle = None
+            raise BatchError(f"another scorpion batch is writing to {self.path.parent}") from None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.handle is not None:
+            self.handle.close()  # closing releases the flock
+
+
+def read_folder(out: Path, columns: list[str] | None = None) -> pa.Table:
+    """Every finished row of a folder, sorted by (deal, mode), with the SCHEMA."""
+    paths = sorted(out.glob(CHUNK_GLOB))
+    if not paths:
+        return SCHEMA.empty_table() if columns is None else SCHEMA.empty_table().select(columns)
+    table = pa.concat_tables(pq.read_table(p, columns=columns, schema=SCHEMA) for p in paths)
+    return table.sort_by([("deal", "ascending"), ("mode", "ascending")]) if "deal" in table.column_names else table
+
+
+def default_out(deals: DealSet, modes: tuple[str, ...], limits: Limits) -> Path:
+    """``results/<start>-<end>-<modes>-n<nodes>`` (plus -m<MB> / -t<S> when not the defaults)."""
+    name = f"{deals.label}-{'+'.join(modes)}-n{limits.nodes}"
+    if limits.memory_mb != DEFAULT_MEMORY_MB:
+        name += f"-m{limits.memory_mb}"
+    if limits.seconds is not None:
+        name += f"-t{limits.seconds:g}"
+    if not limits.prune:
+        name += "-noprune"
+    return Path("results") / name
+
+
+def find_folders(deals: DealSet, modes: tuple[str, ...], root: Path = Path("results")) -> list[Path]:
+    """Folders under ``root`` holding these deals in these modes (any limits)."""
+    found = []
+    if not root.is_dir():
+        return found
+    for path in sorted(root.iterdir()):
+        try:
+            meta = read_metadata(path) if path.is_dir() else None
+        except BatchError:
+            continue
+        if meta and meta.get("modes") == list(modes) and meta.get("deals", {}).get("sha256") == deals.digest():
+            found.append(path)
+    return found
+
+
+def check_folder(out: Path, meta: dict, settings: BatchSettings, retry: bool = False) -> None:
+    """Refuse to add results made under other settings to a folder (BatchError says which)."""
+    if meta.get("format") != FORMAT:
+        raise BatchError(f"{out / METADATA} is not a scorpion batch metadata file (format {meta.get('format')!r})")
+    old_modes = meta["modes"]
+    if list(settings.modes) != old_modes:
+        raise BatchError(
+            f"{out} holds results for rules {','.join(old_modes)}; this run asks for "
+            f"{','.join(settings.modes)}: refusing to mix results of different rules in one folder "
+            "(give another --out)"
+        )
+    new_rules = rules_record(settings.modes)
+    for mode in settings.modes:
+        if _rule_choices(meta["rules"].get(mode)) != _rule_choices(new_rules[mode]):
+            raise BatchError(
+                f"the rules '{mode}' recorded in {out / METADATA} differ from this version's "
+                f"({meta['rules'].get(mode)} vs {new_rules[mode]}): refusing to mix results of "
+                "different rules in one folder (give another --out)"
+            )
+    old_deals = meta["deals"]
+    if old_deals["sha256"] != settings.deals.digest():
+        raise BatchError(
+            f"{out} holds deals {old_deals['spec']} ({old_deals['count']} deals); this run asks for "
+            f"{settings.deals.spec} ({len(settings.deals)} deals): give another --out"
+        )
+    if meta.get("columns") != list(COLUMNS):
+        added = [c for c in COLUMNS if c not in meta.get("columns", [])]
+        gone = [c for c in meta.get("columns", []) if c not in COLUMNS]
+        raise BatchError(
+            f"{out} was written with other columns than this version writes (new: "
+            f"{', '.join(added) or 'none'}; gone: {', '.join(gone) or 'none'}): refusing to mix "
+            "tables of different schemas in one folder (give another --out)"
+        )
+    if settings.chunk is not None and settings.chunk != meta["chunk"]:
+        raise BatchError(
+            f"{out} was made with --chunk {meta['chunk']}; rerun with --chunk {meta['chunk']} "
+            "(or without --chunk) or give another --out"
+        )
+    if not retry and limits_record(settings.limits) != meta["limits"]:
+        raise BatchError(
+            f"{out} was made with limits ({limits_text(meta['limits'])}); this run asks for "
+            f"({limits_text(limits_record(settings.limits))}): refusing to mix results of "
+            "different limits in one folder (to re-solve its unknown deals with a bigger budget, "
+            f"use --retry-unknown --out {out})"
+        )
+
+
+def new_metadata(settings: BatchSettings, chunk: int) -> dict:
+    return {
+        "format": FORMAT,
+        "created": now_text(),
+        "package_version": __version__,
+        "deals": settings.deals.describe(),
+        "modes": list(settings.modes),
+        "rules": rules_record(settings.modes),
+        "limits": limits_record(settings.limits),
+        "chunk": chunk,
+        "columns": list(COLUMNS),
+        "runs": [],
+        "retries": [],
+    }
+
+
+def run_record(kind: str, command: str | None, backend: str, extra: dict | None = None) -> dict:
+    record = {
+        "kind": kind,
+        "started": now_text(),
+        "finished": None,
+        "package_version": __version__,
+        "command": command or shlex.join(sys.argv),
+        "backend": backend,
+        "machine": machine_record(),
+    }
+    record.update(extra or {})
+    return record

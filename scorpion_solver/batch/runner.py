@@ -1,0 +1,399 @@
+"""The driver loop of a batch, its progress bar, and the two operations.
+
+:func:`run_batch` solves every chunk of the plan not yet in the folder;
+:func:`retry_unknown` re-solves the ``unknown`` rows of a finished folder
+with a bigger budget and rewrites their chunk files atomically (the
+``budget_*`` columns say which budget decided each row, so an interrupted
+retry resumes where it stopped). Both submit chunk tasks to a backend through
+:func:`drive` and write every finished chunk at once, so an interrupted run
+loses only the chunks in flight.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..solver.result import LOST, UNKNOWN, WON
+from .backends import solve_chunk, solve_pairs, warm_up
+from .folder import (
+    METADATA,
+    SCHEMA,
+    FolderLock,
+    check_folder,
+    finished_chunks,
+    limits_record,
+    limits_text,
+    new_metadata,
+    now_text,
+    read_folder,
+    read_metadata,
+    remove_stale_tmp,
+    run_record,
+    write_chunk,
+    write_metadata,
+)
+from .plan import BatchError, BatchSettings, default_chunk, plan_chunks
+
+STATUSES = (WON, LOST, UNKNOWN)
+
+
+@dataclass(frozen=True)
+class Task:
+    key: str  # the chunk file it fills
+    fn: Callable
+    args: tuple
+    deals: int  # deals it advances the progress by
+
+
+def drive(
+    backend,
+    tasks: Iterable[Task],
+    on_done: Callable[[Task, list[dict]], None],
+    on_error: Callable[[Task, BaseException], None],
+) -> None:
+    """Run tasks on the backend, at most ``backend.window`` in flight; call back as each ends.
+
+    ``on_done`` runs in this process, in completion order. A failed task goes
+    to ``on_error`` and the others carry on. Ctrl-C cancels everything in
+    flight (the finished tasks have already been handed to ``on_done``).
+    """
+    pending: dict = {}
+    todo = iter(tasks)
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and len(pending) < backend.window:
+                task = next(todo, None)
+                if task is None:
+                    exhausted = True
+                    break
+                pending[backend.submit(task.fn, *task.args)] = task
+            if not pending:
+                return
+            done, _ = backend.wait_any(list(pending))
+            for future in done:
+                task = pending.pop(future)
+                try:
+                    rows = future.result()
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as exc:  # noqa: BLE001 - reported, the run goes on
+                    if _pool_broken(exc):
+                        raise
+                    on_error(task, exc)
+                else:
+                    on_done(task, rows)
+    except BaseException:
+        backend.close(abort=True)
+        raise
+    backend.close()
+
+
+def _pool_broken(exc: BaseException) -> bool:
+    from concurrent.futures.process import BrokenProcessPool
+
+    return isinstance(exc, BrokenProcessPool)
+
+
+@dataclass
+class Tally:
+    """won / lost / unknown counts per mode."""
+
+    modes: tuple[str, ...]
+    counts: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for mode in self.modes:
+            self.counts.setdefault(mode, {s: 0 for s in STATUSES})
+
+    def add(self, mode: str, status: str, n: int = 1) -> None:
+        self.counts.setdefault(mode, {s: 0 for s in STATUSES})[status] += n
+
+    def add_rows(self, rows: Iterable[dict]) -> None:
+        for row in rows:
+            self.add(row["mode"], row["status"])
+
+    def add_table(self, table: pa.Table) -> None:
+        counts = table.select(["mode", "status"]).group_by(["mode", "status"]).aggregate([("status", "count")])
+        for row in counts.to_pylist():
+            self.add(row["mode"], row["status"], row["status_count"])
+
+    def text(self) -> str:
+        return " | ".join(f"{m} W{c[WON]} L{c[LOST]} U{c[UNKNOWN]}" for m, c in self.counts.items())
+
+
+def make_progress(total: int, initial: int, tally: Tally, unit: str = "deal", disable: bool | None = None, file=None):
+    """The tqdm bar: deals done (starting at ``initial`` when resuming), rate, live counts per mode."""
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=total, initial=initial, unit=unit, disable=disable, file=file, dynamic_ncols=True, smoothing=0.1)
+    bar.set_postfix_str(tally.text(), refresh=False)
+    return bar
+
+
+# ---------------------------------------------------------------------------
+# the two operations
+
+
+@dataclass
+class BatchReport:
+    out: Path
+    deals: int
+    chunks: int  # chunks (or chunk files, for a retry) in the plan
+    already: int  # finished before this run
+    written: int = 0  # written by this run
+    failures: list[str] = field(default_factory=list)
+    tally: Tally | None = None  # every finished row of the folder
+    solved: int = 0  # (deal, mode) solves this run
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return not self.failures and self.already + self.written == self.chunks
+
+
+def prepare_folder(settings: BatchSettings, out: Path, retry: bool) -> tuple[dict, int]:
+    """Check or create the folder's metadata; return it and the chunk size to use."""
+    meta = read_metadata(out) if out.exists() else None
+    if out.exists() and not out.is_dir():
+        raise BatchError(f"{out} exists and is not a folder")
+    if meta is None:
+        if retry:
+            raise BatchError(
+                f"{out} is not a results folder (no {METADATA}); --retry-unknown needs the folder of an earlier run"
+            )
+        if out.is_dir() and finished_chunks(out):
+            raise BatchError(f"{out} holds chunk files but no {METADATA}: not a folder this tool can add to")
+        chunk = settings.chunk or default_chunk(len(settings.deals))
+        meta = new_metadata(settings, chunk)
+        return meta, chunk
+    check_folder(out, meta, settings, retry=retry)
+    return meta, int(meta["chunk"])
+
+
+def run_batch(
+    settings: BatchSettings,
+    out: Path,
+    backend_factory: Callable[[], object],
+    progress: bool | None = None,
+    command: str | None = None,
+    echo=None,
+) -> BatchReport:
+    """Solve every chunk of the plan not yet in ``out``; return what was done.
+
+    ``backend_factory`` is called only when there is work (so a finished
+    folder starts no processes). ``progress=None`` shows the bar on a terminal.
+    """
+    echo = echo or _stderr
+    started = time.perf_counter()
+    meta, chunk = prepare_folder(settings, out, retry=False)
+    with contextlib.ExitStack() as stack:
+        if out.is_dir():
+            stack.enter_context(FolderLock(out))
+            remove_stale_tmp(out)
+        plan = list(plan_chunks(settings.deals, chunk))
+        planned = {c.name for c in plan}
+        finished = finished_chunks(out)
+        strangers = sorted(finished - planned)
+        if strangers:
+            echo(
+                f"warning: {out} holds {len(strangers)} chunk files this plan does not make "
+                f"(e.g. {strangers[0]}); readers will see their rows too"
+            )
+        todo = [c for c in plan if c.name not in finished]
+        tally = Tally(settings.modes)
+        tally.add_table(read_folder(out, columns=["mode", "status"]))
+        report = BatchReport(
+            out=out, deals=len(settings.deals), chunks=len(plan), already=len(plan) - len(todo), tally=tally
+        )
+        if not todo:
+            report.seconds = time.perf_counter() - started
+            return report
+        warm_up(settings.modes)
+        backend = backend_factory()  # before the folder exists: a backend that fails leaves nothing behind
+        try:
+            if not out.is_dir():
+                out.mkdir(parents=True, exist_ok=True)
+                stack.enter_context(FolderLock(out))
+            record = run_record(
+                "batch", command, backend.name, {"execution": backend.describe(), "chunks_todo": len(todo)}
+            )
+            meta["runs"].append(record)
+            write_metadata(out, meta)
+        except BaseException:
+            backend.close(abort=True)
+            raise
+        done_deals = sum(len(c.deals) for c in plan if c.name in finished)
+        bar = make_progress(len(settings.deals), done_deals, tally, disable=_disable(progress))
+
+        def on_done(task: Task, rows: list[dict]) -> None:
+            write_chunk(out, task.key, rows)
+            report.written += 1
+            report.solved += len(rows)
+            tally.add_rows(rows)
+            bar.set_postfix_str(tally.text(), refresh=False)
+            bar.update(task.deals)
+
+        tasks = (
+            Task(c.name, solve_chunk, (tuple(c.deals.tolist()), settings.modes, settings.limits), len(c.deals))
+            for c in todo
+        )
+        _drive_recorded(backend, tasks, on_done, bar, report, record, out, meta)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _drive_recorded(
+    backend,
+    tasks: Iterable[Task],
+    on_done: Callable[[Task, list[dict]], None],
+    bar,
+    report: "BatchReport",
+    record: dict,
+    out: Path,
+    meta: dict,
+) -> None:
+    """Run the tasks; report failures on the bar; always close the run's record in the metadata."""
+
+    def on_error(task: Task, exc: BaseException) -> None:
+        message = f"{task.key}: {exc}"
+        report.failures.append(message)
+        bar.write(f"error: {message}", file=sys.stderr)
+
+    stopped = True
+    try:
+        drive(backend, tasks, on_done, on_error)
+        stopped = False
+    finally:
+        bar.close()
+        record.update(
+            finished=now_text(), chunks_written=report.written, failures=report.failures, stopped_early=stopped
+        )
+        write_metadata(out, meta)
+
+
+def needs_retry(row_budget: tuple, budget: tuple) -> bool:
+    return row_budget != budget
+
+
+def budget_covers(new: tuple, old: tuple) -> bool:
+    """Whether budget ``new`` (nodes, memory_mb, seconds or None) is at least ``old`` in every limit."""
+    nodes, memory, seconds = new
+    o_nodes, o_memory, o_seconds = old
+    time_ok = seconds is None or (o_seconds is not None and seconds >= o_seconds)
+    return nodes >= o_nodes and memory >= o_memory and time_ok
+
+
+def retry_unknown(
+    settings: BatchSettings,
+    out: Path,
+    backend_factory: Callable[[], object],
+    progress: bool | None = None,
+    command: str | None = None,
+    echo=None,
+) -> BatchReport:
+    """Re-solve the unknown rows of a finished folder under ``settings.limits`` (a bigger budget).
+
+    Each chunk file with such rows is rewritten atomically once its deals are
+    re-solved; the rows keep the budget that produced them (``budget_*``), so
+    an interrupted retry resumes where it stopped.
+    """
+    echo = echo or _stderr
+    started = time.perf_counter()
+    meta, chunk = prepare_folder(settings, out, retry=True)
+    limits = settings.limits
+    budget = (limits.nodes, limits.memory_mb, limits.seconds)
+    with FolderLock(out):
+        remove_stale_tmp(out)
+        plan = list(plan_chunks(settings.deals, chunk))
+        finished = finished_chunks(out)
+        missing = [c.name for c in plan if c.name not in finished]
+        if missing:
+            raise BatchError(
+                f"{out} is not finished ({len(missing)} of {len(plan)} chunks missing): rerun the "
+                "original command to finish it before --retry-unknown"
+            )
+        if limits.prune != meta["limits"].get("prune", True):
+            raise BatchError("--retry-unknown cannot change the pruning setting of a folder")
+        work: list[tuple[str, list[tuple[int, str]]]] = []
+        tally = Tally(settings.modes)
+        for chunk_obj in plan:
+            table = pq.read_table(
+                out / chunk_obj.name,
+                schema=SCHEMA,
+                columns=["deal", "mode", "status", "budget_nodes", "budget_memory_mb", "budget_seconds"],
+            )
+            tally.add_table(table)
+            pairs = []
+            for row in table.to_pylist():
+                if row["status"] != UNKNOWN:
+                    continue
+                old = (row["budget_nodes"], row["budget_memory_mb"], row["budget_seconds"])
+                if not needs_retry(old, budget):
+                    continue
+                if not budget_covers(budget, old):
+                    raise BatchError(
+                        f"--retry-unknown needs a bigger budget than the one that left deal "
+                        f"{row['deal']} ({row['mode']}) unknown ({limits_text(_budget_record(old))}); "
+                        f"got {limits_text(_budget_record(budget))}"
+                    )
+                pairs.append((row["deal"], row["mode"]))
+            if pairs:
+                work.append((chunk_obj.name, pairs))
+        total = sum(len(p) for _, p in work)
+        report = BatchReport(out=out, deals=len(settings.deals), chunks=len(work), already=0, tally=tally)
+        if not work:
+            echo(f"{out}: no unknown deal left to retry under this budget")
+            report.seconds = time.perf_counter() - started
+            return report
+        warm_up(settings.modes)
+        backend = backend_factory()
+        record = run_record(
+            "retry-unknown",
+            command,
+            backend.name,
+            {"execution": backend.describe(), "limits": limits_record(limits), "solves": total},
+        )
+        meta["retries"].append(record)
+        write_metadata(out, meta)
+        bar = make_progress(total, 0, tally, unit="solve", disable=_disable(progress))
+
+        def on_done(task: Task, rows: list[dict]) -> None:
+            path = out / task.key
+            old_rows = pq.read_table(path, schema=SCHEMA).to_pylist()
+            fresh = {(r["deal"], r["mode"]): r for r in rows}
+            for r in old_rows:
+                if (r["deal"], r["mode"]) in fresh:
+                    tally.add(r["mode"], r["status"], -1)
+            merged = [fresh.get((r["deal"], r["mode"]), r) for r in old_rows]
+            write_chunk(out, task.key, merged)
+            tally.add_rows(rows)
+            report.written += 1
+            report.solved += len(rows)
+            bar.set_postfix_str(tally.text(), refresh=False)
+            bar.update(task.deals)
+
+        tasks = (Task(name, solve_pairs, (pairs, limits), len(pairs)) for name, pairs in work)
+        _drive_recorded(backend, tasks, on_done, bar, report, record, out, meta)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _budget_record(budget: tuple) -> dict:
+    return {"nodes": budget[0], "memory_mb": budget[1], "seconds": budget[2]}
+
+
+def _disable(progress: bool | None) -> bool | None:
+    return None if progress is None else not progress
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)

@@ -1,0 +1,69 @@
+"""The ``scorpion`` command: a thin layer over the Python API, one module per command group.
+
+* ``common``: error handling (one line, exit 2), the rules options, loading a start;
+* ``game``: ``deal``, ``perft``, ``replay``;
+* ``solve``: ``solve``;
+* ``analysis``: ``hint``, ``analyze``;
+* ``batch``: ``batch``, ``stats``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .analysis import analyze_command, hint_command
+from .batch import batch_command, stats_command
+from .common import UserError, load_start, rules_from, user_errors
+from .game import deal_command, perft_command, replay_command
+from .solve import solve_command
+
+
+class OneLineErrors(click.Group):
+    """A click group whose usage errors (bad option value, unknown option) are one line, exit 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+            click.echo(f"error: {exc.format_message()}{where}", err=True)
+            sys.exit(2)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(130)
+        except click.ClickException as exc:
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="scorpion-solver")
+def main() -> None:
+    """Scorpion Solitaire: deals, rules engine, exact solver and statistics.
+
+    Deal numbers are PySolFC game numbers: deal N here is Scorpion game N in PySolFC.
+    """
+
+
+for _command in (
+    deal_command,
+    perft_command,
+    replay_command,
+    solve_command,
+    batch_command,
+    stats_command,
+    hint_command,
+    analyze_command,
+):
+    main.add_command(_command)
+
+__all__ = ["UserError", "load_start", "main", "rules_from", "user_errors"]
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
