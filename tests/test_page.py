@@ -278,6 +278,14 @@ DRAWN = """(() => ({
 }))()"""
 
 
+def test_ci_installs_chromium():
+    """CI runs on a fresh machine: .ci/run installs Chromium when it is missing, before the tests."""
+    lines = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text().splitlines()
+    install = next(i for i, line in enumerate(lines) if "apt-get install -y chromium" in line)
+    assert lines[install].startswith("command -v chromium >/dev/null || {") and "apt-get update &&" in lines[install]
+    assert install < next(i for i, line in enumerate(lines) if "pytest" in line)
+
+
 @pytest.fixture(scope="module")
 def browser():
     if find_chromium() is None:

@@ -14,7 +14,7 @@ standard library is needed. Chromium is the Debian package ``chromium``
 
 As a command, it photographs a page after pressing some keys::
 
-    python -m scorpion_solver.page.browser PAGE.html OUT.png [--width 390] [--keys End ArrowLeft]
+    python -m scorpion_solver.page.browser PAGE.html OUT.png [--width 390] [--step N] [--keys End ArrowLeft]
 """
 
 from __future__ import annotations
@@ -304,10 +304,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=900)
     parser.add_argument("--keys", nargs="*", default=[], help=f"keys to press first ({', '.join(KEYS)})")
+    parser.add_argument("--step", type=int, default=None, help="open the page at this step (#step=N)")
     parser.add_argument("--viewport", action="store_true", help="only the viewport, not the whole page")
     args = parser.parse_args(argv)
+    url = Path(args.page).resolve().as_uri() + (f"#step={args.step}" if args.step is not None else "")
     with Browser() as browser:
-        tab = browser.open(Path(args.page).resolve().as_uri(), args.width, args.height, mobile=args.width < 600)
+        tab = browser.open(url, args.width, args.height, mobile=args.width < 600)
         for key in args.keys:
             tab.key(key)
         tab.screenshot(args.png, full_page=not args.viewport)

@@ -217,6 +217,13 @@
     return option.detail ? word + ": " + option.detail : word;
   }
 
+  // Scroll the move list itself (never the page) so that the current move shows.
+  function keepInSight(list, item) {
+    var top = item.offsetTop, bottom = top + item.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top - 4;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 4;
+  }
+
   function drawMoves() {
     var list = document.querySelector("#moves ol");
     if (!list) return;
@@ -224,7 +231,7 @@
       var current = Number(b.dataset.step) === view.step && view.choice === null;
       b.classList.toggle("current", current);
       b.setAttribute("aria-current", current ? "step" : "false");
-      if (current && b.scrollIntoView && buildMoves.ready) b.scrollIntoView({ block: "nearest" });
+      if (current) keepInSight(list, b);
     });
   }
 
@@ -307,9 +314,9 @@
     section.querySelector("h2").textContent = choices.title;
     var head = section.querySelector(".head");
     head.textContent = "";
-    if (choices.reason) head.appendChild(el("span", "verdict-" + choices.status, choices.reason));
+    if (choices.reason) head.appendChild(el("span", "verdict-" + choices.status, choices.reason + ". "));
     head.appendChild(document.createTextNode(
-      " \u2014 the legal moves " + (choices.at ? "after move " + choices.at : "of the start") + ", " +
+      "The legal moves " + (choices.at ? "after move " + choices.at : "of the start") + ", " +
       (choices.kind === "share" ? "each with the share of sampled layouts in which it keeps the game winnable"
         : "each with its verdict") + "; choose one to see the position after it."));
     var list = section.querySelector("ul");
