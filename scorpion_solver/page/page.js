@@ -288,7 +288,11 @@
 
   function buildMoves() {
     var section = document.getElementById("moves");
-    if (!last) { section.hidden = true; return; }
+    if (!last) {  // nothing to step through: no move list, no step buttons
+      section.hidden = true;
+      ["first", "prev", "next", "last"].forEach(function (id) { document.getElementById(id).hidden = true; });
+      return;
+    }
     section.querySelector("h2").textContent = DATA.line.label + " (" + last + " move" + (last === 1 ? "" : "s") + ")";
     var list = section.querySelector("ol");
     for (var k = 0; k <= last; k++) {
