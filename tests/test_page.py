@@ -263,6 +263,21 @@ def test_html_is_required_and_unwritable_paths_are_reported(tmp_path):
     assert result.exit_code == 2 and result.output.startswith("error: cannot write")
 
 
+def test_the_hardest_deals_notebook_links_a_sound_page_for_every_deal_it_names():
+    notebooks = Path(__file__).resolve().parents[1] / "notebooks"
+    cells = json.loads((notebooks / "hardest_and_dead_deals.ipynb").read_text())["cells"]
+    tables = "".join("".join(o.get("data", {}).get("text/markdown", "")) for c in cells for o in c.get("outputs", []))
+    rows = re.findall(r"^\| \d+ \| (\d+) \| (\w+) \|.*?\| \[page\]\(([^)]+)\) \|", tables, re.M)
+    assert len(rows) >= 30, "the hardest-deals tables link no pages"
+    for number, status, link in rows:
+        mode = re.fullmatch(rf"pages/deal-{number}-(\w+)\.html", link)[1]
+        data = embedded((notebooks / link).read_text())
+        assert page_problems(data) == [] and data["deal"] == int(number) and data["rules"]["name"] == mode
+        assert data["verdict"]["status"] == status
+        final = data["line"]["steps"][-1]["position"]
+        assert (final["state"] == "won") == (status == "won"), link
+
+
 # --------------------------------------------------------------------------
 # in a real browser
 
