@@ -167,11 +167,30 @@ def test_hint_page_lists_every_legal_move_with_the_hints_verdict(tmp_path):
     assert tail["position"]["columns"][0][-1] == card_text(start.tail[0])
 
 
+def hint_after_two_moves(tmp_path: Path, endgame_file: Path) -> tuple[dict, Path]:
+    return show(tmp_path, str(endgame_file), "--moves", "4S:4>2 2S:4>2", "--hint")
+
+
 def test_hint_after_moves_judges_the_position_reached(tmp_path, endgame_file):
-    data, _ = show(tmp_path, str(endgame_file), "--moves", "4S:4>2 2S:4>2", "--hint")
+    data, _ = hint_after_two_moves(tmp_path, endgame_file)
     assert len(data["line"]["steps"]) == 3 and data["choices"]["at"] == 2
     options = {o["move"]: o for o in data["choices"]["options"]}
     assert options["tail"]["verdict"] == "winnable" and options["tail"]["detail"] == "a win in 2 moves"
+
+
+def test_hint_page_opens_at_the_judged_position_and_tries_a_move(browser, tmp_path, endgame_file):
+    data, path = hint_after_two_moves(tmp_path, endgame_file)
+    tab = open_page(browser, path)
+    assert tab.evaluate(STATE)["step"] == 2
+    index = [o["move"] for o in data["choices"]["options"]].index("tail")
+    tab.click(f'#choices li button[data-option="{index}"]')
+    state = tab.evaluate(STATE)
+    assert state["choice"] == "tail" and state["sweepsDrawn"] == 1 and state["swept"] == ["C", "S", "D"]
+    assert "keeps it winnable: a win in 2 moves" in state["caption"]
+    tab.key("ArrowLeft")
+    assert tab.evaluate(STATE)["choice"] is None and tab.evaluate(STATE)["step"] == 2
+    tab.key("ArrowLeft")
+    assert tab.evaluate(STATE)["step"] == 1
 
 
 def test_lost_deal_page_states_the_proof(tmp_path):

@@ -372,7 +372,9 @@
     document.getElementById("generator").textContent = DATA.generator || "";
   }
 
+  // Open at the step the address names (#step=N, #step=N&choice=K), else where the choices are.
   function fromFragment() {
+    if (choices) view.step = choices.at;
     var match = /step=(\d+)/.exec(location.hash);
     if (match) view.step = Math.min(last, Number(match[1]));
     var option = /choice=(\d+)/.exec(location.hash);
