@@ -596,28 +596,97 @@ HARDEST_AND_DEAD = [
         PRUNE = (META.get("limits") or {}).get("prune", True)
 
 
-        def reproduce(row) -> str:
-            \"\"\"`scorpion solve` for this row's deal, mode and budget, with the walkthrough.\"\"\"
-            parts = ["scorpion", "solve", str(row.deal), "--mode", row.mode]
+        def budget_flags(row) -> list[str]:
+            \"\"\"The flags that give this row's budget (none when it is the default).\"\"\"
+            parts = []
             if row.budget_nodes != DEFAULT_NODES:
                 parts += ["--nodes", str(row.budget_nodes)]
             if row.budget_memory_mb != DEFAULT_MEMORY_MB:
                 parts += ["--memory", str(row.budget_memory_mb)]
             if not pd.isna(row.budget_seconds):
                 parts += ["--time", f"{row.budget_seconds:g}"]
+            return parts
+
+
+        def reproduce(row) -> str:
+            \"\"\"`scorpion solve` for this row's deal, mode and budget, with the walkthrough.\"\"\"
+            parts = ["scorpion", "solve", str(row.deal), "--mode", row.mode] + budget_flags(row)
             if not PRUNE:
                 parts.append("--no-prune")
             return " ".join(parts + ["--walkthrough"])
 
 
+        PAGE_LINKS = {}  # (deal, mode) -> the link to its page, once written (see below)
+
+
         def deal_table(rows: pd.DataFrame) -> str:
-            lines = ["| | deal | verdict | nodes | seconds | solution moves | deepest line | reproduce |",
-                     "|---:|---:|---|---:|---:|---:|---:|---|"]
+            lines = ["| | deal | verdict | nodes | seconds | solution moves | deepest line | page | reproduce |",
+                     "|---:|---:|---|---:|---:|---:|---:|---|---|"]
             for i, r in enumerate(rows.itertuples(), 1):
                 moves = r.solution_length if r.status == "won" else "-"
+                link = PAGE_LINKS.get((r.deal, r.mode))
+                page = f"[page]({link})" if link else "-"
                 lines.append(f"| {i} | {r.deal} | {r.status} | {r.nodes:,} | {r.seconds:.3g} | {moves} | "
-                             f"{r.max_depth} | `{reproduce(r)}` |")
+                             f"{r.max_depth} | {page} | `{reproduce(r)}` |")
             return "\\n".join(lines)
+    """),
+    md("""
+        ## Pages of the hardest deals
+
+        Each deal named below has a page to open in a browser (one self-contained HTML file, see
+        [docs/page.md](../docs/page.md)): its deal drawn as cards, and for a won deal the solution stored in
+        the results folder, to step through with the arrow keys. The pages are written here, without the
+        solver: the stored solution is replayed by the reference engine. They go to `notebooks/pages/` for the
+        repository's own results folder, to `<folder>-pages/` beside any other results folder, or to the
+        folder named by `SCORPION_PAGES`. `scorpion show N --mode M --solution --html deal.html` makes the same
+        page from scratch (solving again).
+    """),
+    code("""
+        from scorpion_solver import deal as start_of
+        from scorpion_solver import get_rules, parse_moves
+        from scorpion_solver.page import page_data, write_page
+
+        TOP = 15
+        summary = S.summarize({c: df[c].to_numpy() for c in ("deal", "mode", "status", "nodes", "seconds",
+                                                              "budget_nodes")}, META, top=TOP)
+        HARDEST, HARDEST_WON = {}, {}
+        for m in MODES:
+            hardest = pd.DataFrame(summary["modes"][m]["hardest"])[["deal"]]
+            HARDEST[m] = hardest.merge(df[df["mode"] == m], on="deal", how="left")
+            HARDEST_WON[m] = df[(df["mode"] == m) & (df["status"] == "won")].nlargest(TOP, ["nodes", "deal"])
+        named = pd.concat([*HARDEST.values(), *HARDEST_WON.values()]).drop_duplicates(["deal", "mode"])
+
+        DEFAULT_RESULTS = (ROOT / "results" / "deals-1-1000000").resolve()
+        if os.environ.get("SCORPION_PAGES"):
+            PAGES = Path(os.environ["SCORPION_PAGES"]).resolve()
+        elif RESULTS == DEFAULT_RESULTS:
+            PAGES = ROOT / "notebooks" / "pages"
+        else:
+            PAGES = RESULTS.parent / f"{RESULTS.name}-pages"
+        solutions = pd.read_parquet(RESULTS, columns=["deal", "mode", "solution"],
+                                    filters=[("deal", "in", sorted(set(named["deal"].tolist())))])
+        solution_of = {(r.deal, r.mode): r.solution for r in solutions.itertuples()}
+
+        VERDICTS = {
+            "won": "won: a win in {n} moves, the solution stored in {folder}, replayed by the reference engine",
+            "lost": "lost: the search proved that no sequence of moves wins ({nodes:,} nodes)",
+            "unknown": "unknown: the search was stopped by the {why} limit ({nodes:,} nodes)",
+        }
+        for r in named.itertuples():
+            rules = get_rules(r.mode)
+            moves = parse_moves(solution_of.get((r.deal, r.mode), "")) if r.status == "won" else []
+            name = f"deal-{r.deal}-{r.mode}.html"
+            show = " ".join(["scorpion", "show", str(r.deal), "--mode", r.mode, "--solution", *budget_flags(r),
+                             "--html", name])
+            text = VERDICTS[r.status].format(n=len(moves), folder=shown, nodes=r.nodes, why=r.stopped_by)
+            data = page_data(start_of(r.deal, rules), rules, moves, label="solution", deal=r.deal,
+                             command=f"{show} (this copy: notebooks/hardest_and_dead_deals.ipynb, from {shown})",
+                             verdict={"status": r.status, "text": text})
+            path = write_page(data, PAGES / name)
+            PAGE_LINKS[(r.deal, r.mode)] = Path(os.path.relpath(path, Path.cwd())).as_posix()
+        shown_pages = PAGES.relative_to(ROOT) if PAGES.is_relative_to(ROOT) else PAGES
+        print(f"{len(named)} pages written to {shown_pages}/ "
+              f"({sum(named['status'] == 'won')} won deals with their solution, the others their start)")
     """),
     md("""
         ## Hardest by search nodes
@@ -628,12 +697,8 @@ HARDEST_AND_DEAD = [
         decided the row.
     """),
     code("""
-        TOP = 15
-        summary = S.summarize({c: df[c].to_numpy() for c in ("deal", "mode", "status", "nodes", "seconds",
-                                                              "budget_nodes")}, META, top=TOP)
         for m in MODES:
-            hardest = pd.DataFrame(summary["modes"][m]["hardest"])[["deal"]]
-            rows = hardest.merge(df[df["mode"] == m], on="deal", how="left")
+            rows = HARDEST[m]
             display(Markdown(f"### {m}: the {len(rows)} deals with the most search nodes\\n\\n" + deal_table(rows)))
     """),
     md("""
@@ -643,7 +708,7 @@ HARDEST_AND_DEAD = [
     """),
     code("""
         for m in MODES:
-            rows = df[(df["mode"] == m) & (df["status"] == "won")].nlargest(TOP, ["nodes", "deal"])
+            rows = HARDEST_WON[m]
             display(Markdown(f"### {m}: the {len(rows)} hardest won deals\\n\\n" + deal_table(rows)
                              if len(rows) else f"### {m}: no won deal"))
     """),

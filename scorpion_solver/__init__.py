@@ -4,7 +4,7 @@ The package is layered; each layer imports only from the layers below it
 (checked by the import-linter contract in ``pyproject.toml``)::
 
     cli                         the ``scorpion`` command
-    batch                       resumable parallel batches, statistics
+    batch | page                resumable parallel batches, statistics | pages of the game (HTML)
     analysis                    hints, game analysis, walkthroughs
     solver                      the jitted kernel and the validated ``solve``
     game                        cards, rules, deals, positions, the reference engine

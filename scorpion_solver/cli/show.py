@@ -1,0 +1,143 @@
+"""The ``scorpion show`` command: a deal or a position as a page of cards, with a line to step through."""
+
+from __future__ import annotations
+
+import shlex
+
+import click
+
+from ..game.engine import parse_moves
+from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
+from .common import MODE_OPTION, RULES_OPTION, UserError, load_start, rules_from, user_errors
+
+# A hint makes one solve per legal move: a smaller budget per solve than a plain solve (as `scorpion hint`).
+HINT_NODES = 5_000_000
+
+
+@click.command("show")
+@click.argument("source")
+@MODE_OPTION
+@RULES_OPTION
+@click.option("--solution", is_flag=True, help="Add the solver's win (from the position the moves reach).")
+@click.option("--hint", "with_hint", is_flag=True, help="List every legal move (after the moves) with its verdict.")
+@click.option("--moves", "moves_text_", metavar="MOVES", default=None, help="Moves to play first, e.g. '9H:6>1 tail'.")
+@click.option("--moves-file", type=click.Path(dir_okay=False), default=None, help="Read the moves from a file.")
+@click.option(
+    "--nodes",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"Node budget per solve [default: {DEFAULT_NODES} with --solution, {HINT_NODES} with --hint].",
+)
+@click.option(
+    "--memory",
+    "memory_mb",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MEMORY_MB,
+    show_default=True,
+    help="Transposition table budget per solve, MB.",
+)
+@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="Seconds per solve.")
+@click.option(
+    "--html",
+    "out",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="The page to write: one self-contained HTML file.",
+)
+@user_errors
+def show_command(
+    source: str,
+    mode: str | None,
+    rules_name: str | None,
+    solution: bool,
+    with_hint: bool,
+    moves_text_: str | None,
+    moves_file: str | None,
+    nodes: int | None,
+    memory_mb: int,
+    seconds: float | None,
+    out: str,
+) -> None:
+    """Draw SOURCE (a deal number or a position file) as cards on a page, OUT.html.
+
+    The page steps through a line of moves (buttons, or the arrow keys and
+    Home / End): the moves given with --moves, then the solver's win with
+    --solution; with --hint it lists every legal move of the last position
+    with its verdict, and choosing one shows the position after it. Every
+    position on the page is the reference engine's.
+    """
+    from ..page.build import hint_page, solution_page
+    from ..page.data import page_data
+    from ..page.html import write_page
+
+    if solution and with_hint:
+        raise UserError("--solution and --hint draw different things: give one of them")
+    if moves_text_ is not None and moves_file is not None:
+        raise UserError("give the moves with --moves MOVES or --moves-file FILE, not both")
+    text = moves_text_ or ""
+    if moves_file is not None:
+        try:
+            with open(moves_file, encoding="utf-8") as handle:
+                text = "\n".join(line.split("#", 1)[0] for line in handle)
+        except OSError as exc:
+            raise UserError(f"cannot read {moves_file}: {exc.strerror}") from None
+    position, rules, number = load_start(source, rules_from(mode, rules_name))
+    moves = parse_moves(text)
+    command = command_line(
+        source, mode, rules_name, solution, with_hint, moves_text_, moves_file, nodes, memory_mb, seconds, out
+    )
+    where = {"deal": number, "source": source, "command": command}
+    budget = nodes or (HINT_NODES if with_hint else DEFAULT_NODES)
+    limits = Limits(nodes=budget, memory_mb=memory_mb, seconds=seconds)
+    if solution:
+        data = solution_page(position, rules, moves, limits, **where)
+    elif with_hint:
+        data = hint_page(position, rules, moves, limits, **where)
+    else:
+        data = page_data(position, rules, moves, **where)
+    try:
+        path = write_page(data, out)
+    except OSError as exc:
+        raise UserError(f"cannot write {out}: {exc.strerror}") from None
+    steps = len(data["line"]["steps"]) - 1
+    extra = f"; {len(data['choices']['options'])} moves judged" if data.get("choices") else ""
+    verdict = f"; {data['verdict']['status']}" if data.get("verdict") else ""
+    click.echo(
+        f"wrote {path}: {data['title']}, {steps} move{'s' if steps != 1 else ''} to step through{extra}{verdict}"
+    )
+
+
+def command_line(
+    source: str,
+    mode: str | None,
+    rules_name: str | None,
+    solution: bool,
+    with_hint: bool,
+    moves_text_: str | None,
+    moves_file: str | None,
+    nodes: int | None,
+    memory_mb: int,
+    seconds: float | None,
+    out: str,
+) -> str:
+    """The command that makes the page again, as the page states it."""
+    parts = ["scorpion", "show", source]
+    if mode:
+        parts += ["--mode", mode]
+    if rules_name:
+        parts += ["--rules", rules_name]
+    if moves_text_ is not None:
+        parts += ["--moves", moves_text_]
+    if moves_file is not None:
+        parts += ["--moves-file", moves_file]
+    if solution:
+        parts.append("--solution")
+    if with_hint:
+        parts.append("--hint")
+    if nodes is not None:
+        parts += ["--nodes", str(nodes)]
+    if memory_mb != DEFAULT_MEMORY_MB:
+        parts += ["--memory", str(memory_mb)]
+    if seconds is not None:
+        parts += ["--time", f"{seconds:g}"]
+    return shlex.join(parts + ["--html", out])
