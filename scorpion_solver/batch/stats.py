@@ -11,6 +11,10 @@
   discordant deals, chi-square with continuity correction otherwise). A deal
   won in classic but lost in clear contradicts docs/rules.md ("every deal winnable
   in classic is winnable in clear"): it is reported as a rules bug.
+* For any two presets over the deals both hold, from one folder or several
+  (``compare_modes``): the same table and test, both win rates, and the
+  check of what the rules imply (``rules_imply``: a deal won in the weaker
+  preset and lost in the stronger is a rules bug).
 
 No scipy: the normal quantile is a constant and the chi-square tail with one
 degree of freedom is ``erfc(sqrt(x / 2))``.
@@ -275,3 +279,175 @@ def rules_bug_text(deals: list[int]) -> str:
 def _p_text(p: float) -> str:
     """A p-value as text; one too small for a float is a bound, not a zero."""
     return "p < 1e-300" if p < 1e-300 else f"p = {p:.4g}"
+
+
+# ---------------------------------------------------------------------------
+# any two presets over the same deals, from one folder or several
+
+# How permissive each rule choice is: a later entry allows every move of an
+# earlier one. Frozen runs are below both swept and left runs (RULES.md: every
+# deal won in classic is won in clear; Goodsol's runs move, classic's never
+# do); swept and left runs are not ordered (different win conditions).
+_TAIL_ORDER = {"when_stuck": 0, "anytime": 1}
+_SPACE_ORDER = {"kings": 0, "any": 1}
+
+
+def rules_imply(weaker: str, stronger: str) -> bool:
+    """Whether the rules guarantee that every deal won under preset ``weaker`` is won under ``stronger``.
+
+    True when ``stronger`` allows every move ``weaker`` allows, choice by
+    choice: the tail at least as freely (any time includes when stuck), the
+    spaces at least as freely (any card includes Kings), no more face-down
+    cards in any column (a face-up card can do all a face-down one can), and
+    the same runs rule or frozen runs against swept or left ones. So classic
+    implies clear, wasp, scorpion2 and goodsol; clear implies wasp and
+    scorpion2; wasp, scorpion2 and goodsol imply nothing but themselves.
+    """
+    a, b = PRESETS[weaker], PRESETS[stronger]
+    runs_ok = a.runs == b.runs or a.freezes
+    return (
+        runs_ok
+        and _TAIL_ORDER[a.tail] <= _TAIL_ORDER[b.tail]
+        and _SPACE_ORDER[a.space] <= _SPACE_ORDER[b.space]
+        and all(fb <= fa for fa, fb in zip(a.face_down, b.face_down))
+    )
+
+
+def implied_pairs(modes, involving=None) -> list[tuple[str, str]]:
+    """Every (weaker, stronger) pair of distinct ``modes`` that :func:`rules_imply`, in preset order.
+
+    With ``involving``, only the pairs with at least one mode in it.
+    """
+    ordered = [m for m in PRESETS if m in set(modes)]
+    return [
+        (a, b)
+        for a in ordered
+        for b in ordered
+        if a != b and rules_imply(a, b) and (involving is None or a in involving or b in involving)
+    ]
+
+
+def mode_verdicts(columns: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per mode: its distinct deal numbers (sorted) and the status of each (the first row of a repeat)."""
+    deal = np.asarray(columns["deal"], dtype=np.int64)
+    mode = np.asarray(columns["mode"], dtype=object)
+    status = np.asarray(columns["status"], dtype=object)
+    verdicts = {}
+    for m in sorted(set(mode.tolist())):
+        sel = np.flatnonzero(mode == m)
+        unique, first = np.unique(deal[sel], return_index=True)
+        verdicts[m] = (unique, status[sel][first])
+    return verdicts
+
+
+def compare_modes(first: str, second: str, first_verdicts: tuple, second_verdicts: tuple) -> dict:
+    """The paired comparison of two presets over the deals both hold: a JSON-ready dict.
+
+    ``first_verdicts`` and ``second_verdicts`` are (sorted distinct deals,
+    statuses), as :func:`mode_verdicts` gives them. The table counts the deals
+    decided in both (``both``, ``first_only``, ``second_only``, ``neither``
+    won); each mode's win rate on those deals with its Wilson interval;
+    McNemar's test on the discordant cells. When the rules imply one mode's
+    wins are the other's (:func:`rules_imply`), ``violations`` lists the deals
+    won in the weaker and lost in the stronger (each a rules bug), and
+    ``unchecked`` counts the deals that an unknown verdict leaves unchecked.
+    """
+    common, ia, ib = np.intersect1d(first_verdicts[0], second_verdicts[0], assume_unique=True, return_indices=True)
+    a, b = first_verdicts[1][ia], second_verdicts[1][ib]
+    decided = (a != UNKNOWN) & (b != UNKNOWN)
+    a_won, b_won = decided & (a == WON), decided & (b == WON)
+    cells = {
+        "both": int(np.count_nonzero(a_won & b_won)),
+        "first_only": int(np.count_nonzero(a_won & ~b_won)),
+        "second_only": int(np.count_nonzero(~a_won & b_won)),
+        "neither": int(np.count_nonzero(decided & ~a_won & ~b_won)),
+    }
+    n = int(np.count_nonzero(decided))
+    rates = {}
+    for name, won in (("first", a_won), ("second", b_won)):
+        k = int(np.count_nonzero(won))
+        low, high = wilson_interval(k, n)
+        rates[name] = {"won": k, "win_rate": k / n if n else None, "wilson_low": low, "wilson_high": high}
+    if rules_imply(first, second):
+        implication = [first, second]
+        violated, unchecked = a_won & ~b_won, (a == WON) & (b == UNKNOWN)
+    elif rules_imply(second, first):
+        implication = [second, first]
+        violated, unchecked = ~a_won & b_won, (b == WON) & (a == UNKNOWN)
+    else:
+        implication, violated, unchecked = None, None, None
+    return {
+        "first": first,
+        "second": second,
+        "deals": int(common.size),
+        "deal_span": (int(common[0]), int(common[-1])) if common.size else None,
+        "decided": n,
+        "undecided": int(common.size - n),
+        **cells,
+        "rates": rates,
+        "mcnemar": asdict(mcnemar(cells["first_only"], cells["second_only"])),
+        "implication": implication,
+        "violations": None if violated is None else [int(x) for x in common[violated]],
+        "unchecked": None if unchecked is None else int(np.count_nonzero(unchecked)),
+    }
+
+
+def format_comparison(c: dict, sources: dict | None = None) -> str:
+    """One comparison of :func:`compare_modes` as text; ``sources`` names the folder of each mode."""
+    first, second = c["first"], c["second"]
+
+    def named(m):
+        return f"{m} ({sources[m]})" if sources and m in sources else m
+
+    span = f" ({c['deal_span'][0]}-{c['deal_span'][1]})" if c["deal_span"] else ""
+    width = max(len(first), len(second)) + 6
+    t = c["mcnemar"]
+    lines = [
+        f"{named(first)} vs {named(second)}: {c['deals']} deals in both{span}, {c['decided']} decided in both",
+        f"  {'':<{width}}{second + ' won':>{width}}{second + ' lost':>{width}}",
+        f"  {first + ' won':<{width}}{c['both']:>{width}}{c['first_only']:>{width}}",
+        f"  {first + ' lost':<{width}}{c['second_only']:>{width}}{c['neither']:>{width}}",
+    ]
+    for m, r in ((first, c["rates"]["first"]), (second, c["rates"]["second"])):
+        lines.append(
+            f"  {m} on these deals: {r['won']} won, {_pct(r['win_rate'])}, "
+            f"95% Wilson interval {_pct(r['wilson_low'])} - {_pct(r['wilson_high'])}"
+        )
+    lines.append(
+        f"  McNemar ({'exact binomial' if t['method'] == 'exact' else 'chi-square, continuity corrected'}): "
+        + (f"chi2 = {t['statistic']:.4g}, " if t["statistic"] is not None else "")
+        + f"{_p_text(t['p_value'])} ({first} only {t['b']}, {second} only {t['c']})"
+    )
+    if c["implication"] is None:
+        lines.append(f"  the rules imply no containment between {first} and {second}")
+    else:
+        weak, strong = c["implication"]
+        found = c["violations"]
+        shown = ", ".join(str(d) for d in found[:20]) + (" ..." if len(found) > 20 else "")
+        verdict = "none" if not found else f"{len(found)}: {shown} (RULES BUG)"
+        lines.append(
+            f"  rules imply every deal won in {weak} is won in {strong}; won in {weak} but lost in {strong}: {verdict}"
+        )
+        if c["unchecked"]:
+            lines.append(f"  ({c['unchecked']} deals won in {weak} are unknown in {strong}: not checked)")
+    return "\n".join(lines) + "\n"
+
+
+def implication_bug_text(comparisons: list[dict]) -> str:
+    """The stderr banner for comparisons whose implication is violated ("" when none is)."""
+    bad = [c for c in comparisons if c["violations"]]
+    if not bad:
+        return ""
+    bar = "!" * 78
+    lines = [bar]
+    for c in bad:
+        weak, strong = c["implication"]
+        shown = ", ".join(str(d) for d in c["violations"][:20]) + (" ..." if len(c["violations"]) > 20 else "")
+        lines.append(f"RULES BUG: {len(c['violations'])} deal(s) won in {weak} but lost in {strong}: {shown}")
+    lines += [
+        "The rules allow in the stronger preset every move of the weaker one, and 'lost' is an",
+        "exhaustive verdict: the rules engine or the solver is wrong. Start from the weaker preset's",
+        "solution in its folder's 'solution' column (scorpion replay DEAL --mode STRONGER MOVES).",
+        bar,
+    ]
+    return "\n".join(lines)

@@ -201,12 +201,33 @@ def _print_report(report: B.BatchReport, retry: bool) -> None:
 @click.argument("folder", metavar="DIR", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option("--top", type=click.IntRange(0), default=5, show_default=True, help="How many hardest deals to list.")
+@click.option(
+    "--against",
+    "against",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Another results folder whose modes DIR's modes are paired with, deal by deal (repeatable).",
+)
+@click.option(
+    "--pair",
+    "pairs",
+    multiple=True,
+    metavar="A:B",
+    help="Compare preset A with preset B over the deals both hold, e.g. clear:wasp (repeatable) "
+    "[default with --against: every pair the rules order, with a mode of DIR].",
+)
 @user_errors
-def stats_command(folder: Path, as_json: bool, top: int) -> None:
+def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ...], pairs: tuple[str, ...]) -> None:
     """Win rates (95% Wilson interval, unknown counted both ways), costs, hardest deals and
     the clear/classic paired table with McNemar's test, for a results folder DIR.
 
-    Exits 1, loudly, if a deal is won in classic but lost in clear (a rules bug).
+    With --against / --pair: the paired table of any two presets over the deals
+    both hold, from DIR and the other folders, and the check of what the rules
+    imply (a deal won in classic is won in clear and goodsol; one won in clear
+    is won in wasp and scorpion2).
+
+    Exits 1, loudly, if a deal is won in classic but lost in clear, or won in a
+    weaker preset but lost in a stronger one (a rules bug).
     """
     from ..batch import stats as S
 
@@ -216,15 +237,76 @@ def stats_command(folder: Path, as_json: bool, top: int) -> None:
     table = B.read_folder(folder, columns=["deal", "mode", "status", "nodes", "seconds", "budget_nodes"])
     if table.num_rows == 0:
         raise B.BatchError(f"{folder} holds no finished chunk files (chunk-*.parquet)")
-    summary = S.summarize({name: table.column(name).to_numpy() for name in table.column_names}, meta, top=top)
+    columns = {name: table.column(name).to_numpy() for name in table.column_names}
+    summary = S.summarize(columns, meta, top=top)
+    comparisons, sources = _comparisons(folder, columns, against, pairs) if against or pairs else (None, None)
     if as_json:
         summary = {"folder": str(folder), "settings": _settings(meta), **summary}
+        if comparisons is not None:
+            summary["comparisons"] = [dict(c, sources=[sources[c["first"]], sources[c["second"]]]) for c in comparisons]
         click.echo(json.dumps(summary, indent=2))
     else:
         click.echo(S.format_summary(summary, _title(folder, meta)), nl=False)
+        for c in comparisons or ():
+            click.echo("")
+            click.echo(S.format_comparison(c, sources), nl=False)
     if summary["rules_bugs"]:
         click.echo(S.rules_bug_text(summary["rules_bugs"]), err=True)
+    banner = S.implication_bug_text(comparisons or [])
+    if banner:
+        click.echo(banner, err=True)
+    if summary["rules_bugs"] or banner:
         sys.exit(1)
+
+
+def _comparisons(folder: Path, columns: dict, against: tuple[Path, ...], pairs: tuple[str, ...]):
+    """The paired comparisons of ``--against`` / ``--pair``, and the folder each mode was read from.
+
+    A mode held by several folders is read from the first of DIR, then the
+    ``--against`` folders in their order.
+    """
+    from ..batch import stats as S
+
+    verdicts = {m: (v, folder) for m, v in S.mode_verdicts(columns).items()}
+    own = set(verdicts)
+    for other in against:
+        if not other.is_dir():
+            raise B.BatchError(f"--against {other}: not a folder")
+        table = B.read_folder(other, columns=["deal", "mode", "status"])
+        if table.num_rows == 0:
+            raise B.BatchError(f"--against {other}: holds no finished chunk files (chunk-*.parquet)")
+        found = S.mode_verdicts({name: table.column(name).to_numpy() for name in table.column_names})
+        for m, v in found.items():
+            verdicts.setdefault(m, (v, other))
+    if pairs:
+        chosen = [_parse_pair(text, verdicts) for text in pairs]
+    else:
+        chosen = S.implied_pairs(verdicts, involving=own)
+        if not chosen:
+            raise B.BatchError(
+                f"no pair of presets the rules order among {', '.join(sorted(verdicts))} "
+                f"with a mode of {folder}; give --pair A:B"
+            )
+    comparisons = [S.compare_modes(a, b, verdicts[a][0], verdicts[b][0]) for a, b in chosen]
+    return comparisons, {m: str(v[1]) for m, v in verdicts.items()}
+
+
+def _parse_pair(text: str, verdicts: dict) -> tuple[str, str]:
+    from ..game.rules import PRESETS
+
+    parts = [p.strip().lower() for p in text.split(":")]
+    if len(parts) != 2 or not all(parts):
+        raise B.BatchError(f"--pair {text!r}: give two presets as A:B, e.g. clear:wasp")
+    for m in parts:
+        if m not in PRESETS:
+            raise B.BatchError(f"--pair {text!r}: unknown preset {m!r} (known: {', '.join(PRESETS)})")
+        if m not in verdicts:
+            raise B.BatchError(
+                f"--pair {text!r}: no folder given holds {m} (they hold {', '.join(sorted(verdicts))}; add --against DIR)"
+            )
+    if parts[0] == parts[1]:
+        raise B.BatchError(f"--pair {text!r}: the two presets must differ")
+    return parts[0], parts[1]
 
 
 def _settings(meta: dict | None) -> dict | None:
