@@ -32,7 +32,8 @@ Each chunk is run twice, back to back, so that drift hits both alike:
 
 Then ``--split`` steps (on by default) time the pieces of one solve of a deal
 decided at the root in isolation (the fastest of several rounds of many calls).
-Compilation is excluded (a warm-up solve in each mode first); the known
+Compilation and loading are excluded (a warm-up solve in each mode and a
+warm-up Parquet file first); the known
 verdicts of RULES.md are checked before timing. JSON and markdown reports go to
 ``benchmarks/results/`` (``batch-FIRST-LAST-<date>``).
 """
@@ -343,6 +344,9 @@ def main() -> None:
     timers.uninstall()
     results = []
     with tempfile.TemporaryDirectory() as tmp:
+        write_chunk(
+            Path(tmp), "warm-up.parquet", backends.solve_pairs([(1, m) for m in modes], limits)
+        )  # loads pyarrow
         for mode in modes:
             print(f"{mode}: deals {first}-{last} ...", file=sys.stderr, flush=True)
             results.append(summarise(bench_mode(mode, first, last, args.chunk, limits, timers, Path(tmp))))
