@@ -4,8 +4,10 @@ Converts a :class:`Position` to the compact state of ``kernel``, runs the
 search kernel in slices (so a wall-clock limit and Ctrl-C are honoured between
 slices), grows the transposition table and the stack inside the memory budget,
 turns the winning path into RULES.md notation with real column numbers, and
-replays every ``won`` through the reference engine before returning it: a
-replay failure is a bug and raises.
+replays every ``won`` in plain Python before returning it
+(``game.verify.check_solution``, which accepts exactly what the reference
+engine's ``replay`` accepts, move by move, without listing every legal move
+at every step): a replay failure is a bug and raises.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import time
 import numpy as np
 
 from ..game.cards import NUM_CARDS
-from ..game.engine import TAIL, Move, is_won, moves_text, replay
+from ..game.engine import TAIL, Move, is_won, moves_text
 from ..game.position import Position, frozen_floor
 from ..game.rules import CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
+from ..game.verify import check_solution
 from . import kernel as K
 from .reference_search import reference_solve
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
@@ -231,8 +234,9 @@ def solve(
 ) -> SolveResult:
     """Decide whether the position can be won.
 
-    ``won`` comes with a solution that the reference engine has replayed to a
-    win; ``lost`` means the search was exhaustive (sound pruning aside);
+    ``won`` comes with a solution replayed to a win in plain Python
+    (``game.verify.check_solution``, equal to the reference engine's
+    replay); ``lost`` means the search was exhaustive (sound pruning aside);
     ``unknown`` says which limit stopped it (``stopped_by``). With ``debug``
     the compact state is checked from scratch (``state_problems``) at the root
     and after every kernel move of a winning line, and every kernel position
@@ -349,9 +353,9 @@ def _debug_line(position: Position, path: list[Move], rules: Rules) -> None:
 
 
 def verify_solution(position: Position, path: list[Move], rules: Rules) -> None:
-    """Replay with the reference engine; raise VerificationError unless it wins."""
+    """Replay in plain Python (``verify.check_solution``); raise VerificationError unless it wins."""
     try:
-        final = replay(position, path, rules)
+        final = check_solution(position, path, rules)
     except ValueError as exc:
         raise VerificationError(f"solution does not replay: {exc}") from exc
     if not is_won(final, rules):
