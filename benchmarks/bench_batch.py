@@ -4,10 +4,12 @@ Usage::
 
     python benchmarks/bench_batch.py                    # deals 1-20000, both modes
     python benchmarks/bench_batch.py --deals 1-100000   # the issue's full range
+    git archive main | tar -x -C /tmp/main              # a baseline checkout, then
+    python benchmarks/bench_batch.py --baseline /tmp/main --baseline-label main
 
 Runs what a batch worker runs (``batch.backends.solve_pairs``: generate each
 deal, solve it, build its row; then the chunk's rows written as a Parquet
-file) in this process, over a range of deals in both modes, and reports per
+file) in a worker process, over a range of deals in both modes, and reports per
 mode the CPU per deal split into
 
 * deal generation, search (the kernel calls), verification of each ``won``;
@@ -30,11 +32,15 @@ Each chunk is run twice, back to back, so that drift hits both alike:
    Parquet file; CPU measured around each (``process_time``). This is the
    total; *other* is the total less the three measured parts.
 
-Then ``--split`` steps (on by default) time the pieces of one solve of a deal
-decided at the root in isolation (the fastest of several rounds of many calls).
+Each code base runs in a worker process of its own (``PYTHONPATH`` set to its
+checkout); with ``--baseline`` two workers take the chunks in alternating
+order (this, baseline; then baseline, this), so that the machine's drift hits
+both alike and their ratio is a paired measurement. Then the root split
+(``--split-calls``, on by default) times the pieces of one solve of a deal
+decided at the root in isolation (the fastest mean CPU time of five rounds).
 Compilation and loading are excluded (a warm-up solve in each mode and a
-warm-up Parquet file first); the known
-verdicts of RULES.md are checked before timing. JSON and markdown reports go to
+warm-up Parquet file first); the known verdicts of RULES.md are checked
+before timing. JSON and markdown reports go to
 ``benchmarks/results/`` (``batch-FIRST-LAST-<date>``).
 """
 
@@ -42,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 import tempfile
 import time
@@ -144,39 +151,48 @@ def empty_class() -> dict:
     return {"deals": 0, "won": 0, "moves_verified": 0, "nodes": 0, "total_ns": 0, **{p: 0.0 for p in PARTS}}
 
 
-def bench_mode(mode: str, first: int, last: int, chunk: int, limits: Limits, timers: Timers, out: Path) -> dict:
+def bench_chunk(mode: str, numbers: range, limits: Limits, timers: Timers, out: Path) -> dict:
+    """One chunk of one mode: the instrumented pass, then the plain pass by class (see the module docstring)."""
     classes = {"root": empty_class(), "rest": empty_class()}
     verify_won = []  # (solution length, verify ns) per won deal
-    for start in range(first, last + 1, chunk):
-        numbers = range(start, min(last, start + chunk - 1) + 1)
-        kind = {}
-        timers.install()
-        try:
-            for n in numbers:
-                before = timers.snapshot()
-                (row,) = backends.solve_pairs([(n, mode)], limits)
-                after = timers.snapshot()
-                k = kind[n] = "root" if row["nodes"] <= 1 else "rest"
-                c = classes[k]
-                c["deals"] += 1
-                c["nodes"] += row["nodes"]
-                for p in PARTS:
-                    c[p] += after[p] - before[p]
-                if row["status"] == "won":
-                    c["won"] += 1
-                    c["moves_verified"] += row["solution_length"]
-                    verify_won.append((row["solution_length"], after["verify"] - before["verify"]))
-        finally:
-            timers.uninstall()
-        for k in ("root", "rest"):
-            pairs = [(n, mode) for n in numbers if kind[n] == k]
-            if not pairs:
-                continue
-            t0 = time.process_time_ns()
-            rows = backends.solve_pairs(pairs, limits)
-            write_chunk(out, f"chunk-{mode}-{k}-{start:08d}.parquet", rows)
-            classes[k]["total_ns"] += time.process_time_ns() - t0
-    return {"mode": mode, "classes": classes, "verify_won": verify_won}
+    kind = {}
+    timers.install()
+    try:
+        for n in numbers:
+            before = timers.snapshot()
+            (row,) = backends.solve_pairs([(n, mode)], limits)
+            after = timers.snapshot()
+            k = kind[n] = "root" if row["nodes"] <= 1 else "rest"
+            c = classes[k]
+            c["deals"] += 1
+            c["nodes"] += row["nodes"]
+            for p in PARTS:
+                c[p] += after[p] - before[p]
+            if row["status"] == "won":
+                c["won"] += 1
+                c["moves_verified"] += row["solution_length"]
+                verify_won.append((row["solution_length"], after["verify"] - before["verify"]))
+    finally:
+        timers.uninstall()
+    for k in ("root", "rest"):
+        pairs = [(n, mode) for n in numbers if kind[n] == k]
+        if not pairs:
+            continue
+        t0 = time.process_time_ns()
+        rows = backends.solve_pairs(pairs, limits)
+        write_chunk(out, f"chunk-{mode}-{k}-{numbers[0]:08d}.parquet", rows)
+        classes[k]["total_ns"] += time.process_time_ns() - t0
+    return {"classes": classes, "verify_won": verify_won}
+
+
+def merge(total: dict | None, part: dict) -> dict:
+    if total is None:
+        return part
+    for k, c in part["classes"].items():
+        for key, value in c.items():
+            total["classes"][k][key] += value
+    total["verify_won"] += part["verify_won"]
+    return total
 
 
 def per_deal_us(c: dict) -> dict:
@@ -216,13 +232,13 @@ def summarise(result: dict) -> dict:
 
 
 def best_us(fn, calls: int, rounds: int = 5) -> float:
-    """Fastest mean over ROUNDS rounds of CALLS calls, in microseconds (perf_counter: few calls per round)."""
+    """Fastest mean CPU time over ROUNDS rounds of CALLS calls, in microseconds."""
     best = float("inf")
     for _ in range(rounds):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         for _ in range(calls):
             fn()
-        best = min(best, (time.perf_counter() - t0) / calls)
+        best = min(best, (time.process_time() - t0) / calls)
     return best * 1e6
 
 
@@ -270,13 +286,12 @@ def root_split(mode: str, number: int, calls: int) -> dict:
     return split
 
 
-def markdown(report: dict) -> str:
+def side_markdown(side: dict) -> list[str]:
     lines = [
-        f"# Batch throughput, deals {report['first']}-{report['last']}",
+        f"## {side['label']}",
         "",
-        f"Code: `{report['code']}`; chunk {report['chunk']} deals; node budget {report['nodes']:,};"
-        f" timer bias {report['timer_bias_ns']:.0f} ns per measured call (subtracted).",
-        f"Timed functions: {', '.join(report['timed'])}.",
+        f"Code: `{side['code']}`; timer bias {side['timer_bias_ns']:.0f} ns per measured call (subtracted).",
+        f"Timed functions: {', '.join(side['timed'])}.",
         "",
         "CPU microseconds per deal (deal generation, search = kernel calls, verification of wins,"
         " other = the rest of `solve_pairs` and the Parquet chunk):",
@@ -284,7 +299,7 @@ def markdown(report: dict) -> str:
         "| mode | deals | count | deal | search | verify | other | total | total / search |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for s in report["modes"]:
+    for s in side["modes"]:
         for name in ("all", "root", "rest"):
             c = s[name]
             u = c["us_per_deal"]
@@ -300,26 +315,126 @@ def markdown(report: dict) -> str:
         "| mode | total s | search s | deal s | verify s | wins | mean length | verify us/win | us per 52 moves |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for s in report["modes"]:
+
+    def fmt(x, spec=".1f"):
+        return "-" if x is None else format(x, spec)
+
+    for s in side["modes"]:
         t, v = s["seconds"], s["verify"]
-
-        def fmt(x, spec=".1f"):
-            return "-" if x is None else format(x, spec)
-
         lines.append(
             f"| {s['mode']} | {t['total']:.2f} | {t['search']:.2f} | {t['deal']:.2f} | {t['verify']:.2f}"
             f" | {v['won_deals']} | {fmt(v['mean_solution_length'])} | {fmt(v['us_per_won_deal'])}"
             f" | {fmt(v['us_per_52_moves'])} |"
         )
-    if report.get("root_split"):
+    if side.get("root_split"):
         lines += ["", "One solve of a deal decided at the root, piece by piece (fastest mean, microseconds):", ""]
-        for split in report["root_split"]:
+        for split in side["root_split"]:
             lines.append(f"* deal {split['deal']} ({split['mode']}):")
             lines += [f"  * {k}: {v:.2f}" for k, v in split.items() if k not in ("deal", "mode")]
+    return lines + [""]
+
+
+def markdown(report: dict) -> str:
+    lines = [
+        f"# Batch throughput, deals {report['first']}-{report['last']}",
+        "",
+        f"Chunks of {report['chunk']} deals; node budget {report['nodes']:,}."
+        + (
+            " Sides run in separate processes, chunk by chunk in alternating order (paired)."
+            if report["paired"]
+            else ""
+        ),
+        "",
+    ]
+    if report["paired"]:
+        this, base = report["sides"]
+        lines += ["| mode | baseline total s | this total s | baseline / this | this total / this search |"]
+        lines += ["|---|---:|---:|---:|---:|"]
+        for a, b in zip(this["modes"], base["modes"]):
+            ta, tb = a["seconds"]["total"], b["seconds"]["total"]
+            lines.append(
+                f"| {a['mode']} | {tb:.2f} | {ta:.2f} | {tb / ta:.2f} | {ta / max(a['seconds']['search'], 1e-12):.2f} |"
+            )
+        lines.append("")
+    for side in report["sides"]:
+        lines += side_markdown(side)
     m = report["machine"]
-    lines += ["", f"Machine: {m['cpu']}, {m['cores']} cores, load {m['load_average']}, python {m['python']},"]
+    lines += [f"Machine: {m['cpu']}, {m['cores']} cores, load {m['load_average']}, python {m['python']},"]
     lines += [f"numpy {m['numpy']}, numba {m['numba']}; wall {report['wall_seconds']:.0f} s."]
     return "\n".join(lines) + "\n"
+
+
+def serve(limits: Limits) -> None:
+    """A side's worker process: JSON requests on stdin, one JSON answer a line on stdout."""
+    import json
+
+    import scorpion_solver
+
+    reply = sys.stdout
+    sys.stdout = sys.stderr  # nothing else may write to the answer stream
+    validate_known_verdicts()
+    backends.warm_up(MODES)
+    timers = Timers()
+    timers.calibrate()
+    timed = timers.install()
+    timers.uninstall()
+    with tempfile.TemporaryDirectory() as tmp:
+        write_chunk(Path(tmp), "warm-up.parquet", backends.solve_pairs([(1, m) for m in MODES], limits))  # pyarrow
+        code = str(Path(scorpion_solver.__file__).resolve().parent)
+        print(json.dumps({"code": code, "timed": timed, "bias": timers.bias}), file=reply, flush=True)
+        for line in sys.stdin:
+            request = json.loads(line)
+            if "split" in request:
+                answer = root_split(request["split"], 1, request["calls"])
+            else:
+                numbers = range(request["first"], request["last"] + 1)
+                answer = bench_chunk(request["mode"], numbers, limits, timers, Path(tmp))
+            print(json.dumps(answer), file=reply, flush=True)
+
+
+class Side:
+    """One code base measured in its own process (``PYTHONPATH`` points at its checkout)."""
+
+    def __init__(self, label: str, root: Path, nodes: int) -> None:
+        import json
+        import os
+        import subprocess
+
+        self.label = label
+        env = dict(os.environ, PYTHONPATH=str(root))
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--serve", "--nodes", str(nodes)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=str(root),
+        )
+        hello = json.loads(self.process.stdout.readline())
+        self.code, self.timed, self.bias = hello["code"], hello["timed"], hello["bias"]
+        self.results: dict[str, dict | None] = {}
+        self.splits: list[dict] = []
+
+    def ask(self, request: dict) -> dict:
+        import json
+
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        return json.loads(self.process.stdout.readline())
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+    def record(self) -> dict:
+        return {
+            "label": self.label,
+            "code": self.code,
+            "timed": self.timed,
+            "timer_bias_ns": self.bias,
+            "modes": [summarise({"mode": m, **r}) for m, r in self.results.items()],
+            "root_split": self.splits,
+        }
 
 
 def main() -> None:
@@ -329,43 +444,41 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=1000, help="deals per chunk (scorpion batch's for 100000 deals)")
     parser.add_argument("--nodes", type=int, default=Limits().nodes, help="node budget per solve")
     parser.add_argument("--split-calls", type=int, default=2000, help="calls per round in the root split (0: skip)")
+    parser.add_argument("--baseline", help="a checkout of other code (e.g. git archive main) measured paired with this")
+    parser.add_argument("--label", default="this checkout", help="what this code is (recorded in the report)")
+    parser.add_argument("--baseline-label", default="baseline")
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
-    parser.add_argument("--label", default="", help="what code this is (recorded in the report)")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    limits = Limits(nodes=args.nodes)
+    if args.serve:
+        serve(limits)
+        return
     first, last = parse_range(args.deals)
     modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
-    limits = Limits(nodes=args.nodes)
     wall = time.perf_counter()
-    validate_known_verdicts()
-    backends.warm_up(modes)
-    timers = Timers()
-    timers.calibrate()
-    timed = timers.install()
-    timers.uninstall()
-    results = []
-    with tempfile.TemporaryDirectory() as tmp:
-        write_chunk(
-            Path(tmp), "warm-up.parquet", backends.solve_pairs([(1, m) for m in modes], limits)
-        )  # loads pyarrow
-        for mode in modes:
-            print(f"{mode}: deals {first}-{last} ...", file=sys.stderr, flush=True)
-            results.append(summarise(bench_mode(mode, first, last, args.chunk, limits, timers, Path(tmp))))
-    splits = []
+    sides = [Side(args.label, Path(__file__).resolve().parent.parent, args.nodes)]
+    if args.baseline:
+        sides.append(Side(args.baseline_label, Path(args.baseline).resolve(), args.nodes))
+    for mode in modes:
+        print(f"{mode}: deals {first}-{last} ...", file=sys.stderr, flush=True)
+        for i, start in enumerate(range(first, last + 1, args.chunk)):
+            request = {"mode": mode, "first": start, "last": min(last, start + args.chunk - 1)}
+            for side in sides if i % 2 == 0 else sides[::-1]:
+                side.results[mode] = merge(side.results.get(mode), side.ask(request))
     if args.split_calls:
         for mode in modes:
-            splits.append(root_split(mode, 1, args.split_calls))
-    import scorpion_solver
-
+            for side in sides:
+                side.splits.append(side.ask({"split": mode, "calls": args.split_calls}))
+    for side in sides:
+        side.close()
     report = {
         "first": first,
         "last": last,
         "chunk": args.chunk,
         "nodes": args.nodes,
-        "code": args.label or str(Path(scorpion_solver.__file__).resolve().parent),
-        "timer_bias_ns": timers.bias,
-        "timed": timed,
-        "modes": results,
-        "root_split": splits,
+        "paired": len(sides) == 2,
+        "sides": [side.record() for side in sides],
         "machine": machine_record(),
         "wall_seconds": time.perf_counter() - wall,
     }
