@@ -18,6 +18,7 @@ from test_deal import GOLDEN
 from scorpion_solver import CLASSIC, CLEAR, deal, format_position
 from scorpion_solver.batch import backends
 from scorpion_solver.batch.folder import _STRINGIFY, COLUMNS
+from scorpion_solver.game.deal import MS_LIMIT
 from scorpion_solver.game.rules import PRESETS, SCORPION2
 from scorpion_solver.solver import deal_kernel as D
 from scorpion_solver.solver import kernel as K
@@ -38,6 +39,7 @@ def test_layout_constants_are_the_kernels():
     for name in ("COL_CAP", "COLS", "LEN", "HID", "FLOOR", "LOCCOL", "LOCIDX", "TAIL", "DEALT", "SWEPT", "FROZEN"):
         assert getattr(D, name) == getattr(K, name), name
     assert D.STATE_SIZE == K.STATE_SIZE
+    assert D.MS_LIMIT == MS_LIMIT
 
 
 @pytest.mark.parametrize("number", sorted(GOLDEN))

@@ -124,8 +124,8 @@ def test_same_verdicts_on_deals_1_to_3000(rules):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", [WASP, SCORPION2, GOODSOL], ids=lambda r: r.name)
-def test_same_verdicts_in_the_relatives_on_deals_1_to_1000(rules):
-    assert assert_same_verdicts(rules, range(1, 1001)) > 50
+def test_same_verdicts_in_the_relatives_on_deals_1_to_500(rules):
+    assert assert_same_verdicts(rules, range(1, 501)) > 25
 
 
 def candidate_moves(p, rng):

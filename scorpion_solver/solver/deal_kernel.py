@@ -14,8 +14,9 @@ All integer arithmetic is in int64 (the Mersenne Twister's 32-bit words and
 products stay below 2^63), so no uint64 mixing turns into float64.
 
 This module imports nothing jitted from ``kernel`` (numba's cache does not
-notice edits across files); the layout offsets it writes are its own
-constants, which the tests compare with ``kernel``'s, and the tests compare
+notice edits across files); the layout offsets it writes and the generator
+switch are its own constants, which the tests compare with ``kernel``'s and
+``game.deal``'s, and the tests compare
 every state it writes with ``to_compact(game.deal.deal(n))``.
 """
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..game.deal import MS_LIMIT, check_deal_number
+from ..game.deal import check_deal_number
 
 # The compact state layout (kernel's docstring); tests/test_deal_kernel.py checks these against kernel.
 COL_CAP = 64
@@ -40,6 +41,7 @@ SWEPT = 577
 FROZEN = 578
 STATE_SIZE = 584
 
+MS_LIMIT = 32000  # game.deal's switch to the Mersenne Twister (a constant here too: jitted code freezes globals)
 MT_N = 624
 MT_M = 397
 MASK32 = 0xFFFFFFFF
