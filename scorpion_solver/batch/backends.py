@@ -24,6 +24,7 @@ from ..solver.result import Limits
 from .folder import _STRINGIFY, COLUMNS
 from .plan import BatchError
 
+_STRING_COLUMNS = tuple(name for name in COLUMNS if name in _STRINGIFY)
 _warm = False  # whether this process has loaded the jitted solver (see warm_up)
 
 
@@ -32,8 +33,7 @@ def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
 
     Runs in worker processes. An exception names the deal and mode.
     """
-    from ..game.deal import deal
-    from ..solver.search import solve
+    from ..solver.search import solve_deal
 
     if not _warm:
         warm_up()
@@ -41,10 +41,10 @@ def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
     for number, mode in pairs:
         rules = get_rules(mode)
         try:
-            result = solve(deal(number, rules), rules, limits)
+            result = solve_deal(number, rules, limits)
         except Exception as exc:
             raise RuntimeError(f"deal {number} ({mode}): {type(exc).__name__}: {exc}") from exc
-        row = result.as_row()
+        row = dict(vars(result))  # as_row() without asdict's deep copy: every field is a scalar
         row.update(
             deal=number,
             mode=mode,
@@ -52,7 +52,10 @@ def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
             budget_memory_mb=limits.memory_mb,
             budget_seconds=limits.seconds,
         )
-        rows.append({name: str(row[name]) if name in _STRINGIFY else row[name] for name in COLUMNS})
+        out = {name: row[name] for name in COLUMNS}
+        for name in _STRING_COLUMNS:
+            out[name] = str(out[name])
+        rows.append(out)
     return rows
 
 

@@ -4,21 +4,26 @@ Converts a :class:`Position` to the compact state of ``kernel``, runs the
 search kernel in slices (so a wall-clock limit and Ctrl-C are honoured between
 slices), grows the transposition table and the stack inside the memory budget,
 turns the winning path into the move notation of docs/rules.md with real
-column numbers, and replays every ``won`` through the reference engine before
-returning it: a replay failure is a bug and raises.
+column numbers, and replays every ``won`` in plain Python before returning it
+(``game.verify.check_solution``, which accepts exactly what the reference
+engine's ``replay`` accepts, move by move, without listing every legal move
+at every step): a replay failure is a bug and raises.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 
 import numpy as np
 
-from ..game.cards import NUM_CARDS
-from ..game.engine import TAIL, Move, is_won, moves_text, replay
+from ..game.cards import NUM_CARDS, card_text
+from ..game.deal import deal
+from ..game.engine import TAIL, Move, is_won, moves_text
 from ..game.position import Position, frozen_floor
 from ..game.rules import CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
+from ..game.verify import check_solution
 from . import kernel as K
 from .reference_search import reference_solve
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
@@ -117,7 +122,15 @@ def state_problems(s: np.ndarray, keys: np.ndarray | None = None) -> list[str]:
 
 def rule_flags(rules: Rules) -> tuple[int, int, int, int]:
     """(sweeps, freezes, space_any, tail_when_stuck) as the kernel takes them."""
-    return (int(rules.sweeps), int(rules.freezes), int(rules.space == SPACE_ANY), int(rules.tail == TAIL_WHEN_STUCK))
+    known = _rule_flags.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    flags = (int(rules.sweeps), int(rules.freezes), int(rules.space == SPACE_ANY), int(rules.tail == TAIL_WHEN_STUCK))
+    _rule_flags[id(rules)] = (rules, flags)  # the rules object is kept, so its id is not reused
+    return flags
+
+
+_rule_flags: dict[int, tuple[Rules, tuple[int, int, int, int]]] = {}
 
 
 def decode_move(s: np.ndarray, code: int) -> Move:
@@ -217,6 +230,7 @@ def jit_perft(pos: Position, depth: int, rules: Rules = CLEAR) -> int:
     )
 
 
+@functools.lru_cache(maxsize=64)
 def max_table_entries(memory_mb: int) -> int:
     """Largest power-of-two table that fits the memory budget."""
     cap = FIRST_TABLE
@@ -225,13 +239,48 @@ def max_table_entries(memory_mb: int) -> int:
     return cap
 
 
+class _Buffers:
+    """What a solve needs besides the stack and the table, reused from solve to solve (one per thread).
+
+    Refilled with zeros before each solve, so every solve starts from the
+    same memory as with fresh arrays; reusing them saves the allocations
+    (together with the conversion and the result building, they were most of
+    the cost of a deal decided at the root).
+    """
+
+    def __init__(self) -> None:
+        from .deal_kernel import DealWriter
+
+        self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+        self.can_top = np.zeros(52, dtype=np.bool_)
+        self.found_keys = np.zeros((2 * K.MAX_MOVES, 2), dtype=np.uint64)
+        self.dead_scratch = np.zeros(K.DEAD_SCRATCH, dtype=np.int8)
+        self.deals = DealWriter()
+
+    def fresh(self) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        self.counters.fill(0)
+        self.counters[K.C_SP] = -1
+        self.can_top.fill(False)
+        self.found_keys.fill(0)
+        self.dead_scratch.fill(0)
+        return self.counters, (self.can_top, self.found_keys, self.dead_scratch)
+
+
+def _buffers() -> _Buffers:
+    buffers = getattr(_reused, "buffers", None)
+    if buffers is None:
+        buffers = _reused.buffers = _Buffers()
+    return buffers
+
+
 def solve(
     position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), engine: str = "jit", debug: bool = False
 ) -> SolveResult:
     """Decide whether the position can be won.
 
-    ``won`` comes with a solution that the reference engine has replayed to a
-    win; ``lost`` means the search was exhaustive (sound pruning aside);
+    ``won`` comes with a solution replayed to a win in plain Python
+    (``game.verify.check_solution``, equal to the reference engine's
+    replay); ``lost`` means the search was exhaustive (sound pruning aside);
     ``unknown`` says which limit stopped it (``stopped_by``). With ``debug``
     the compact state is checked from scratch (``state_problems``) at the root
     and after every kernel move of a winning line, and every kernel position
@@ -242,22 +291,46 @@ def solve(
     if engine != "jit":
         raise ValueError(f"unknown engine '{engine}' (jit or reference)")
     start = time.perf_counter()
-    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
     stack = _search_stack()
     stack.states[0] = to_compact(position)
-    stack.keys[0] = compact_keys(stack.states[0])
+    return _solve_from_root(stack, position, 0, rules, limits, start, debug)
+
+
+def solve_deal(number: int, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:
+    """``solve(deal(number, rules), rules, limits)``, the batch's fast path: the same search and result.
+
+    The jitted generator (``deal_kernel``) writes the deal straight into the
+    root frame, so no ``Position`` is built for a deal that is not won; a
+    ``won`` is replayed on the plain generator's deal (``game.deal``), so the
+    check stays independent of both the kernel and the jitted generator.
+    Numbers from 2^64 on take the plain path.
+    """
+    start = time.perf_counter()
+    stack = _search_stack()
+    if not _buffers().deals.deal_into(number, rules.face_down, stack.states[0]):
+        return solve(deal(number, rules), rules, limits)
+    return _solve_from_root(stack, None, number, rules, limits, start, False)
+
+
+def _solve_from_root(
+    stack: _Stack,
+    position: Position | None,
+    number: int,
+    rules: Rules,
+    limits: Limits,
+    start: float,
+    debug: bool,
+) -> SolveResult:
+    """Search from the state in ``stack.states[0]`` (the position, or deal ``number`` when it is None)."""
+    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
+    stack.keys[0].fill(0)  # as a fresh vector: compute_keys leaves the terms of cards off the table alone
+    K.compute_keys(stack.states[0], stack.keys[0], K.Z, K.ZH, K.SALT, K.MISC)
     if debug:
         _debug_check(position, stack.states[0], stack.keys[0], "the root")
     top_cap = max(FIRST_TABLE, max_table_entries(limits.memory_mb))
     cap = min(FIRST_TABLE, top_cap)
     table = np.zeros((cap, 2), dtype=np.uint64)
-    counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
-    counters[K.C_SP] = -1
-    scratch = (
-        np.zeros(52, dtype=np.bool_),
-        np.zeros((2 * K.MAX_MOVES, 2), dtype=np.uint64),
-        np.zeros(K.DEAD_SCRATCH, dtype=np.int8),
-    )
+    counters, scratch = _buffers().fresh()
     stopped_by = ""
     slice_nodes = SLICE_NODES if limits.seconds is None else TIMED_SLICE_NODES
     while True:
@@ -302,27 +375,47 @@ def solve(
         if limits.seconds is not None and time.perf_counter() - start > limits.seconds:
             stopped_by = "time"
             break
+    counted = counters.tolist()  # Python ints at once, not one numpy scalar per field
     result = SolveResult(
         status=WON if status == K.S_WON else LOST if status == K.S_LOST else UNKNOWN,
         rules=rules.name,
-        nodes=int(counters[K.C_NODES]),
-        moves_made=int(counters[K.C_MAKES]),
-        peak_entries=int(counters[K.C_ENTRIES]),
-        max_depth=int(counters[K.C_MAXDEPTH]),
-        deadlock_checks=int(counters[K.C_CHECKS]),
-        deadlock_prunes=int(counters[K.C_PRUNES]),
-        dead_at_root=bool(counters[K.C_DEAD_ROOT]),
+        nodes=counted[K.C_NODES],
+        moves_made=counted[K.C_MAKES],
+        peak_entries=counted[K.C_ENTRIES],
+        max_depth=counted[K.C_MAXDEPTH],
+        deadlock_checks=counted[K.C_CHECKS],
+        deadlock_prunes=counted[K.C_PRUNES],
+        dead_at_root=bool(counted[K.C_DEAD_ROOT]),
         stopped_by=stopped_by,
     )
     if status == K.S_WON:
-        path = [decode_move(stack.states[d], stack.moves[d, stack.midx[d] - 1]) for d in range(int(counters[K.C_SP]))]
+        path = winning_path(stack, counted[K.C_SP])
+        if position is None:
+            position = deal(number, rules)
         verify_solution(position, path, rules)
         if debug:
             _debug_line(position, path, rules)
-        result.solution = moves_text(path)
+        result.solution = " ".join(
+            "tail" if m.card < 0 else f"{_CARD_TEXT[m.card]}:{m.src + 1}>{m.dst + 1}" for m in path
+        )
         result.solution_length = len(path)
     result.seconds = time.perf_counter() - start
     return result
+
+
+_CARD_TEXT = tuple(card_text(card) for card in range(NUM_CARDS))
+
+
+def winning_path(stack: _Stack, depth: int) -> list[Move]:
+    """The moves the search made from the root to ply ``depth`` (decode_move of every frame, at once)."""
+    plies = np.arange(depth)
+    codes = stack.moves[plies, stack.midx[:depth] - 1].astype(np.int64)
+    cards = codes // 8
+    sources = stack.states[plies, K.LOCCOL + np.minimum(cards, NUM_CARDS - 1)]
+    return [
+        TAIL if code == K.TAIL_CODE else Move(card, src, code % 8)
+        for code, card, src in zip(codes.tolist(), cards.tolist(), sources.tolist())
+    ]
 
 
 def _debug_check(expected: Position, s: np.ndarray, keys: np.ndarray, where: str) -> None:
@@ -348,9 +441,9 @@ def _debug_line(position: Position, path: list[Move], rules: Rules) -> None:
 
 
 def verify_solution(position: Position, path: list[Move], rules: Rules) -> None:
-    """Replay with the reference engine; raise VerificationError unless it wins."""
+    """Replay in plain Python (``verify.check_solution``); raise VerificationError unless it wins."""
     try:
-        final = replay(position, path, rules)
+        final = check_solution(position, path, rules)
     except ValueError as exc:
         raise VerificationError(f"solution does not replay: {exc}") from exc
     if not is_won(final, rules):

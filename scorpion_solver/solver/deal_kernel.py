@@ -1,0 +1,185 @@
+"""The jitted deal generator: deal number to the kernel's compact state, in a few microseconds.
+
+The jitted twin of ``game.deal`` (PySolFC's Scorpion deals, RULES.md "The
+deal"): the Microsoft FreeCell generator below 32000, CPython's Mersenne
+Twister seeded with the deal number from 32000 on (``random.Random(n)``:
+``init_by_array`` over the number's 32-bit words, then ``random()`` from two
+outputs, and PySolFC's ``randint(a, b) = a + int(random() * (b + 1 - a))``),
+the same Fisher-Yates shuffle, cards dealt from the end of the deck in seven
+rows of seven, then the tail. It writes the position straight into a compact
+state vector (the layout of ``kernel``'s docstring), so a batch skips the
+``Position`` and ``to_compact`` of a deal it only needs to search.
+
+All integer arithmetic is in int64 (the Mersenne Twister's 32-bit words and
+products stay below 2^63), so no uint64 mixing turns into float64.
+
+This module imports nothing jitted from ``kernel`` (numba's cache does not
+notice edits across files); the layout offsets it writes and the generator
+switch are its own constants, which the tests compare with ``kernel``'s and
+``game.deal``'s, and the tests compare
+every state it writes with ``to_compact(game.deal.deal(n))``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..game.deal import check_deal_number
+
+# The compact state layout (kernel's docstring); tests/test_deal_kernel.py checks these against kernel.
+COL_CAP = 64
+COLS = 0
+LEN = 448
+HID = 455
+FLOOR = 462
+LOCCOL = 469
+LOCIDX = 521
+TAIL = 573
+DEALT = 576
+SWEPT = 577
+FROZEN = 578
+STATE_SIZE = 584
+
+MS_LIMIT = 32000  # game.deal's switch to the Mersenne Twister (a constant here too: jitted code freezes globals)
+MT_N = 624
+MT_M = 397
+MASK32 = 0xFFFFFFFF
+MAX_WORDS = 2  # deal numbers below 2^64 go through the kernel; larger ones through game.deal
+
+JIT = dict(cache=True, nogil=True)
+
+
+@nb.njit(**JIT)
+def _mt_seed(mt, key, nkey):
+    """CPython's init_by_array (after init_genrand(19650218))."""
+    mt[0] = 19650218
+    for i in range(1, MT_N):
+        prev = mt[i - 1]
+        mt[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & MASK32
+    i, j = 1, 0
+    for _ in range(max(MT_N, nkey)):
+        prev = mt[i - 1]
+        mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + key[j] + j) & MASK32
+        i += 1
+        j += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+        if j >= nkey:
+            j = 0
+    for _ in range(MT_N - 1):
+        prev = mt[i - 1]
+        mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK32
+        i += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+    mt[0] = 0x80000000
+
+
+@nb.njit(**JIT)
+def _mt_twist(mt, count):
+    """Regenerate the first ``count`` words of the state (all that one deal draws: 102 of 624).
+
+    Word k of a twist reads the old words k + 1 and k + 397 (mod 624), so the
+    first ``count <= 227`` new words need none of the others new.
+    """
+    for k in range(count):
+        y = (mt[k] & 0x80000000) | (mt[k + 1] & 0x7FFFFFFF)
+        mt[k] = mt[k + MT_M] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+
+
+@nb.njit(**JIT)
+def _mt_output(mt, k):
+    y = mt[k]
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y
+
+
+@nb.njit(**JIT)
+def _shuffle(number, key, nkey, deck, mt):
+    """PySolFC's shuffle of game ``number`` into ``deck`` (the 52 cards, dealt from the end)."""
+    if number < MS_LIMIT:
+        k = 0
+        for rank in range(13):
+            for suit in (0, 3, 2, 1):  # the FreeCell order: AC AD AH AS 2C ...
+                deck[k] = suit * 13 + rank
+                k += 1
+        state = number
+        for i in range(51, 0, -1):
+            state = (state * 214013 + 2531011) & MASK32
+            j = ((state >> 16) & 0x7FFF) % (i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        return
+    for k in range(52):
+        deck[k] = k
+    _mt_seed(mt, key, nkey)
+    _mt_twist(mt, 102)
+    w = 0
+    for i in range(51, 0, -1):
+        a = _mt_output(mt, w) >> 5
+        b = _mt_output(mt, w + 1) >> 6
+        w += 2
+        r = (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+        j = int(r * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+@nb.njit(**JIT)
+def deal_state(number, key, nkey, face_down, state, deck, mt):
+    """Write deal ``number``'s starting position into the compact ``state``.
+
+    ``key[:nkey]`` are the number's 32-bit words, lowest first (the Mersenne
+    Twister's seed); ``face_down`` the rules' face-down counts per column;
+    ``deck`` (52) and ``mt`` (624) are scratch.
+    """
+    _shuffle(number, key, nkey, deck, mt)
+    state[:] = 0
+    for k in range(49):
+        card = deck[51 - k]
+        col, height = k % 7, k // 7
+        state[COLS + COL_CAP * col + height] = card
+        state[LOCCOL + card] = col
+        state[LOCIDX + card] = height
+    for col in range(7):
+        state[LEN + col] = 7
+        state[HID + col] = face_down[col]
+    for t in range(3):
+        card = deck[2 - t]
+        state[TAIL + t] = card
+        state[LOCCOL + card] = -1
+
+
+class DealWriter:
+    """Deals into compact states with its own scratch (one per thread)."""
+
+    def __init__(self) -> None:
+        self.key = np.zeros(MAX_WORDS, dtype=np.int64)
+        self.deck = np.zeros(52, dtype=np.int64)
+        self.mt = np.zeros(MT_N, dtype=np.int64)
+        self._face_down: dict[tuple[int, ...], np.ndarray] = {}
+
+    def face_down(self, counts: tuple[int, ...]) -> np.ndarray:
+        array = self._face_down.get(counts)
+        if array is None:
+            array = self._face_down[counts] = np.array(counts, dtype=np.int8)
+        return array
+
+    def deal_into(self, number: int, face_down: tuple[int, ...], state: np.ndarray) -> bool:
+        """Write deal ``number`` into ``state``; False (state untouched) for numbers from 2^64 on."""
+        check_deal_number(number)
+        if number >> 32 == 0:
+            self.key[0] = number
+            nkey = 1
+        elif number >> 64 == 0:
+            self.key[0] = number & MASK32
+            self.key[1] = number >> 32
+            nkey = 2
+        else:
+            return False
+        deal_state(min(number, MS_LIMIT), self.key, nkey, self.face_down(face_down), state, self.deck, self.mt)
+        return True
