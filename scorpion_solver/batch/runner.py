@@ -210,6 +210,8 @@ def run_batch(
         plan = list(plan_chunks(settings.deals, chunk))
         planned = {c.name for c in plan}
         finished = finished_chunks(out)
+        tally = Tally(settings.modes)
+        tally.add_table(read_folder(out, columns=["mode", "status"]))  # refuses duplicate rows
         strangers = sorted(finished - planned)
         if strangers:
             echo(
@@ -217,8 +219,6 @@ def run_batch(
                 f"(e.g. {strangers[0]}); readers will see their rows too"
             )
         todo = [c for c in plan if c.name not in finished]
-        tally = Tally(settings.modes)
-        tally.add_table(read_folder(out, columns=["mode", "status"]))
         report = BatchReport(
             out=out, deals=len(settings.deals), chunks=len(plan), already=len(plan) - len(todo), tally=tally
         )

@@ -131,7 +131,7 @@ def solve_command(
             solves += 1
             total_nodes += result.nodes
             total_seconds += result.seconds
-            label = f"deal {number}" if number is not None else target
+            label = f"deal {number}" if number is not None else "standard input" if target == "-" else target
             if as_json:
                 echo_json(solve_json(result, target, number))
             else:
