@@ -375,6 +375,37 @@ def test_11_sigterm_ends_a_batch_cleanly_recorded_and_resumable(tmp_path):
     assert f"{len(kept)} before" in done.stdout
 
 
+@pytest.mark.slow
+def test_11_ctrl_c_on_a_dask_local_batch_prints_no_worker_tracebacks(tmp_path):
+    pytest.importorskip("distributed")
+    out = tmp_path / "dask"
+    command = [
+        *SCORPION,
+        "batch",
+        "1-300",
+        "--nodes",
+        "200000",
+        "--dask-local",
+        "2",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    deadline = time.monotonic() + 300
+    while not list(out.glob("chunk-*.parquet")) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.2)
+    assert process.poll() is None, "the batch ended before it could be stopped"
+    os.killpg(process.pid, signal.SIGINT)  # Ctrl-C in a terminal: the whole process group
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert stderr.rstrip().splitlines()[-1].startswith("interrupted: the finished chunks are kept")
+    assert json.loads((out / "_batch.json").read_text())["runs"][-1]["interrupted"] == "SIGINT"
+
+
 # ---------------------------------------------------------------------------
 # 12. --retry-unknown with the same budget
 

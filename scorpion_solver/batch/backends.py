@@ -159,13 +159,20 @@ class DaskBackend:
         self.cluster = None
         self.address = scheduler
         if local_workers is not None:
-            self.cluster = distributed.LocalCluster(
-                n_workers=local_workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            # The worker processes inherit an ignored SIGINT (it survives exec, and Python keeps it):
+            # Ctrl-C in the terminal reaches them too, and is the driver's business alone, as for
+            # the local pool; otherwise each prints its tracebacks before the driver's clean line.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                self.cluster = distributed.LocalCluster(
+                    n_workers=local_workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+            finally:
+                signal.signal(signal.SIGINT, previous)
             self.client = distributed.Client(self.cluster)
             self.address = self.cluster.scheduler_address
         else:

@@ -18,6 +18,7 @@ try:
 except ImportError:  # click before 8.2 prints the help itself
     NoArgsIsHelpError = ()
 
+from ..game.text_input import visible
 from .analysis import analyze_command, hint_command
 from .batch import batch_command, stats_command
 from .common import UserError, load_start, resolve_rules, rules_from, user_errors
@@ -36,13 +37,13 @@ class OneLineErrors(click.Group):
             sys.exit(0)
         except click.UsageError as exc:
             where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-            click.echo(f"error: {exc.format_message()}{where}", err=True)
+            click.echo(f"error: {visible(exc.format_message())}{where}", err=True)
             sys.exit(2)
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(130)
         except click.ClickException as exc:
-            click.echo(f"error: {exc.format_message()}", err=True)
+            click.echo(f"error: {visible(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         if not standalone_mode:
             return code

@@ -37,7 +37,7 @@ from ..game.engine import Move, read_moves
 from ..game.position import Position
 from ..game.position_text import read_position_source
 from ..game.rules import MODES, PRESETS, Rules, get_rules
-from ..game.text_input import read_text
+from ..game.text_input import read_text, visible
 
 INT64_MAX = 2**63 - 1
 MAX_MEMORY_MB = 1 << 24  # 16 TB: any table beyond is refused by the machine anyway
@@ -48,8 +48,12 @@ class UserError(Exception):
 
 
 def fail(message: str, status: int = 2) -> None:
-    """Print one ``error:`` line on stderr and exit (status 2 unless told)."""
-    click.echo(f"error: {message}", err=True)
+    """Print one ``error:`` line on stderr and exit (status 2 unless told).
+
+    Control and invisible characters (a user's text quoted in the message)
+    are shown as escapes, so the message is one visible line.
+    """
+    click.echo(f"error: {visible(message)}", err=True)
     sys.exit(status)
 
 
@@ -61,7 +65,7 @@ def user_errors(func):
         try:
             return func(*args, **kwargs)
         except (UserError, ValueError) as exc:  # PositionError and MoveError are ValueErrors
-            fail(_one_line(str(exc)))
+            fail(str(exc))
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             fail(f"{where}{exc.strerror or exc}")
@@ -69,10 +73,6 @@ def user_errors(func):
             fail("the machine refused the memory this needs (give a smaller --memory or free memory)")
 
     return wrapper
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split("\n")) if "\n" in text else text
 
 
 # ---------------------------------------------------------------------------
