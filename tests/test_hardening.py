@@ -190,6 +190,25 @@ def test_5_an_out_folder_that_cannot_be_made_is_one_line(tmp_path):
     assert_one_error_line(done.stderr, "cannot write the results folder", "Not a directory")
 
 
+@pytest.fixture
+def immutable_folder(tmp_path):
+    """A folder even root cannot write to (chattr +i); skipped where the file system has no such flag."""
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode:
+        pytest.skip("no immutable flag here (chattr +i)")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=False)
+
+
+def test_5_a_read_only_out_folder_is_one_line(immutable_folder):
+    result = run("batch", "1-4", "--nodes", 1000, "--workers", 1, "--out", immutable_folder, "--no-progress")
+    assert_user_error(result, "cannot write the results folder", "Operation not permitted")
+    assert list(immutable_folder.iterdir()) == []
+
+
 def _file_size_limit(limit: int):
     def preexec():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
@@ -495,6 +514,20 @@ def test_14_batch_both_is_clear_and_classic():
     from scorpion_solver.cli.common import resolve_rules
 
     assert [r.name for r in resolve_rules("both", None, several=True)] == ["clear", "classic"]
+
+
+@pytest.mark.slow
+def test_15_the_committed_results_give_the_committed_numbers():
+    folder = ROOT / "results" / "deals-1-1000000"
+    if not folder.is_dir():
+        pytest.skip("the committed results folder is not here")
+    result = CliRunner().invoke(main, ["stats", str(folder), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    committed = json.loads((ROOT / "results" / "deals-1-1000000.stats.json").read_text())
+    committed.pop("duplicates")  # refused now rather than counted: always 0 then
+    data["folder"] = committed["folder"]
+    assert data == committed
 
 
 # ---------------------------------------------------------------------------

@@ -70,7 +70,10 @@ def warm_up(modes: Iterable[str] = MODES) -> None:
     solver (about a second from the cache, ten compiling).
     """
     global _warm
+    from ..solver.search import load_solver
+
     _warm = True
+    load_solver(notify=lambda message: print(message, file=sys.stderr, flush=True))  # says so when compiling
     solve_pairs([(1, m) for m in modes], Limits(nodes=1000, memory_mb=16))
 
 

@@ -169,6 +169,11 @@ def _preset_names(option: str, value: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+# The two options one by one, for commands written before rules_options (same names and checks).
+MODE_OPTION = click.option("--mode", "mode", metavar="NAME", default=None, help=f"Rules preset: one of {PRESET_NAMES}.")
+RULES_OPTION = click.option("--rules", "rules_name", metavar="NAME", default=None, help="Same as --mode.")
+
+
 def one_rules(mode: str | None, rules_name: str | None) -> Rules | None:
     """The one preset ``--mode`` / ``--rules`` name, or None (see :func:`resolve_rules`)."""
     found = resolve_rules(mode, rules_name)
