@@ -60,7 +60,7 @@ COMPRESSION = "zstd"
 _PINNED = {  # narrower or documented types for the known fields
     "status": pa.string(),  # won | lost | unknown
     "seconds": pa.float64(),  # wall clock of this solve (not reproducible)
-    "solution": pa.string(),  # RULES.md notation, "" unless won
+    "solution": pa.string(),  # move notation of docs/rules.md, "" unless won
     "solution_length": pa.int32(),
     "max_depth": pa.int32(),
     "peak_entries": pa.int64(),  # transposition table entries at the end

@@ -9,7 +9,7 @@
 * For deals decided in both Clear runs and classic: the paired 2x2 table and
   McNemar's test on its discordant cells (exact two-sided binomial p below 25
   discordant deals, chi-square with continuity correction otherwise). A deal
-  won in classic but lost in clear contradicts RULES.md ("every deal winnable
+  won in classic but lost in clear contradicts docs/rules.md ("every deal winnable
   in classic is winnable in clear"): it is reported as a rules bug.
 
 No scipy: the normal quantile is a constant and the chi-square tail with one

@@ -37,15 +37,13 @@ R (one per key set). A move lifts a block of cards by ``d = j - i`` heights
 (from height i in one column to height j in another), which multiplies the
 block's hash by ``R^d`` (R is odd, so it has an inverse mod 2^64 and d may be
 negative; the powers are in MISC); with the BELOW sum of the block's first
-card, the two new column hashes follow in O(1), whatever the block's size.
-(Before, Z was ``A + height * B``: a move added ``d * (sum of B)``, which took
-a second sum per card and per column, a third of the frame; measured x1.05
-Clear and x1.06 classic on the hard sets without it, paired over seven
-rounds, for a bound of 1e-12 instead of 1e-13 below.) A position key
+card, the two new column hashes follow in O(1), whatever the block's size:
+the height change is a factor, so one sum per card (BELOW_Z) is all a move
+needs. A position key
 is ``sum F(column hash + SALT[slot])`` plus terms for the tail cards in their
 order and for frozen suits, where F is the splitmix64 finaliser and ``slot``
 is the column number for columns 1-3 before the tail deal and one shared slot
-for all interchangeable columns (RULES.md, Moves 2): permuting
+for all interchangeable columns (docs/rules.md, "Spaces"): permuting
 interchangeable columns permutes equal terms of a sum, so such positions get
 equal keys; F makes the sum non-linear in the cards. Each column's term
 ``F(hash + SALT[slot])`` is kept in the key vector, so a move or a child's key
@@ -74,14 +72,15 @@ Moves: a ``uint16`` code ``card * 8 + destination column``; ``TAIL_CODE`` is
 the tail deal. The source column is the card's LOCCOL before the move.
 (Unsigned on purpose: numba guards every array index that may be negative
 with a wraparound select, and indices derived from an unsigned code need
-none; measured x1.06-1.08 on the whole search against ``int16``.)
+none.)
 
 Make and unmake: every ply of the search owns a state frame and a key
 vector; a move is made on a copy of its parent's (584 + 1088 bytes, a few
 tens of nanoseconds) and unmade by returning to the parent's. That is exact
 by construction, with no undo bookkeeping for flips, sweeps and freezes.
-(Measured: moving the below sums out of the frame, with an undo log for
-them, gained 1-2%, not worth the bookkeeping.)
+
+The design choices, and the alternatives measured against them, are in
+docs/design.md.
 """
 
 from __future__ import annotations
@@ -212,9 +211,9 @@ def _u(i):
     """An array index known not to be negative, as unsigned.
 
     numba guards every signed index with a select that wraps negative values
-    around; an unsigned index has none. On the hot path, where the indices
-    come from int8 state fields, those selects cost several per cent
-    (measured: x1.06-1.09 for the move codes alone).
+    around; an unsigned index has none. On the hot path the indices come from
+    int8 state fields known not to be negative, so those selects would be
+    pure overhead in the innermost loops.
     """
     return np.uint64(i)
 
@@ -223,10 +222,9 @@ def _u(i):
 def _copy_into(typingctx, dst, src):
     """dst[:len(src)] = src for C-contiguous 1-D arrays of one dtype, as one llvm.memcpy.
 
-    The element loops it replaces compiled to 82 pairs of 32-byte moves for a
-    frame; the memcpy (libc's, for this size) was measured x1.02-1.15 faster
-    on the whole search. No bounds check: the callers copy a frame row into
-    another row of the same shape.
+    One call copies a whole frame (libc's memcpy, for this size), where numba
+    compiles an element loop to a long series of small moves. No bounds
+    check: the callers copy a frame row into another row of the same shape.
     """
 
     def one_d(t):
@@ -362,7 +360,7 @@ def generate_moves(s, out, space_any, tail_when_stuck, won_by_sweeps):
         if length > 0:
             # Branch-free: whether the card one below the top can land here
             # is data the branch predictor cannot learn, and a mispredicted
-            # branch costs more than these few loads (measured: x1.06-1.15).
+            # branch costs more than these few loads.
             # Reads for a card that cannot move stay inside the state vector
             # (c = -1 under an Ace of card 0, src = -1 off the table) and are
             # masked out by ``ok``.
@@ -647,9 +645,9 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
             continue
         hid = s[HID + col]
         floor = s[FLOOR + col]
-        # Branch-free: these facts are data the branch predictor cannot learn
-        # (measured: the branchy loop cost more). The card read above the top
-        # is a leftover, inside the state vector, and masked out.
+        # Branch-free: these facts are data the branch predictor cannot learn,
+        # and a mispredicted branch costs more than the masks. The card read
+        # above the top is a leftover, inside the state vector, and masked out.
         below = np.int64(-1)  # the card under y; -1 under the bottom card (then never read)
         for idx in range(length):
             y = np.int64(s[_u(base + idx)])
@@ -770,8 +768,8 @@ def _space_by_chains(s, sweeps):
     the move only freed the card it left, so once the space flag is derived
     again the child passes too. So the full test is skipped exactly when its
     answer is known to be "not deadlocked"; verdicts and node counts do not
-    change. (Measured: in classic, chains of one link settled about half of
-    these tests and the other half cost about 15% of the search.)
+    change. A chain costs a few loads per link, the full test a pass over
+    every card on the table.
     """
     for col in range(7):
         length = s[LEN + col]
@@ -848,9 +846,8 @@ def _prefetch(typingctx, table, i):
     """Ask the CPU to start loading table[i] (a 1-D array) into cache (x86 prefetcht0).
 
     Only a hint: it changes no value, so a wrong address merely wastes it.
-    numba has no prefetch of its own; this emits LLVM's ``llvm.prefetch``.
-    (Measured, no gain: a write-intent prefetch; the table in transparent
-    huge pages, even at 1 GB.)
+    numba has no prefetch of its own; this emits LLVM's ``llvm.prefetch``
+    (a read prefetch into all cache levels).
     """
 
     def codegen(context, builder, sig, args):
@@ -918,10 +915,10 @@ def rehash(old, new):
 
 @nb.njit(**INLINE)
 def _copy_frame(states, keys, sp):
-    """states[sp + 1] = states[sp], keys likewise (a row memcpy: numba's slice copy is 20x slower).
+    """states[sp + 1] = states[sp], keys likewise, one memcpy per row (see _copy_into).
 
-    Measured: copying back only what the previous sibling's move changed
-    (about 1 KB, scattered) was 5% slower than this straight copy (then 2.6 KB).
+    A straight copy of the whole frame: one contiguous copy is cheaper than
+    restoring the scattered bytes a move changed.
     """
     _copy_into(states[sp + 1], states[sp])
     _copy_into(keys[sp + 1], keys[sp])
@@ -973,29 +970,20 @@ def _expand(
     First every child's keys (``child_keys``, no move is made), then each
     child is inserted in the table and kept if it was not there: two loops,
     because a table probe that misses the cache would otherwise stall the key
-    work behind it (measured: one fused loop was 20% slower). Each child's
-    table slot is prefetched as soon as its key is known, so the cache misses
-    of the probes overlap the key work (measured: 10-15% more nodes per
-    second on the hard deals). (Measured and dropped: a small cache of
-    recently probed keys, meant to answer transpositions from L2 instead of
-    the table, was 6-8% slower.) A child is a node the moment it is
-    inserted, and it stays pending on the stack until it is expanded, so no
-    inserted position goes unexplored.
+    work behind it. Each child's table slot is prefetched as soon as its key
+    is known, so the cache misses of the probes overlap the key work. A
+    child is a node the moment it is inserted, and it stays pending on the
+    stack until it is expanded, so no inserted position goes unexplored.
 
     Deferred probes: the probe loop stops at the first new child, which the
     search pops next; the children after it are probed later (returned as
     the pending level, first index and count), at the latest here in the
     next expansion, between its key loop and its own probes. By then their
-    table rows have long arrived (the prefetched rows of the last children
-    are what the probe loop used to wait for), and the table sees exactly
-    the same inserts in the same order as without deferring: the pending
-    children go in before any grandchild is probed. The search resolves
+    table rows have long arrived (probed at once, the last children would
+    make the probe loop wait for their prefetched rows), and the table sees
+    exactly the same inserts in the same order as without deferring: the
+    pending children go in before any grandchild is probed. The search resolves
     them itself wherever the table or the counts are read before that.
-    Measured: x1.02-1.06 on the hard deals, x1.10 on a 15-million-node deal
-    whose 1 GB table no cache holds. (Measured and dropped: skipping, without
-    a probe, the moves that commute with the move to this node and were
-    played from an earlier expanded sibling, whose children are known to be
-    in the table: only 1-5% of children qualify, and the bookkeeping ate it.)
     """
     s = states[sp]
     s_keys = keys[sp]

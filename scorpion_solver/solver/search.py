@@ -3,9 +3,9 @@
 Converts a :class:`Position` to the compact state of ``kernel``, runs the
 search kernel in slices (so a wall-clock limit and Ctrl-C are honoured between
 slices), grows the transposition table and the stack inside the memory budget,
-turns the winning path into RULES.md notation with real column numbers, and
-replays every ``won`` through the reference engine before returning it: a
-replay failure is a bug and raises.
+turns the winning path into the move notation of docs/rules.md with real
+column numbers, and replays every ``won`` through the reference engine before
+returning it: a replay failure is a bug and raises.
 
 The compiled kernel is loaded (or compiled, on a first run) by
 :func:`load_solver` before the first solve's clock starts, so a solve's
@@ -29,14 +29,13 @@ from .reference_search import reference_solve
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
 
 ENTRY_BYTES = 16  # two uint64 per table entry
-FIRST_TABLE = 1 << 12  # entries in a fresh table: 64 KB, since zeroing 1 MB cost a deal decided
-# in a few nodes most of its time; the table grows x4 (an even power of
-# two, so the sizes it reaches are the same as from 1 << 16)
+FIRST_TABLE = 1 << 12  # entries in a fresh table: 64 KB, as zeroing a bigger one would dominate
+# a deal decided in a few nodes; below BIG_TABLE the table grows x4 from
+# half full (from an even power of two, so it steps through the even powers)
 BIG_TABLE = 1 << 24  # entries (256 MB) from which the table grows x2 and fills to 60% before
-# growing, not x4 from half full: a big table's fresh memory costs page
-# faults (about a second per GB on this machine) and its probes go to
-# memory at any size, so room that will stay empty is pure cost
-# (measured on the two largest deals: x1.10 and x1.26 faster)
+# growing: a big table's fresh memory costs page faults (about a second per
+# GB on this machine) and its probes go to memory at any size, so room that
+# will stay empty is pure cost (docs/design.md has the measurements)
 FIRST_DEPTH = 512  # stack frames in a fresh stack
 SLICE_NODES = 1 << 20  # nodes per kernel call (between Ctrl-C checks)
 TIMED_SLICE_NODES = 1 << 14  # nodes per kernel call under a wall-clock limit (a few ms)
@@ -188,9 +187,9 @@ def _search_stack() -> _Stack:
     """This thread's search stack, reused from solve to solve.
 
     A fresh stack is most of a megabyte of zeros (1 KB of keys per ply), and
-    allocating it cost a deal decided at the root a quarter of its time. The
-    search reads no frame it has not written, so a used stack needs no
-    clearing; one solve at a time runs per thread.
+    allocating one would take a large share of the time of a deal decided at
+    the root. The search reads no frame it has not written, so a used stack
+    needs no clearing; one solve at a time runs per thread.
     """
     stack = getattr(_reused, "stack", None)
     if stack is None:
