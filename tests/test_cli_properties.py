@@ -6,7 +6,7 @@ invisible characters and byte-order marks, or JSON), move records, ranges and
 option values. Every run must end in one of two ways: success (exit 0), or
 exit status 2 with exactly one ``error:`` line on stderr and no traceback.
 
-Kept fast for the default suite: a few hundred examples in all, budgets of a
+Kept fast for the default suite: about 325 examples in all, budgets of a
 few hundred nodes, perft depth at most 2, and ``batch``'s run itself replaced
 by a stub (its options, RANGE and folder checks are what is fed here; the
 runs are tested in test_batch.py and test_hardening.py).
@@ -284,7 +284,7 @@ def folder(tmp_path_factory):
     return out
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=80)  # cheap, and a damaged folder has many ways to be damaged
 @given(data=st.data())
 def test_stats(tmp_path, folder, data):
     import shutil
