@@ -28,7 +28,10 @@ compilation excluded:
   the same work (perft from the same positions; the same searches, which the
   twins run node for node).
 
-Writes a machine-stamped JSON and markdown report to ``benchmarks/results/``.
+Writes a machine-stamped JSON and markdown report to a folder outside the
+repository (the system's temporary folder, ``scorpion-benchmarks``) unless
+``--out DIR`` is given: ``--out benchmarks/results`` adds it to the tracked
+reports, on purpose only.
 Numbers are ratios within one run where possible, so they compare across
 machines; absolute numbers depend on the machine and its load, which the
 report records.
@@ -105,41 +108,87 @@ def deal_set(rules, deals, repeats: int = 1) -> dict:
     }
 
 
+DEFAULT_OUT = Path(tempfile.gettempdir()) / "scorpion-benchmarks"
+
+
+def _batch_wall(first: int, last: int, workers: int) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "scorpion_solver",
+                "batch",
+                f"{first}-{last}",
+                "--workers",
+                str(workers),
+                "--out",
+                str(Path(tmp) / "out"),
+                "--no-progress",
+            ],
+            check=True,
+            capture_output=True,
+        )
+        return time.perf_counter() - t
+
+
 def scaling(first: int, last: int) -> list[dict]:
+    """Wall time of a batch with 1 worker and with all cores, and its start-up alone.
+
+    The start-up (a batch of one deal: the driver and its workers start and
+    load the solver) is measured per worker count, so the report can say
+    how much of a small run it is: on a few hundred deals it dominates.
+    """
     rows = []
     cores = os.cpu_count() or 1
     for workers in sorted({1, cores}):
-        with tempfile.TemporaryDirectory() as tmp:
-            t = time.perf_counter()
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "scorpion_solver",
-                    "batch",
-                    f"{first}-{last}",
-                    "--workers",
-                    str(workers),
-                    "--out",
-                    str(Path(tmp) / "out"),
-                    "--no-progress",
-                ],
-                check=True,
-                capture_output=True,
-            )
-            wall = time.perf_counter() - t
+        startup = _batch_wall(first, first, workers)
+        wall = _batch_wall(first, last, workers)
         rows.append(
             {
                 "workers": workers,
                 "deals": last - first + 1,
                 "wall_seconds": round(wall, 2),
+                "startup_seconds": round(startup, 2),
                 "deals_per_second": round((last - first + 1) / wall, 1),
             }
         )
-    base = rows[0]["wall_seconds"]
+    base = rows[0]
     for row in rows:
-        row["speed_up"] = round(base / row["wall_seconds"], 2)
+        row["speed_up"] = round(base["wall_seconds"] / row["wall_seconds"], 2)
+        work, base_work = row["wall_seconds"] - row["startup_seconds"], base["wall_seconds"] - base["startup_seconds"]
+        row["speed_up_after_startup"] = round(base_work / work, 2) if work > 0 and base_work > 0 else None
     return rows
+
+
+def scaling_note(rows: list[dict]) -> str:
+    """What the scaling table means, from its own numbers (start-up's share of the wall time)."""
+    share = max(row["startup_seconds"] / row["wall_seconds"] for row in rows if row["wall_seconds"] > 0)
+    note = (
+        f"Start-up (the driver and its workers starting and loading the solver, timed as a batch of one deal) "
+        f"is up to {share:.0%} of these wall times"
+    )
+    if share >= 0.25:
+        note += (
+            ": on a run this small it dominates, so the speed-up understates what more workers give a long "
+            "batch; the last column sets start-up aside"
+        )
+    return note + "."
+
+
+def load_per_core() -> float | None:
+    """How busy other processes kept the cores at start (1-minute load average over the cores)."""
+    if not hasattr(os, "getloadavg"):
+        return None
+    return round(os.getloadavg()[0] / (os.cpu_count() or 1), 2)
+
+
+def load_text(per_core: float | None) -> str:
+    if per_core is None:
+        return "other load not known"
+    word = "quiet" if per_core < 0.25 else "partly busy" if per_core < 0.9 else "busy"
+    return f"the machine was {word} with other work at the start (load {per_core:.2f} per core)"
 
 
 def engine_speed_up(perft_deals, perft_depth: int, solve_deals, solve_nodes: int) -> dict:
@@ -225,13 +274,13 @@ def markdown(report: dict) -> str:
     lines = [
         f"# Benchmark suite ({report['stamp']})",
         "",
-        f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, numba {m['numba']}, "
-        f"load average at start {m['load_average']}.",
+        f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, numba {m['numba']}; "
+        f"{load_text(m.get('load_per_core'))}.",
         "",
         f"Memory latency (dependent random loads over 64 MB) before and after the hard sets: "
-        f"{report['memory_latency_ns_before_hard']} and {report['memory_latency_ns_after_hard']} ns. "
-        f"It drifts on this shared machine (about 100-180 ns), and the nodes/s of searches whose "
-        f"table misses the caches follow it.",
+        f"{report['memory_latency_ns_before_hard']} and {report['memory_latency_ns_after_hard']} ns "
+        f"({_drift(report['memory_latency_ns_before_hard'], report['memory_latency_ns_after_hard'])}); "
+        "the nodes/s of searches whose table misses the caches follow it.",
         "",
         f"Bench signature: {report['validation']['signature_nodes']:,} nodes "
         f"({report['validation']['signature_counts']}).",
@@ -272,14 +321,17 @@ def markdown(report: dict) -> str:
         "",
         "Scaling of `scorpion batch`:",
         "",
-        "| workers | deals | wall s | deals/s | speed-up |",
-        "|---|---|---|---|---|",
+        "| workers | deals | wall s | of which start-up s | deals/s | speed-up | speed-up after start-up |",
+        "|---|---|---|---|---|---|---|",
     ]
     for row in report["scaling"]:
+        after = row.get("speed_up_after_startup")
         lines.append(
-            f"| {row['workers']} | {row['deals']} | {row['wall_seconds']} | {row['deals_per_second']} | "
-            f"{row['speed_up']} |"
+            f"| {row['workers']} | {row['deals']} | {row['wall_seconds']} | {row.get('startup_seconds', '-')} | "
+            f"{row['deals_per_second']} | {row['speed_up']} | {'-' if after is None else after} |"
         )
+    if report["scaling"] and "startup_seconds" in report["scaling"][0]:
+        lines += ["", scaling_note(report["scaling"])]
     e = report["engines"]
     lines += [
         "",
@@ -297,12 +349,25 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _drift(before: float, after: float) -> str:
+    if not before:
+        return "no drift measured"
+    change = (after - before) / before
+    return f"{change:+.0%} during the hard sets" if abs(change) >= 0.01 else "steady during the hard sets"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller sets (a smoke run, about a minute)")
-    parser.add_argument("--out", default=str(HERE / "results"))
+    parser.add_argument(
+        "--out",
+        default=str(DEFAULT_OUT),
+        help=f"report folder [default: {DEFAULT_OUT}; give benchmarks/results to add to the tracked reports]",
+    )
     args = parser.parse_args()
     machine = machine_record()
+    machine.pop("load_average", None)  # raw, it means little without the core count: per core instead
+    machine["load_per_core"] = load_per_core()
     solve(deal(5))  # compile (or load from cache) before timing
     easy = range(1, 201) if args.quick else range(1, 2001)
     hard = {k: v[:2] for k, v in HARD_DEALS.items()} if args.quick else HARD_DEALS

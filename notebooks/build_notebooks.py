@@ -99,6 +99,14 @@ def code(text: str) -> tuple[str, str]:
     return "code", textwrap.dedent(text).strip("\n")
 
 
+def when_paired(cells: list[tuple[str, str]], after: int) -> list[tuple[str, str]]:
+    """The code cells from index ``after`` on run only when the folder holds both modes (PAIRED)."""
+    return [
+        (kind, "if PAIRED:\n" + textwrap.indent(text, "    ")) if kind == "code" and i >= after else (kind, text)
+        for i, (kind, text) in enumerate(cells)
+    ]
+
+
 SOURCE_NOTE = md("""
     The data: the results folder named by the environment variable `SCORPION_RESULTS`
     (default `results/deals-1-1000000`, written by `scorpion batch 1-1000000 --out results/deals-1-1000000`;
@@ -438,9 +446,15 @@ MODE_COMPARISON = [
     """),
     SOURCE_NOTE,
     code(setup(["deal", "mode", "status", "nodes", "seconds", "solution_length"])),
+    code("""
+        PAIRED = {"clear", "classic"} <= set(MODES)
+        if not PAIRED:
+            display(Markdown(f"**This folder holds {', '.join(MODES)} only**: there is nothing to compare, so the "
+                             "cells below do nothing. A folder with both modes: "
+                             "`scorpion batch 1-1000 --mode clear,classic`."))
+    """),
     md("## The paired table"),
     code("""
-        assert {"clear", "classic"} <= set(MODES), f"this notebook compares clear and classic; the folder holds {MODES}"
         one = df.drop_duplicates(["deal", "mode"])
         clear, classic = one[one["mode"] == "clear"], one[one["mode"] == "classic"]
         paired, rules_bugs = S.paired(clear["deal"].to_numpy(), clear["status"].to_numpy(dtype=object),
@@ -513,7 +527,7 @@ MODE_COMPARISON = [
         ax.plot([1, top], [1, top], "k:", lw=1)
         ax.set(xscale="log", yscale="log", xlabel="search nodes in classic", ylabel="search nodes in clear",
                title="the same deal in both modes")
-        ax.legend(markerscale=4)
+        ax.legend(markerscale=4, loc="lower right")  # a fixed place: "best" is slow to find on many points
         fig.tight_layout()
         plt.show()
 
@@ -997,7 +1011,7 @@ RELATIVES = [
 NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
     "win_rates.ipynb": WIN_RATES,
     "search_effort.ipynb": SEARCH_EFFORT,
-    "mode_comparison.ipynb": MODE_COMPARISON,
+    "mode_comparison.ipynb": when_paired(MODE_COMPARISON, after=4),
     "hardest_and_dead_deals.ipynb": HARDEST_AND_DEAD,
     "relatives.ipynb": RELATIVES,
 }

@@ -16,7 +16,8 @@ RUN = {s: " ".join(r + s for r in "KQJT98765432A") for s in SUITS}
 
 
 def pos(text, rules=CLEAR):
-    return parse_position(text, rules).position
+    """A synthetic position: face-down cards where no deal puts them are allowed here."""
+    return parse_position(text, rules, reachable=False).position
 
 
 # Hearts only (the other suits swept). 5H is face down under 4H: 4H can leave only

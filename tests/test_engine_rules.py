@@ -29,7 +29,8 @@ RUN = {s: " ".join(r + s for r in "KQJT98765432A") for s in SUITS}
 
 
 def pos(text, rules=CLEAR):
-    return parse_position(text, rules).position
+    """A synthetic position: face-down cards where no deal puts them are allowed here."""
+    return parse_position(text, rules, reachable=False).position
 
 
 def moves(p, rules=CLEAR):

@@ -226,22 +226,57 @@ def test_frozen_line_is_ignored_when_runs_are_swept():
 # Normalisations the reader documents
 
 
-def test_face_down_card_on_top_is_turned_up():
-    text = DEAL_1.replace("col5: 5D 5S 9D 5C 3S 7D 8C", "col5: 5D* 5S* 9D* 5C* 3S* 7D* 8C*")
-    pos = read(text).position
-    assert pos.hidden == (3, 3, 3, 3, 6, 0, 0)
-    assert pos.columns == deal(1).columns
-    assert "col5: 5D* 5S* 9D* 5C* 3S* 7D* 8C\n" in format_position(pos)
+@pytest.mark.parametrize(
+    "old, new, problem",
+    [
+        # issue 17 item 8: positions no deal can reach are refused, naming the line
+        (
+            "col5: 5D 5S 9D 5C 3S 7D 8C",
+            "col5: 5D* 5S* 9D* 5C* 3S* 7D* 8C",
+            r"line 5: col5: 6 face-down cards, but clear deals no card",
+        ),
+        (
+            "col6: 7H AD QD TS TD 6D TC",
+            "col6: 7H* AD QD TS TD 6D TC",
+            r"line 6: col6: 1 face-down cards, but clear deals no card",
+        ),
+        (
+            "col1: JD* 5H* KH* AS 4H TH 8D",
+            "col1: JD* 5H* KH* AS* 4H TH 8D",
+            r"line 1: col1: 4 face-down cards, but clear deals 3 cards",
+        ),
+        (
+            "col5: 5D 5S 9D 5C 3S 7D 8C",
+            "col5: 5D* 5S* 9D* 5C* 3S* 7D* 8C*",
+            r"line 5: col5: every card is face down.*write 8C without",
+        ),
+        (
+            "col1: JD* 5H* KH* AS 4H TH 8D",
+            "col1: JD* 5H* KH* AS* 4H* TH* 8D*",
+            r"line 1: col1: every card is face down",
+        ),
+    ],
+)
+def test_unreachable_face_down_cards_are_refused(old, new, problem):
+    with pytest.raises(PositionError, match=problem):
+        read(DEAL_1.replace(old, new))
 
 
-def test_single_face_down_card_is_turned_up():
-    text = DEAL_1.replace("col5: 5D 5S 9D 5C 3S 7D 8C", "col5: 5D*").replace(
-        "col6: 7H AD QD TS TD 6D TC", "col6: 7H AD QD TS TD 6D TC 5S 9D 5C 3S 7D 8C"
+def test_face_down_limit_follows_the_rules():
+    text = DEAL_1.replace("col4: JC* 9S* KS* 4C 7S JH 3D", "col4: JC* 9S* KS* 4C 7S JH 3D")
+    assert read(text).position == deal(1)
+    with pytest.raises(PositionError, match=r"col4: 3 face-down cards, but scorpion2 deals no card"):
+        read(text, SCORPION2)
+
+
+def test_three_face_down_cards_under_a_face_up_one_are_accepted():
+    text = DEAL_1.replace("col1: JD* 5H* KH* AS 4H TH 8D", "col1: JD* 5H* KH*").replace(
+        "col7: 7C QC JS QH 4S 8S 6S", "col7: 7C QC JS QH 4S 8S 6S AS 4H TH 8D"
     )
-    pos = read(text).position
-    assert pos.columns[4] == cards("5D")
-    assert pos.hidden[4] == 0
-    assert "col5: 5D\n" in format_position(pos)
+    with pytest.raises(PositionError, match=r"col1: every card is face down.*write KH without"):
+        read(text)
+    pos = read(text.replace("KH*", "KH")).position
+    assert pos.hidden[0] == 2
 
 
 def test_complete_top_run_is_swept_in_clear():

@@ -19,7 +19,8 @@ def test_range_in_both_modes_gives_the_known_verdicts():
     result = run("solve", "31-37", "--mode", "both")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert len(lines) == 14
+    assert len(lines) == 15
+    assert lines.pop().startswith("14 solves: clear: 2 won, 5 lost, 0 unknown; classic: 1 won, 6 lost, 0 unknown [")
     verdicts = {(line.split()[1], line.split()[2].rstrip(":")): line.split()[3] for line in lines}
     assert verdicts[("33", "clear")] == "won" and verdicts[("33", "classic")] == "lost"
     assert verdicts[("37", "clear")] == "won" and verdicts[("37", "classic")] == "won"
@@ -29,7 +30,7 @@ def test_range_in_both_modes_gives_the_known_verdicts():
 def test_json_rows_carry_the_deal_and_a_solution_that_replays():
     result = run("solve", "5", "--mode", "classic", "--json")
     row = json.loads(result.stdout)
-    assert (row["deal"], row["rules"], row["status"]) == (5, "classic", "won")
+    assert (row["deal"], row["mode"], row["status"]) == (5, "classic", "won")
     assert row["solution_length"] == len(row["solution"].split())
     assert is_won(replay(deal(5), parse_moves(row["solution"]), CLASSIC), CLASSIC)
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..game.engine import Move, MoveError, is_won, move_text, moves_text, parse_move, parse_moves, replay_positions
+from ..game.engine import Move, is_won, move_text, moves_text, parse_moves, read_moves, replay_positions
 from ..game.position import Position
 from ..game.rules import CLEAR, Rules
 from ..solver.result import LOST, Limits
-from .hints import ALREADY_WON, WINNABLE, _solve, _verdict
+from .hints import ALREADY_WON, WINNABLE, _solve, _verdict, json_status
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Probe:
     def as_dict(self) -> dict:
         return {
             "after_moves": self.index,
-            "verdict": self.verdict,
+            "status": json_status(self.verdict),
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "stopped_by": self.stopped_by,
@@ -108,10 +108,10 @@ class GameAnalysis:
     def as_dict(self) -> dict:
         fatal, alt = self.fatal_move, self.alternative
         return {
-            "rules": self.rules,
+            "mode": self.rules,
             "moves_played": len(self.moves),
             "finding": self.finding,
-            "final_status": self.final_status,
+            "final_status": json_status(self.final_status),
             "last_winnable": self.last_winnable,
             "first_lost": self.first_lost,
             "fatal_index": self.fatal_index,
@@ -127,18 +127,8 @@ class GameAnalysis:
 
 
 def parse_record(text: str) -> list[Move]:
-    """Moves of a game record, space or line separated, ``#`` comments allowed.
-
-    A token that is not a move raises MoveError naming its 1-based number.
-    """
-    tokens = [tok for line in text.splitlines() for tok in line.split("#", 1)[0].split()]
-    moves = []
-    for number, token in enumerate(tokens, start=1):
-        try:
-            moves.append(parse_move(token))
-        except MoveError as exc:
-            raise MoveError(f"move {number}: {exc}") from None
-    return moves
+    """Moves of a game record: :func:`game.engine.read_moves` (space or line separated, ``#`` comments)."""
+    return read_moves(text)
 
 
 def _next_probe(lo: int, hi: int, tried: set[int]) -> int | None:

@@ -31,6 +31,11 @@ ALREADY_WON = "won"
 _RANK = {WINNABLE: 0, UNKNOWN: 1, LOST: 2}
 
 
+def json_status(verdict: str) -> str:
+    """A verdict in the JSON vocabulary (docs/output.md): ``won`` (a win exists or is made), ``lost``, ``unknown``."""
+    return WON if verdict in (WINNABLE, ALREADY_WON) else verdict
+
+
 def _verdict(result: SolveResult) -> str:
     return WINNABLE if result.status == WON else result.status
 
@@ -75,7 +80,7 @@ class MoveVerdict:
     def as_dict(self) -> dict:
         return {
             "move": self.text,
-            "verdict": self.verdict,
+            "status": json_status(self.verdict),
             "moves_to_win": self.moves_to_win,
             "solution": moves_text(self.solution),
             "nodes": self.nodes,
@@ -110,11 +115,13 @@ class HintReport:
 
     def as_dict(self) -> dict:
         best = self.best
+        to_win = 0 if self.status == ALREADY_WON else best.moves_to_win if best else None
         return {
-            "rules": self.rules,
-            "status": self.status,
+            "mode": self.rules,
+            "status": json_status(self.status),
             "reason": self.reason,
             "best": best.text if best else None,
+            "moves_to_win": to_win,
             "moves": [m.as_dict() for m in self.moves],
             "solves": self.solves,
             "nodes": self.nodes,

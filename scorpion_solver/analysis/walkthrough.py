@@ -11,9 +11,11 @@ Each step names the move, then shows the table after it in one of two layouts:
 Face-down cards show as ``##`` followed by the card in brackets (the solver
 knows them); the tail and the swept (Clear runs) or frozen (classic) suits
 follow the columns. The group that just moved is marked: in reverse video on a
-terminal, between ``>`` and ``<`` in plain text. With colour on, hearts and
-diamonds are red and face-down cards dim; without it (piped output) the text
-carries no escape codes at all.
+terminal, between ``>`` and ``<`` in plain text. With colour on, each suit
+has its own colour, as in a four-colour deck (Scorpion builds by suit, so two
+red suits alike would mislead): spades in the terminal's own colour, hearts
+red, diamonds blue, clubs green; face-down cards are dim. Without colour
+(piped output) the text carries no escape codes at all.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ..game.rules import Rules
 
 LAYOUTS = ("rows", "columns")
 
-_RED = "\x1b[31m"
+SUIT_COLOURS = ("\x1b[32m", "", "\x1b[31m", "\x1b[34m")  # by suit index C S H D: green, default, red, blue
 _DIM = "\x1b[2m"
 _REVERSE = "\x1b[7m"
 _RESET = "\x1b[0m"
@@ -49,9 +51,7 @@ def _card(card: int, face_down: bool, moved: bool, color: bool, width: int = 0) 
     pad = " " * max(0, width - len(text))
     if not color:
         return text + pad
-    style = ""
-    if suit_of(card) in (2, 3):
-        style += _RED
+    style = SUIT_COLOURS[suit_of(card)]
     if face_down:
         style += _DIM
     if moved:

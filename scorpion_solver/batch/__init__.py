@@ -25,6 +25,8 @@ from .folder import (
     write_metadata,
 )
 from .plan import (
+    MAX_BATCH_DEALS,
+    MAX_DEAL,
     BatchError,
     BatchSettings,
     Chunk,
@@ -35,7 +37,7 @@ from .plan import (
     parse_range,
     plan_chunks,
 )
-from .runner import BatchReport, Tally, Task, drive, make_progress, retry_unknown, run_batch
+from .runner import BatchReport, Interrupted, Tally, Task, drive, make_progress, retry_unknown, run_batch
 
 __all__ = [
     "CHUNK_GLOB",
@@ -48,6 +50,9 @@ __all__ = [
     "BatchReport",
     "BatchSettings",
     "Chunk",
+    "Interrupted",
+    "MAX_BATCH_DEALS",
+    "MAX_DEAL",
     "DaskBackend",
     "DealSet",
     "FolderLock",

@@ -73,7 +73,10 @@ def warm_up(modes: Iterable[str] = MODES) -> None:
     solver (about a second from the cache, ten compiling).
     """
     global _warm
+    from ..solver.search import load_solver
+
     _warm = True
+    load_solver(notify=lambda message: print(message, file=sys.stderr, flush=True))  # says so when compiling
     solve_pairs([(1, m) for m in modes], Limits(nodes=1000, memory_mb=16))
 
 
@@ -162,13 +165,20 @@ class DaskBackend:
         self.cluster = None
         self.address = scheduler
         if local_workers is not None:
-            self.cluster = distributed.LocalCluster(
-                n_workers=local_workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            # The worker processes inherit an ignored SIGINT (it survives exec, and Python keeps it):
+            # Ctrl-C in the terminal reaches them too, and is the driver's business alone, as for
+            # the local pool; otherwise each prints its tracebacks before the driver's clean line.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                self.cluster = distributed.LocalCluster(
+                    n_workers=local_workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+            finally:
+                signal.signal(signal.SIGINT, previous)
             self.client = distributed.Client(self.cluster)
             self.address = self.cluster.scheduler_address
         else:

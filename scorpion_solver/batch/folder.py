@@ -36,6 +36,7 @@ from typing import Iterable
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .. import __version__
@@ -155,14 +156,56 @@ def now_text() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+# What a metadata file must hold (key: type), checked on reading so that a
+# damaged or hand-edited file is one clear error, never a KeyError.
+_META_SHAPE = {
+    "format": str,
+    "deals": dict,
+    "modes": list,
+    "rules": dict,
+    "limits": dict,
+    "chunk": int,
+    "columns": list,
+    "runs": list,
+    "retries": list,
+}
+_DEALS_SHAPE = {"spec": str, "count": int, "first": int, "last": int, "sha256": str}
+_LIMITS_SHAPE = {"nodes": int, "memory_mb": int}
+
+
 def read_metadata(out: Path) -> dict | None:
+    """The folder's metadata (None when it has none); BatchError when it is unreadable or incomplete."""
     path = out / METADATA
     if not path.exists():
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        meta = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise BatchError(f"cannot read {path}: {exc}") from None
+    check_metadata(meta, path)
+    return meta
+
+
+def check_metadata(meta, path: Path) -> None:
+    """BatchError naming the first missing or mistyped field of a metadata file."""
+
+    def need(record, shape: dict, where: str) -> None:
+        if not isinstance(record, dict):
+            raise BatchError(f"{path}: {where or 'the file'} is not a JSON object: not a batch metadata file")
+        for key, kind in shape.items():
+            value = record.get(key)
+            if key not in record or not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise BatchError(
+                    f"{path}: {where + '.' if where else ''}{key} is "
+                    f"{'missing' if key not in record else 'not a ' + kind.__name__}: the file is damaged or "
+                    "not one this version wrote (move it away to start the folder afresh)"
+                )
+
+    need(meta, _META_SHAPE, "")
+    need(meta["deals"], _DEALS_SHAPE, "deals")
+    need(meta["limits"], _LIMITS_SHAPE, "limits")
+    if not meta["modes"] or not all(isinstance(m, str) for m in meta["modes"]):
+        raise BatchError(f"{path}: modes must be a list of rules preset names")
 
 
 def write_metadata(out: Path, meta: dict) -> None:
@@ -235,13 +278,64 @@ class FolderLock:
             self.handle.close()  # closing releases the flock
 
 
-def read_folder(out: Path, columns: list[str] | None = None) -> pa.Table:
-    """Every finished row of a folder, sorted by (deal, mode), with the SCHEMA."""
+def chunk_paths(out: Path) -> list[Path]:
+    """The folder's chunk files; BatchError if it holds other ``chunk-*.parquet`` files.
+
+    A file such as ``chunk-00000001-00000010 (copy).parquet`` is no chunk this
+    tool wrote, yet ``*.parquet`` readers (pandas, polars, duckdb) would count
+    its rows: it is refused, not read.
+    """
     paths = sorted(out.glob(CHUNK_GLOB))
+    strays = [p.name for p in paths if not CHUNK_RE.match(p.name)]
+    if strays:
+        raise BatchError(
+            f"{out} holds {len(strays)} file(s) named like chunks but not written by scorpion batch "
+            f"(e.g. '{strays[0]}'); every reader of the folder would count their rows: move them away"
+        )
+    return paths
+
+
+def read_folder(out: Path, columns: list[str] | None = None) -> pa.Table:
+    """Every finished row of a folder, sorted by (deal, mode), with the SCHEMA.
+
+    A (deal, mode) found in two chunk files (a copied chunk, or chunks of
+    another plan) is refused with a BatchError naming both files: duplicate
+    rows are never counted.
+    """
+    paths = chunk_paths(out)
     if not paths:
         return SCHEMA.empty_table() if columns is None else SCHEMA.empty_table().select(columns)
-    table = pa.concat_tables(pq.read_table(p, columns=columns, schema=SCHEMA) for p in paths)
-    return table.sort_by([("deal", "ascending"), ("mode", "ascending")]) if "deal" in table.column_names else table
+    wanted = None if columns is None else list(dict.fromkeys(["deal", "mode", *columns]))
+    tables = [pq.read_table(p, columns=wanted, schema=SCHEMA) for p in paths]
+    _refuse_duplicates(out, paths, tables)
+    table = pa.concat_tables(tables)
+    table = table.sort_by([("deal", "ascending"), ("mode", "ascending")])
+    return table if columns is None else table.select(columns)
+
+
+def _refuse_duplicates(out: Path, paths: list[Path], tables: list[pa.Table]) -> None:
+    modes = sorted({m for t in tables for m in t.column("mode").unique().to_pylist()})
+    keys, owners = [], []
+    for index, table in enumerate(tables):
+        deal = table.column("deal").to_numpy().astype(np.int64)
+        mode = pc.index_in(table.column("mode"), value_set=pa.array(modes)).to_numpy().astype(np.int64)
+        keys.append(np.stack([deal, mode], axis=1))
+        owners.append(np.full(deal.size, index, dtype=np.int64))
+    key = np.concatenate(keys)
+    owner = np.concatenate(owners)
+    order = np.lexsort((key[:, 1], key[:, 0]))
+    sorted_key = key[order]
+    same = np.flatnonzero(np.all(sorted_key[1:] == sorted_key[:-1], axis=1))
+    if same.size:
+        first, second = owner[order[same[0]]], owner[order[same[0] + 1]]
+        deal, mode = int(sorted_key[same[0], 0]), modes[int(sorted_key[same[0], 1])]
+        where = (
+            f"both {paths[first].name} and {paths[second].name}" if first != second else paths[first].name + " twice"
+        )
+        raise BatchError(
+            f"{out}: {same.size} (deal, mode) rows appear more than once (e.g. deal {deal} {mode} in {where}); "
+            "a copied or stray chunk file? move it away: duplicates are never counted"
+        )
 
 
 def default_out(deals: DealSet, modes: tuple[str, ...], limits: Limits) -> Path:

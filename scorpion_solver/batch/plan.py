@@ -17,10 +17,13 @@ from typing import Iterator
 import numpy as np
 
 from ..game.rules import PRESETS, get_rules
+from ..game.text_input import read_text, visible
 from ..solver.result import Limits
 
 MAX_DEFAULT_CHUNK = 1000
 MIN_DEFAULT_CHUNK = 10
+MAX_DEAL = 2**63 - 1  # the deal column is int64; PySolFC numbers beyond are for `scorpion solve N`
+MAX_BATCH_DEALS = 100_000_000  # deals in one batch (the plan holds them as int64: 800 MB)
 
 
 class BatchError(ValueError):
@@ -66,7 +69,7 @@ def parse_range(text: str) -> DealSet:
     ignored, repeats are dropped and the numbers sorted. Raises BatchError
     with the offending text (and line) otherwise.
     """
-    match = RANGE_RE.match(text)
+    match = RANGE_RE.match(text) if text.isascii() else None
     if match:
         start = int(match.group(1))
         end = int(match.group(2)) if match.group(2) is not None else start
@@ -74,29 +77,53 @@ def parse_range(text: str) -> DealSet:
             raise BatchError(f"'{text}': deal numbers start at 1")
         if end < start:
             raise BatchError(f"'{text}' is not a range: {start} comes after {end}")
+        check_batch_deal(max(start, end), f"'{text}'")
+        if end - start + 1 > MAX_BATCH_DEALS:
+            raise BatchError(
+                f"'{text}' holds {end - start + 1:,} deals; a batch takes at most {MAX_BATCH_DEALS:,} "
+                "(split the range into several batches)"
+            )
         return DealSet(text.strip(), np.arange(start, end + 1, dtype=np.int64), f"{start}-{end}")
+    if text.strip() == "-":
+        return _read_numbers(Path("-"))
     path = Path(text)
     if not path.is_file():
         raise BatchError(f"'{text}' is not a RANGE (like 1-100000 or 7) nor a file of deal numbers")
     return _read_numbers(path)
 
 
+def check_batch_deal(number: int, where: str) -> None:
+    """Refuse a deal number the batch's int64 deal column cannot hold (one clear line)."""
+    if number > MAX_DEAL:
+        raise BatchError(
+            f"{where}: deal {number} is beyond what a batch holds (deal numbers up to 2^63-1 = {MAX_DEAL}); "
+            f"solve it with 'scorpion solve {number}'"
+        )
+
+
 def _read_numbers(path: Path) -> DealSet:
+    name = "standard input" if str(path) == "-" else str(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BatchError(f"cannot read {path}: {exc}") from None
+        lines = read_text(str(path)).splitlines()
+    except ValueError as exc:
+        raise BatchError(str(exc)) from None
     numbers = []
     for lineno, line in enumerate(lines, 1):
         token = line.split("#", 1)[0].strip()
         if not token:
             continue
-        if not token.isdigit() or int(token) < 1:
-            raise BatchError(f"{path} line {lineno}: '{token}' is not a deal number (a whole number, 1 or more)")
+        if not (token.isascii() and token.isdigit()) or int(token) < 1:
+            raise BatchError(
+                f"{name} line {lineno}: '{visible(token)}' is not a deal number (a whole number, 1 or more)"
+            )
+        check_batch_deal(int(token), f"{name} line {lineno}")
         numbers.append(int(token))
+        if len(numbers) > MAX_BATCH_DEALS:
+            raise BatchError(f"{name} holds more than {MAX_BATCH_DEALS:,} deal numbers: split it into several batches")
     if not numbers:
-        raise BatchError(f"{path} holds no deal numbers (one a line)")
-    return DealSet(str(path), np.unique(np.array(numbers, dtype=np.int64)), path.stem)
+        raise BatchError(f"{name} holds no deal numbers (one a line)")
+    label = "stdin" if name == "standard input" else path.stem
+    return DealSet(name, np.unique(np.array(numbers, dtype=np.int64)), label)
 
 
 def parse_modes(text: str) -> tuple[str, ...]:

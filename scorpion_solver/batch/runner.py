@@ -45,6 +45,14 @@ from .plan import BatchError, BatchSettings, default_chunk, plan_chunks
 STATUSES = (WON, LOST, UNKNOWN)
 
 
+class Interrupted(KeyboardInterrupt):
+    """A batch stopped by a signal other than Ctrl-C (SIGTERM): handled exactly as Ctrl-C is."""
+
+    def __init__(self, signal_name: str) -> None:
+        super().__init__(signal_name)
+        self.signal_name = signal_name
+
+
 @dataclass(frozen=True)
 class Task:
     key: str  # the chunk file it fills
@@ -202,6 +210,8 @@ def run_batch(
         plan = list(plan_chunks(settings.deals, chunk))
         planned = {c.name for c in plan}
         finished = finished_chunks(out)
+        tally = Tally(settings.modes)
+        tally.add_table(read_folder(out, columns=["mode", "status"]))  # refuses duplicate rows
         strangers = sorted(finished - planned)
         if strangers:
             echo(
@@ -209,8 +219,6 @@ def run_batch(
                 f"(e.g. {strangers[0]}); readers will see their rows too"
             )
         todo = [c for c in plan if c.name not in finished]
-        tally = Tally(settings.modes)
-        tally.add_table(read_folder(out, columns=["mode", "status"]))
         report = BatchReport(
             out=out, deals=len(settings.deals), chunks=len(plan), already=len(plan) - len(todo), tally=tally
         )
@@ -269,15 +277,27 @@ def _drive_recorded(
         bar.write(f"error: {message}", file=sys.stderr)
 
     stopped = True
+    interrupted = None
     try:
         drive(backend, tasks, on_done, on_error)
         stopped = False
+    except KeyboardInterrupt as exc:
+        interrupted = getattr(exc, "signal_name", "SIGINT")
+        raise
     finally:
         bar.close()
         record.update(
-            finished=now_text(), chunks_written=report.written, failures=report.failures, stopped_early=stopped
+            finished=now_text(),
+            chunks_written=report.written,
+            failures=report.failures,
+            stopped_early=stopped,
+            interrupted=interrupted,
         )
-        write_metadata(out, meta)
+        try:
+            write_metadata(out, meta)
+        except OSError:
+            if not stopped:  # a write failure that stopped the run is the error reported; keep that one
+                raise
 
 
 def needs_retry(row_budget: tuple, budget: tuple) -> bool:
@@ -324,6 +344,7 @@ def retry_unknown(
         if limits.prune != meta["limits"].get("prune", True):
             raise BatchError("--retry-unknown cannot change the pruning setting of a folder")
         work: list[tuple[str, list[tuple[int, str]]]] = []
+        same_budget = 0  # unknown rows this very budget already left unknown
         tally = Tally(settings.modes)
         for chunk_obj in plan:
             table = pq.read_table(
@@ -338,6 +359,7 @@ def retry_unknown(
                     continue
                 old = (row["budget_nodes"], row["budget_memory_mb"], row["budget_seconds"])
                 if not needs_retry(old, budget):
+                    same_budget += 1
                     continue
                 if not budget_covers(budget, old):
                     raise BatchError(
@@ -350,8 +372,14 @@ def retry_unknown(
                 work.append((chunk_obj.name, pairs))
         total = sum(len(p) for _, p in work)
         report = BatchReport(out=out, deals=len(settings.deals), chunks=len(work), already=0, tally=tally)
+        if not work and same_budget:
+            raise BatchError(
+                f"{out}: the {same_budget} unknown solves left were left unknown by this same budget "
+                f"({limits_text(_budget_record(budget))}); --retry-unknown needs a bigger one: "
+                "raise --nodes, --memory or --time"
+            )
         if not work:
-            echo(f"{out}: no unknown deal left to retry under this budget")
+            echo(f"{out}: no unknown deal left to retry")
             report.seconds = time.perf_counter() - started
             return report
         warm_up(settings.modes)

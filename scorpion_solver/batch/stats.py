@@ -128,7 +128,6 @@ def summarize(columns: dict, meta: dict | None = None, top: int = 5) -> dict:
     order = [m for m in (meta or {}).get("modes", []) if m in present]
     order += [m for m in PRESETS if m in present - set(order)] + sorted(present - set(order) - set(PRESETS))
     verdicts = {}
-    duplicates = 0
     summary_modes = {}
     for m in order:
         sel = np.flatnonzero(mode == m)
@@ -141,7 +140,8 @@ def summarize(columns: dict, meta: dict | None = None, top: int = 5) -> dict:
                 in_budget = st[b == value]
                 budgets[str(int(value))] = {s: int(np.count_nonzero(in_budget == s)) for s in STATUSES}
         unique, first = np.unique(d, return_index=True)
-        duplicates += int(d.size - unique.size)
+        if unique.size != d.size:  # read_folder refuses these; rows given by hand are checked here
+            raise ValueError(f"{d.size - unique.size} {m} rows repeat a deal: duplicates are never counted")
         verdicts[m] = (unique, st[first])
         rate = win_rate(counts[WON], counts[LOST], counts[UNKNOWN])
         hardest = sel[np.lexsort((d, -seconds[sel], -nodes[sel]))[:top]]  # most nodes first
@@ -165,7 +165,6 @@ def summarize(columns: dict, meta: dict | None = None, top: int = 5) -> dict:
         "modes": summary_modes,
         "paired": None,
         "rules_bugs": [],
-        "duplicates": duplicates,
         "expected_deals": ((meta or {}).get("deals") or {}).get("count"),
     }
     if "clear" in verdicts and "classic" in verdicts:
@@ -209,7 +208,18 @@ def _pct(x: float | None) -> str:
 
 
 def _num(x: float, integer: bool) -> str:
-    return f"{int(round(x))}" if integer else f"{x:.3g}"
+    return f"{int(round(x)):,}" if integer else _decimal(x)
+
+
+def _decimal(x: float, digits: int = 3) -> str:
+    """``digits`` significant digits, never in exponent form (0.000065, 0.00123, 20.3), separators from 1,000."""
+    if x >= 10 ** (digits - 1):
+        return f"{x:,.0f}"
+    return np.format_float_positional(x, precision=digits, unique=False, fractional=False, trim="-")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def format_summary(summary: dict, title: str = "") -> str:
@@ -217,8 +227,11 @@ def format_summary(summary: dict, title: str = "") -> str:
     expected = summary.get("expected_deals")
     for m, s in summary["modes"].items():
         lines.append("")
-        missing = f" (of {expected}: the run is not finished)" if expected and s["deals"] < expected else ""
-        lines.append(f"{m}: {s['deals']} deals{missing}, {s['won']} won, {s['lost']} lost, {s['unknown']} unknown")
+        missing = f" (of {expected:,}: the run is not finished)" if expected and s["deals"] < expected else ""
+        lines.append(
+            f"{m}: {_count(s['deals'], 'deal')}{missing}, {s['won']:,} won, {s['lost']:,} lost, "
+            f"{s['unknown']:,} unknown"
+        )
         lines.append(
             f"  win rate {_pct(s['win_rate'])}, 95% Wilson interval {_pct(s['wilson_low'])} - "
             f"{_pct(s['wilson_high'])} (unknown deals counted lost / won)"
@@ -231,14 +244,15 @@ def format_summary(summary: dict, title: str = "") -> str:
             lines.append(
                 "  hardest  "
                 + ", ".join(
-                    f"{h['deal']} ({h['status']}, {h['nodes']} nodes, {h['seconds']:.3g} s)" for h in s["hardest"]
+                    f"{h['deal']} ({h['status']}, {_count(h['nodes'], 'node')}, {_decimal(h['seconds'])} s)"
+                    for h in s["hardest"]
                 )
             )
         if len(s["budgets"]) > 1:
             lines.append(
                 "  decided by budget (nodes): "
                 + "; ".join(
-                    f"{b}: {c[WON]} won, {c[LOST]} lost, {c[UNKNOWN]} unknown"
+                    f"{int(b):,}: {c[WON]:,} won, {c[LOST]:,} lost, {c[UNKNOWN]:,} unknown"
                     for b, c in sorted(s["budgets"].items(), key=lambda kv: _budget_key(kv[0]))
                 )
             )
@@ -247,17 +261,15 @@ def format_summary(summary: dict, title: str = "") -> str:
         t = p["mcnemar"]
         lines += [
             "",
-            f"paired: {p['decided']} deals decided in both clear and classic"
-            + (f" ({p['undecided']} more unknown in one of them)" if p["undecided"] else ""),
+            f"paired: {_count(p['decided'], 'deal')} decided in both clear and classic"
+            + (f" ({p['undecided']:,} more unknown in one of them)" if p["undecided"] else ""),
             f"  {'':<12}{'classic won':>13}{'classic lost':>14}",
-            f"  {'clear won':<12}{p['both']:>13}{p['clear_only']:>14}",
-            f"  {'clear lost':<12}{p['classic_only']:>13}{p['neither']:>14}",
+            f"  {'clear won':<12}{p['both']:>13,}{p['clear_only']:>14,}",
+            f"  {'clear lost':<12}{p['classic_only']:>13,}{p['neither']:>14,}",
             f"  McNemar ({'exact binomial' if t['method'] == 'exact' else 'chi-square, continuity corrected'}): "
-            + (f"chi2 = {t['statistic']:.4g}, " if t["statistic"] is not None else "")
-            + f"{_p_text(t['p_value'])} (clear only {t['b']}, classic only {t['c']})",
+            + (f"chi2 = {_decimal(t['statistic'], 4)}, " if t["statistic"] is not None else "")
+            + f"{_p_text(t['p_value'])} (clear only {t['b']:,}, classic only {t['c']:,})",
         ]
-    if summary.get("duplicates"):
-        lines += ["", f"warning: {summary['duplicates']} (deal, mode) rows appear more than once"]
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
@@ -278,7 +290,9 @@ def rules_bug_text(deals: list[int]) -> str:
 
 def _p_text(p: float) -> str:
     """A p-value as text; one too small for a float is a bound, not a zero."""
-    return "p < 1e-300" if p < 1e-300 else f"p = {p:.4g}"
+    if p < 1e-300:
+        return "p < 1e-300"
+    return f"p = {p:.3g}" if p < 1e-4 else f"p = {_decimal(p, 4)}"
 
 
 # ---------------------------------------------------------------------------

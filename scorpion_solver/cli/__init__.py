@@ -14,9 +14,15 @@ import sys
 
 import click
 
+try:
+    from click.exceptions import NoArgsIsHelpError
+except ImportError:  # click before 8.2 prints the help itself
+    NoArgsIsHelpError = ()
+
+from ..game.text_input import visible
 from .analysis import analyze_command, hint_command
 from .batch import batch_command, stats_command
-from .common import UserError, load_start, rules_from, user_errors
+from .common import UserError, load_start, resolve_rules, rules_from, user_errors
 from .game import deal_command, perft_command, replay_command
 from .show import show_command
 from .solve import solve_command
@@ -28,15 +34,18 @@ class OneLineErrors(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except NoArgsIsHelpError as exc:  # bare `scorpion`: the help is the answer, not an error
+            click.echo(exc.ctx.get_help() if exc.ctx is not None else exc.format_message())
+            sys.exit(0)
         except click.UsageError as exc:
             where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-            click.echo(f"error: {exc.format_message()}{where}", err=True)
+            click.echo(f"error: {visible(exc.format_message())}{where}", err=True)
             sys.exit(2)
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(130)
         except click.ClickException as exc:
-            click.echo(f"error: {exc.format_message()}", err=True)
+            click.echo(f"error: {visible(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         if not standalone_mode:
             return code
@@ -49,6 +58,7 @@ def main() -> None:
     """Scorpion Solitaire: deals, rules engine, exact solver and statistics.
 
     Deal numbers are PySolFC game numbers: deal N here is Scorpion game N in PySolFC.
+    Moves are written like '6C:5>2' (quote them: a shell reads > as a redirection).
     """
 
 
@@ -65,7 +75,7 @@ for _command in (
 ):
     main.add_command(_command)
 
-__all__ = ["UserError", "load_start", "main", "rules_from", "user_errors"]
+__all__ = ["UserError", "load_start", "main", "resolve_rules", "rules_from", "user_errors"]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,12 +4,10 @@ A thin layer over :mod:`analysis`: read the position (a deal number or a
 position file) and the moves, run the analysis, print text or JSON. User
 mistakes (bad deal number, malformed position, illegal or unreadable move,
 bad option) end as one ``error:`` line on stderr with exit status 2, through
-``cli_errors.user_errors``.
+``common.user_errors``.
 """
 
 from __future__ import annotations
-
-import json
 
 import click
 
@@ -20,42 +18,37 @@ from ..analysis.game_record import (
     FOUND_WON,
     GameAnalysis,
     analyze,
-    parse_record,
 )
 from ..analysis.hints import ALREADY_WON, WINNABLE, HintReport, hint
 from ..game.engine import move_text, moves_text
-from ..game.rules import PRESETS
 from ..solver.result import DEFAULT_MEMORY_MB, LOST, UNKNOWN, Limits
-from .common import UserError, load_start, rules_from, user_errors
+from .common import (
+    MEGABYTES,
+    NODES,
+    SECONDS,
+    UserError,
+    echo_json,
+    load_start,
+    moves_from,
+    one_rules,
+    rules_options,
+    user_errors,
+)
 
 # Budget per solve. Lower than `solve`'s: a hint makes one solve per legal move.
 ANALYSIS_NODES = 5_000_000
 
 
 def _load(source: str, mode: str | None, rules_name: str | None):
-    return load_start(source, rules_from(mode, rules_name))
+    return load_start(source, one_rules(mode, rules_name))
 
 
 def _common_options(func):
     options = [
-        click.option(
-            "--mode",
-            "mode",
-            type=click.Choice(sorted(PRESETS), case_sensitive=False),
-            default=None,
-            help="Rules: clear (default for deals) or classic, or a relative (wasp, scorpion2, goodsol); "
-            "a position file's own mode line is used when omitted.",
-        ),
-        click.option(
-            "--rules",
-            "rules_name",
-            type=click.Choice(sorted(PRESETS), case_sensitive=False),
-            default=None,
-            help="Same as --mode.",
-        ),
+        rules_options(default_text="clear for deals, a position file's own mode line"),
         click.option(
             "--nodes",
-            type=click.IntRange(min=1),
+            type=NODES,
             default=ANALYSIS_NODES,
             show_default=True,
             help="Node budget per solve (counted inside the kernel).",
@@ -63,19 +56,13 @@ def _common_options(func):
         click.option(
             "--memory",
             "memory_mb",
-            type=click.IntRange(min=1),
+            type=MEGABYTES,
             default=DEFAULT_MEMORY_MB,
             show_default=True,
             help="Transposition table budget per solve, MB.",
         ),
-        click.option(
-            "--time",
-            "seconds",
-            type=click.FloatRange(min=0, min_open=True),
-            default=None,
-            help="Wall-clock limit per solve, seconds.",
-        ),
-        click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text."),
+        click.option("--time", "seconds", type=SECONDS, default=None, help="Wall-clock limit per solve, seconds."),
+        click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text (docs/output.md)."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -107,14 +94,17 @@ def hint_command(
     seconds: float | None,
     as_json: bool,
 ) -> None:
-    """Judge every legal move of SOURCE (a position file, or a deal number for a fresh deal).
+    """Judge every legal move of SOURCE (a deal number, a position file, or - for standard input).
 
     Each move is shown with its verdict: it keeps the game winnable (with the
     length of the known win), it loses, or unknown within the budget. The best
     move (winnable, shortest known win) comes first, and the first line says
     whether the position itself can still be won.
     """
+    from ..solver.search import load_solver
+
     position, rules, number = _load(source, mode, rules_name)
+    load_solver(notify=lambda message: click.echo(message, err=True))
     report = hint(position, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
     if as_json:
         _echo_json(report.as_dict(), source, number)
@@ -158,13 +148,14 @@ def format_hint(report: HintReport, label: str) -> str:
     "moves_text_",
     metavar="MOVES",
     default=None,
-    help="The moves played, space separated, e.g. '6C:5>2 KS:3>4 tail'.",
+    help="The moves played, space separated, e.g. --moves '6C:5>2 KS:3>4 tail' (quoted: a shell reads > "
+    "as a redirection). Not together with --moves-file.",
 )
 @click.option(
     "--moves-file",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",
     default=None,
-    help="Read the moves played from a file (whitespace separated, '#' comments allowed).",
+    help="Read the moves played from FILE (- for standard input): space or line separated, '#' comments allowed.",
 )
 @_common_options
 @user_errors
@@ -187,18 +178,13 @@ def analyze_command(
     which moves the fatal one lies.
     """
 
-    if (moves_text_ is None) == (moves_file is None):
-        raise UserError("give the moves played with --moves MOVES or --moves-file FILE (one of them)")
-    if moves_file is not None:
-        try:
-            with open(moves_file, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as exc:
-            raise UserError(f"cannot read {moves_file}: {exc.strerror}") from None
-    else:
-        text = moves_text_
+    from ..solver.search import load_solver
+
+    if source == "-" and moves_file == "-":
+        raise UserError("the position and the moves cannot both come from standard input")
+    moves = moves_from(moves_text_, moves_file, required=True)
     position, rules, number = _load(source, mode, rules_name)
-    moves = parse_record(text)
+    load_solver(notify=lambda message: click.echo(message, err=True))
     result = analyze(position, moves, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
     if as_json:
         _echo_json(result.as_dict(), source, number)
@@ -207,10 +193,8 @@ def analyze_command(
 
 
 def _echo_json(data: dict, source: str, number: int | None) -> None:
-    """One JSON object, saying what was analysed (the argument and the deal number, if any)."""
-    data["source"] = source
-    data["deal"] = number
-    click.echo(json.dumps(data))
+    """One JSON object, saying first what was analysed (the argument and the deal number, if any)."""
+    echo_json({"source": source, "deal": number, **data})
 
 
 def _move_ref(result: GameAnalysis, number: int) -> str:

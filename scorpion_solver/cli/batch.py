@@ -2,49 +2,43 @@
 
 A thin layer over :mod:`batch` and :mod:`stats`. User mistakes (bad RANGE,
 missing folder, mixed rules or limits) end as one ``error:`` line and exit
-status 2 through ``cli_errors.user_errors``; a rules bug found by ``stats`` or a
+status 2 through ``common.user_errors``; a rules bug found by ``stats`` or a
 failed chunk ends with exit status 1; Ctrl-C with 130.
 """
 
 from __future__ import annotations
 
-import json
 import shlex
+import signal
 import sys
 from pathlib import Path
 
 import click
 
 from .. import batch as B
+from ..game.rules import MODES
 from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
-from .common import user_errors
+from .common import MEGABYTES, NODES, SECONDS, echo_json, fail, resolve_rules, rules_options, user_errors
 
 
 @click.command("batch")
 @click.argument("deal_range", metavar="RANGE")
+@rules_options(several=True, default_text="clear,classic")
 @click.option(
-    "--mode",
-    "--rules",
-    "modes",
-    default="clear,classic",
-    show_default=True,
-    help="Comma list of rules presets to solve each deal in (clear, classic, wasp, scorpion2, goodsol).",
+    "--workers", type=click.IntRange(1, 4096), default=None, help="Local worker processes [default: all cores]."
 )
-@click.option("--workers", type=click.IntRange(1), default=None, help="Local worker processes [default: all cores].")
-@click.option(
-    "--nodes", type=click.IntRange(1), default=None, help=f"Node budget per solve [default: {DEFAULT_NODES}]."
-)
+@click.option("--nodes", type=NODES, default=None, help=f"Node budget per solve [default: {DEFAULT_NODES}].")
 @click.option(
     "--memory",
     "memory_mb",
-    type=click.IntRange(1),
+    type=MEGABYTES,
     default=None,
     help=f"Transposition table budget per solve, MB [default: {DEFAULT_MEMORY_MB}].",
 )
 @click.option(
     "--time",
     "seconds",
-    type=click.FloatRange(0, min_open=True),
+    type=SECONDS,
     default=None,
     help="Wall-clock limit per solve, seconds [default: none; makes results machine-dependent].",
 )
@@ -56,7 +50,7 @@ from .common import user_errors
 )
 @click.option(
     "--chunk",
-    type=click.IntRange(1),
+    type=click.IntRange(1, B.MAX_BATCH_DEALS),
     default=None,
     help="Deals per task and per Parquet file [default: about 100 chunks, 10-1000 deals each; "
     "a rerun uses the folder's].",
@@ -86,7 +80,8 @@ from .common import user_errors
 @user_errors
 def batch_command(
     deal_range: str,
-    modes: str,
+    mode: str | None,
+    rules_name: str | None,
     workers: int | None,
     nodes: int | None,
     memory_mb: int | None,
@@ -101,12 +96,15 @@ def batch_command(
     """Solve every deal of RANGE in each mode into a resumable folder of Parquet files.
 
     RANGE is like 1-100000 (inclusive) or 7, or a file of deal numbers, one a
-    line. Rerunning the same command finishes an interrupted run; nothing
+    line ('#' comments allowed; - for standard input). A batch holds deal
+    numbers below 2^63 (solve bigger ones with 'scorpion solve N'). SIGTERM
+    and Ctrl-C stop it cleanly: the run is recorded as interrupted. Rerunning the same command finishes an interrupted run; nothing
     finished is lost or solved twice. Read the folder with pandas, polars or
     duckdb, or summarise it with `scorpion stats DIR`.
     """
+    chosen = resolve_rules(mode, rules_name, several=True)
+    mode_names = B.parse_modes(",".join(r.name for r in chosen) if chosen else ",".join(MODES))
     deals = B.parse_range(deal_range)
-    mode_names = B.parse_modes(modes)
     if scheduler and dask_local:
         raise B.BatchError("give --scheduler or --dask-local, not both")
     if (scheduler or dask_local) and workers is not None:
@@ -163,14 +161,23 @@ def _run(operation, settings, folder, workers, scheduler, dask_local, progress, 
 
     from concurrent.futures.process import BrokenProcessPool
 
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return operation(settings, folder, backend, progress=progress, command=command)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        name = getattr(exc, "signal_name", "SIGINT")
         click.echo(
-            f"\ninterrupted: the finished chunks are kept in {folder}; rerun the same command to finish the rest",
+            f"\ninterrupted: the finished chunks are kept in {folder}; rerun the same command to finish the rest"
+            + ("" if name == "SIGINT" else f" (stopped by {name})"),
             err=True,
         )
-        sys.exit(130)
+        sys.exit(130 if name == "SIGINT" else 128 + signal.SIGTERM)
+    except OSError as exc:
+        what = f"{exc.filename}: " if exc.filename else ""
+        fail(
+            f"cannot write the results folder {folder}: {what}{exc.strerror or exc}; the chunks finished "
+            "before are kept: fix this and rerun the same command"
+        )
     except BrokenProcessPool as exc:
         click.echo(
             f"error: a worker process died ({exc}); the finished chunks are kept in {folder}; "
@@ -178,6 +185,13 @@ def _run(operation, settings, folder, workers, scheduler, dask_local, progress, 
             err=True,
         )
         sys.exit(1)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate(signum, frame) -> None:
+    """SIGTERM (``kill``, ``timeout``) ends a batch as Ctrl-C does: cleanly, recorded as interrupted."""
+    raise B.Interrupted("SIGTERM")
 
 
 def _print_report(report: B.BatchReport, retry: bool) -> None:
@@ -244,7 +258,7 @@ def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ..
         summary = {"folder": str(folder), "settings": _settings(meta), **summary}
         if comparisons is not None:
             summary["comparisons"] = [dict(c, sources=[sources[c["first"]], sources[c["second"]]]) for c in comparisons]
-        click.echo(json.dumps(summary, indent=2))
+        echo_json(summary, indent=2)
     else:
         click.echo(S.format_summary(summary, _title(folder, meta)), nl=False)
         for c in comparisons or ():

@@ -5,26 +5,28 @@ from __future__ import annotations
 import click
 
 from ..game.deal import check_deal_number, deal
-from ..game.engine import is_lost, is_won, move_text, parse_moves, perft, perft_divide, replay_positions
+from ..game.engine import is_lost, is_won, legal_moves, move_text, perft, perft_divide, replay_positions
 from ..game.position_text import format_position, position_json
 from ..game.rules import get_rules
-from .common import MODE_OPTION, RULES_OPTION, UserError, load_start, rules_from, user_errors
+from .common import UserError, is_deal_number, load_start, moves_from, one_rules, rules_options, user_errors
 
 
 @click.command("deal", context_settings={"ignore_unknown_options": True})
 @click.argument("number", type=str)
-@MODE_OPTION
-@RULES_OPTION
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the position text.")
+@rules_options()
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print JSON instead of the position text (a SOURCE for the other commands)."
+)
 @user_errors
 def deal_command(number: str, mode: str | None, rules_name: str | None, as_json: bool) -> None:
     """Print the starting position of deal NUMBER (a PySolFC game number)."""
-    if not number.lstrip("-").isdigit():
+    if not is_deal_number(number):
         raise UserError(f"'{number}' is not a deal number (a whole number, 1 or more)")
-    rules = rules_from(mode, rules_name) or get_rules("clear")
-    position = deal(check_deal_number(int(number)), rules)
+    rules = one_rules(mode, rules_name) or get_rules("clear")
+    n = check_deal_number(int(number))
+    position = deal(n, rules)
     if as_json:
-        click.echo(position_json(position, rules))
+        click.echo(position_json(position, rules, number=n))
     else:
         click.echo(format_position(position, rules), nl=False)
 
@@ -32,26 +34,29 @@ def deal_command(number: str, mode: str | None, rules_name: str | None, as_json:
 @click.command("perft")
 @click.argument("source")
 @click.option("--depth", "-d", type=click.IntRange(0, 12), required=True, help="Count sequences up to this many moves.")
-@MODE_OPTION
-@RULES_OPTION
+@rules_options()
 @click.option("--divide", is_flag=True, help="Also print the count at the full depth per first move.")
 @click.option(
     "--engine",
     type=click.Choice(["jit", "reference"]),
     default="jit",
     show_default=True,
-    help="The jitted kernel or the plain-Python reference engine.",
+    help="The jitted kernel or the plain-Python reference engine (for the counts and --divide alike).",
 )
 @user_errors
 def perft_command(source: str, depth: int, mode: str | None, rules_name: str | None, divide: bool, engine: str) -> None:
-    """Count move sequences from SOURCE (a deal number or a position file) for each depth."""
-    position, rules, _ = load_start(source, rules_from(mode, rules_name))
+    """Count move sequences from SOURCE for each depth.
+
+    SOURCE is a deal number, a position file (text, or the JSON of 'deal --json') or - (standard input).
+    """
+    position, rules, _ = load_start(source, one_rules(mode, rules_name))
     count = _perft_function(engine)
     for d in range(1, depth + 1):
         click.echo(f"depth {d}: {count(position, d, rules)}")
     if divide and depth > 0:
         click.echo(f"divide at depth {depth}:")
-        for move, n in perft_divide(position, depth, rules):
+        divided = perft_divide(position, depth, rules) if engine == "reference" else jit_divide(position, depth, rules)
+        for move, n in divided:
             click.echo(f"  {move_text(move)}: {n}")
 
 
@@ -63,26 +68,43 @@ def _perft_function(engine: str):
     return jit_perft
 
 
+def jit_divide(position, depth: int, rules):
+    """perft at ``depth`` per first move, counted by the jitted kernel (the engine lists the moves)."""
+    from ..solver.search import jit_perft, jit_play
+
+    out = []
+    for move in legal_moves(position, rules):
+        child, _, _ = jit_play(position, move, rules)
+        out.append((move, jit_perft(child, depth - 1, rules) if depth > 1 else 1))
+    return out
+
+
 @click.command("replay")
 @click.argument("source")
 @click.argument("moves", nargs=-1)
-@click.option("--moves-file", type=click.Path(dir_okay=False), help="Read the moves from a file instead.")
-@MODE_OPTION
-@RULES_OPTION
+@click.option(
+    "--moves-file",
+    metavar="FILE",
+    default=None,
+    help="Read the moves from FILE (- for standard input) instead of the command line: space or line separated, "
+    "'#' comments allowed. Not together with MOVES.",
+)
+@rules_options()
 @user_errors
 def replay_command(
     source: str, moves: tuple[str, ...], moves_file: str | None, mode: str | None, rules_name: str | None
 ) -> None:
-    """Play MOVES (e.g. 6C:5>2 KS:3>4 tail) from SOURCE and print the final position."""
-    position, rules, _ = load_start(source, rules_from(mode, rules_name))
-    text = " ".join(moves)
-    if moves_file:
-        try:
-            with open(moves_file, encoding="utf-8") as handle:
-                text += " " + handle.read()
-        except OSError as exc:
-            raise UserError(f"cannot read {moves_file}: {exc.strerror}") from None
-    final = replay_positions(position, parse_moves(text), rules)[-1]
+    """Play MOVES (e.g. '6C:5>2' 'KS:3>4' tail; quote them, a shell reads > as a redirection) from SOURCE
+    and print the final position.
+
+    SOURCE is a deal number, a position file (text, or the JSON of 'deal --json') or - (standard input).
+    The moves come from the command line or from --moves-file, not both.
+    """
+    if source == "-" and moves_file == "-":
+        raise UserError("the position and the moves cannot both come from standard input")
+    position, rules, _ = load_start(source, one_rules(mode, rules_name))
+    played = moves_from(" ".join(moves) if moves else None, moves_file, required=False)
+    final = replay_positions(position, played, rules)[-1]
     click.echo(format_position(final, rules), nl=False)
     state = "won" if is_won(final, rules) else "lost (no legal move)" if is_lost(final, rules) else "in play"
-    click.echo(f"# {len(parse_moves(text))} moves played; the game is {state}")
+    click.echo(f"# {len(played)} moves played; the game is {state}")

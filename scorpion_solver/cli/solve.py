@@ -2,43 +2,66 @@
 
 from __future__ import annotations
 
-import json
 import sys
+from typing import Iterable
 
 import click
 
 from ..game.deal import check_deal_number
 from ..game.engine import parse_moves
-from ..game.rules import MODES, Rules, get_rules
-from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
-from .common import UserError, load_start, user_errors
+from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, LOST, UNKNOWN, WON, Limits, SolveResult
+from .common import (
+    MEGABYTES,
+    NODES,
+    SECONDS,
+    UserError,
+    echo_json,
+    load_start,
+    resolve_rules,
+    rules_options,
+    user_errors,
+)
+
+RANGE_PARTS = 2
 
 
-def parse_targets(source: str) -> list[str]:
-    """N, N-M or a file: the things `solve` works through."""
+def parse_targets(source: str) -> Iterable[str]:
+    """N, N-M or a file: the things `solve` works through, one at a time.
+
+    A range is produced lazily (``solve 1-100000000`` starts at once and
+    holds one deal at a time); any deal number PySolFC accepts is allowed,
+    2^63 and beyond included.
+    """
     text = source.strip()
-    if "-" in text[1:] and all(part.strip().isdigit() for part in text.split("-", 1)):
-        first, last = (int(part) for part in text.split("-", 1))
+    parts = text.split("-", 1)
+    if (
+        "-" in text[1:]
+        and len(parts) == RANGE_PARTS
+        and all(p.strip().isascii() and p.strip().isdigit() for p in parts)
+    ):
+        first, last = (int(part) for part in parts)
         check_deal_number(first)
         if last < first:
             raise UserError(f"range '{source}' ends before it starts")
-        return [str(n) for n in range(first, last + 1)]
-    return [source]
+        return (str(n) for n in range(first, last + 1))
+    return (source,)
+
+
+def solve_json(result: SolveResult, source: str, number: int | None) -> dict:
+    """A solve in the JSON vocabulary of docs/output.md."""
+    row = result.as_row()
+    row.pop("deal", None)
+    data = {"source": source, "deal": number, "mode": row.pop("rules")}
+    data.update(row)
+    return data
 
 
 @click.command("solve")
 @click.argument("source")
-@click.option(
-    "--mode",
-    "--rules",
-    "mode",
-    default=None,
-    help="clear (default for deals), classic, both, or a relative (wasp, scorpion2, goodsol); "
-    "a position file's own mode line is used when omitted.",
-)
+@rules_options(several=True, default_text="clear for deals, a position file's own mode line")
 @click.option(
     "--nodes",
-    type=click.IntRange(min=1),
+    type=NODES,
     default=DEFAULT_NODES,
     show_default=True,
     help="Node budget per deal and mode (counted inside the kernel).",
@@ -46,21 +69,15 @@ def parse_targets(source: str) -> list[str]:
 @click.option(
     "--memory",
     "memory_mb",
-    type=click.IntRange(min=1),
+    type=MEGABYTES,
     default=DEFAULT_MEMORY_MB,
     show_default=True,
     help="Transposition table budget in MB.",
 )
-@click.option(
-    "--time",
-    "seconds",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Wall-clock limit in seconds per deal and mode.",
-)
+@click.option("--time", "seconds", type=SECONDS, default=None, help="Wall-clock limit in seconds per deal and mode.")
 @click.option("--no-prune", is_flag=True, help="Switch off deadlock pruning (slower; same verdicts).")
 @click.option("--debug", is_flag=True, help="Check the compact state from scratch at the root and along the solution.")
-@click.option("--solution", is_flag=True, help="Print the winning move list.")
+@click.option("--solution", is_flag=True, help="Print the winning move list (e.g. '6C:5>2 KS:3>4 tail').")
 @click.option("--walkthrough", is_flag=True, help="Print the position after every move of the solution.")
 @click.option("--color/--no-color", default=None, help="Suit colours in the walkthrough (default: when a terminal).")
 @click.option(
@@ -70,11 +87,12 @@ def parse_targets(source: str) -> list[str]:
     show_default=True,
     help="Walkthrough layout: one line per column, or the columns side by side.",
 )
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal and mode.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per deal and mode (docs/output.md).")
 @user_errors
 def solve_command(
     source: str,
     mode: str | None,
+    rules_name: str | None,
     nodes: int,
     memory_mb: int,
     seconds: float | None,
@@ -86,42 +104,57 @@ def solve_command(
     layout: str,
     as_json: bool,
 ) -> None:
-    """Decide whether SOURCE can be won: a deal number, a range N-M, or a position file.
+    """Decide whether SOURCE can be won: a deal number, a range N-M, or a position file (- for standard input).
 
-    Prints the verdict (won / lost / unknown) with nodes and seconds per deal and mode.
+    Prints the verdict (won / lost / unknown) with nodes and seconds per deal and mode, and a
+    summary line when there is more than one. The seconds are the search's own: loading the
+    compiled solver is done (and on a first run, compiling it is announced) before the first solve.
     """
     from ..analysis.walkthrough import render_walkthrough
-    from ..solver.search import solve
+    from ..solver.search import load_solver, solve
 
-    if mode is None:
-        rule_list: list[Rules | None] = [None]
-    elif mode.lower() == "both":
-        rule_list = [get_rules(name) for name in MODES]
-    else:
-        rule_list = [get_rules(mode)]
+    rule_list = resolve_rules(mode, rules_name, several=True) or (None,)
     limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds, prune=not no_prune)
     use_color = sys.stdout.isatty() if color is None else color
-    for target in parse_targets(source):
+    targets = parse_targets(source)
+    load_seconds = load_solver(notify=lambda message: click.echo(message, err=True))
+    tally: dict[str, dict[str, int]] = {}
+    solves = total_nodes = 0
+    total_seconds = 0.0
+    for target in targets:
         for rules in rule_list:
             position, used_rules, number = load_start(target, rules)
             result = solve(position, used_rules, limits, debug=debug)
             result.deal = number
-            label = f"deal {number}" if number is not None else target
+            counts = tally.setdefault(used_rules.name, {WON: 0, LOST: 0, UNKNOWN: 0})
+            counts[result.status] += 1
+            solves += 1
+            total_nodes += result.nodes
+            total_seconds += result.seconds
+            label = f"deal {number}" if number is not None else "standard input" if target == "-" else target
             if as_json:
-                click.echo(json.dumps(result.as_row()))
+                echo_json(solve_json(result, target, number))
             else:
-                extra = f", {result.solution_length} moves" if result.status == "won" else ""
+                extra = f", {result.solution_length} moves" if result.status == WON else ""
                 why = f" (stopped by the {result.stopped_by} limit)" if result.stopped_by else ""
                 click.echo(
                     f"{label} {used_rules.name}: {result.status}{why} "
                     f"[{result.nodes} nodes, {result.seconds:.3f} s{extra}]"
                 )
-                if solution and result.status == "won":
+                if solution and result.status == WON:
                     click.echo(result.solution)
-            if walkthrough and result.status == "won" and not as_json:
+            if walkthrough and result.status == WON and not as_json:
                 click.echo(
                     render_walkthrough(
                         position, parse_moves(result.solution), used_rules, color=use_color, layout=layout
                     ),
                     color=use_color,
                 )
+    if solves > 1 and not as_json:
+        click.echo(summary_line(tally, solves, total_nodes, total_seconds, load_seconds))
+
+
+def summary_line(tally: dict, solves: int, nodes: int, seconds: float, load_seconds: float) -> str:
+    per_mode = "; ".join(f"{m}: {c[WON]} won, {c[LOST]} lost, {c[UNKNOWN]} unknown" for m, c in tally.items())
+    load = f"; solver loaded in {load_seconds:.2f} s before" if load_seconds >= 0.005 else ""
+    return f"{solves} solves: {per_mode} [{nodes:,} nodes, {seconds:.3f} s searching{load}]"

@@ -75,7 +75,29 @@ def parse_move(token: str) -> Move:
 
 
 def parse_moves(text: str) -> list[Move]:
+    """Moves separated by whitespace (no comments: see :func:`read_moves` for records)."""
     return [parse_move(tok) for tok in text.split()]
+
+
+def read_moves(text: str, source: str | None = None) -> list[Move]:
+    """A move record: moves separated by spaces or line breaks, ``#`` starts a comment.
+
+    The one reader of move records for every command. A token that is not a
+    move raises MoveError naming ``source`` (a file name, if any), the line
+    (when there are several) and the move's 1-based number.
+    """
+    moves = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        for token in line.split("#", 1)[0].split():
+            try:
+                moves.append(parse_move(token))
+            except MoveError as exc:
+                where = [source] if source else []
+                if "\n" in text.strip():
+                    where.append(f"line {lineno}")
+                prefix = ", ".join(where) + ": " if where else ""
+                raise MoveError(f"{prefix}move {len(moves) + 1}: {exc}") from None
+    return moves
 
 
 def moves_text(moves: Iterable[Move]) -> str:

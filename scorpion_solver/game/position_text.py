@@ -10,10 +10,15 @@
     frozen: S H            # optional, classic: covered runs that are frozen
 
 The reader names the line and the problem for every malformed input
-(:class:`PositionError`). What the reader settles by itself, as a player
-would: a face-down card on top of a column is turned face up, and the
-mode's effect on complete runs lying on top is applied (swept in Clear runs,
-frozen in classic). A ``frozen:`` line is ignored by rules that do not freeze.
+(:class:`PositionError`), including positions no deal can reach: more
+face-down cards in a column than the rules deal there (none in columns 5-7,
+at most three in columns 1-4 for Scorpion), or a column whose every card is
+face down (its top card always lies face up). What the reader settles by
+itself, as a player would: the mode's effect on complete runs lying on top
+is applied (swept in Clear runs, frozen in classic), and a card a swept run
+uncovers is turned face up. A ``frozen:`` line is ignored by rules that do
+not freeze. The JSON that ``scorpion deal --json`` prints is read too
+(:func:`parse_position_json`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from .cards import CardError, card_text, parse_card, parse_suit, suit_of
 from .engine import complete_run_on_top, settle
 from .position import NUM_COLUMNS, TAIL_SIZE, Position, position_problems, run_start
 from .rules import CLEAR, Rules, get_rules
+from .text_input import read_text, strip_bom, visible
 
 
 class PositionError(ValueError):
@@ -41,24 +47,32 @@ class ParsedPosition:
 _KEY = re.compile(r"^\s*([A-Za-z]+[0-9]*)\s*:(.*)$")
 
 
-def parse_position(text: str, rules: Rules | None = None, source: str = "position") -> ParsedPosition:
-    """Read a position. ``rules`` (if given) overrides the text's ``mode:`` line."""
+def parse_position(
+    text: str, rules: Rules | None = None, source: str = "position", reachable: bool = True
+) -> ParsedPosition:
+    """Read a position. ``rules`` (if given) overrides the text's ``mode:`` line.
+
+    ``reachable=False`` skips the face-down checks no deal could fail (more
+    face-down cards in a column than the rules deal there), for the
+    synthetic positions of engine tests; a column entirely face down is
+    refused either way.
+    """
     seen_lines: dict[str, int] = {}
-    columns: dict[int, tuple[list[int], int]] = {}
+    columns: dict[int, tuple[list[int], int, int]] = {}
     tail: list[int] | None = None
     frozen_suits: list[tuple[int, int]] = []
     mode_rules: Rules | None = None
     where_card: dict[int, str] = {}
 
     def fail(lineno: int, message: str) -> PositionError:
-        return PositionError(f"{source}, line {lineno}: {message}")
+        return PositionError(f"{source}, line {lineno}: {visible(message)}")
 
     def note_card(card: int, place: str, lineno: int) -> None:
         if card in where_card:
             raise fail(lineno, f"{card_text(card)} appears twice ({where_card[card]} and {place})")
         where_card[card] = place
 
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(strip_bom(text).splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -92,7 +106,13 @@ def parse_position(text: str, rules: Rules | None = None, source: str = "positio
                 elif face_up_seen is None:
                     face_up_seen = token
                 cards.append(card)
-            columns[index] = (cards, hidden)
+            if cards and hidden == len(cards):
+                raise fail(
+                    lineno,
+                    f"{key}: every card is face down; the top card of a column always lies face up "
+                    f"(write {value[-1].rstrip('*')} without '*')",
+                )
+            columns[index] = (cards, hidden, lineno)
         elif key == "tail":
             if value == ["-"]:
                 tail = []
@@ -123,6 +143,15 @@ def parse_position(text: str, rules: Rules | None = None, source: str = "positio
         raise PositionError(f"{source}: no 'tail:' line (write 'tail: -' once the tail is dealt)")
     rules = rules or mode_rules or CLEAR
     last_line = max(seen_lines.values()) if seen_lines else 1
+    for index, (_, hidden_count, lineno) in sorted(columns.items()):
+        dealt = rules.face_down[index]
+        if reachable and hidden_count > dealt:
+            dealt_text = "no card" if dealt == 0 else f"{dealt} card{'s' if dealt != 1 else ''}"
+            raise fail(
+                lineno,
+                f"col{index + 1}: {hidden_count} face-down cards, but {rules.name} deals {dealt_text} face down "
+                "in this column and a face-down card is never covered again",
+            )
 
     absent = [c for c in range(52) if c not in where_card]
     if absent and not rules.sweeps:
@@ -131,13 +160,12 @@ def parse_position(text: str, rules: Rules | None = None, source: str = "positio
             f"{source}: cards missing: {shown}{' ...' if len(absent) > 13 else ''} "
             f"({rules.name} keeps every card on the table)"
         )
-    absent_suits = {suit_of(c) for c in absent}
-    for suit in sorted(absent_suits):
-        partial = [card_text(c) for c in absent if suit_of(c) == suit]
-        if len(partial) != 13:
-            raise PositionError(
-                f"{source}: cards missing: {' '.join(partial)} (cards off the table must be whole swept suits)"
-            )
+    partial = [c for c in absent if sum(suit_of(a) == suit_of(c) for a in absent) != 13]
+    if partial:
+        raise PositionError(
+            f"{source}: cards missing: {' '.join(card_text(c) for c in partial)} "
+            "(cards off the table must be whole swept suits)"
+        )
 
     col_lists = [list(columns[i][0]) for i in range(NUM_COLUMNS)]
     hidden = [columns[i][1] for i in range(NUM_COLUMNS)]
@@ -171,8 +199,10 @@ def _frozen_on_top(position: Position, suit: int) -> bool:
     return any(complete_run_on_top(col, h) == suit for col, h in zip(position.columns, position.hidden))
 
 
-def position_json(position: Position, rules: Rules | None = None) -> str:
+def position_json(position: Position, rules: Rules | None = None, number: int | None = None) -> str:
+    """The position as one JSON object (docs/output.md); :func:`parse_position_json` reads it back."""
     data = {
+        "deal": number,
         "mode": rules.name if rules else None,
         "columns": [
             [card_text(c) + ("*" if j < position.hidden[i] else "") for j, c in enumerate(col)]
@@ -186,10 +216,50 @@ def position_json(position: Position, rules: Rules | None = None) -> str:
     return json.dumps(data)
 
 
-def read_position_file(path: str, rules: Rules | None = None) -> ParsedPosition:
+def parse_position_json(text: str, rules: Rules | None = None, source: str = "position") -> ParsedPosition:
+    """Read the JSON object of ``deal --json`` (``mode``, ``columns``, ``tail``, ``frozen``).
+
+    The fields derived from the others (``tail_dealt``, ``swept``, ``deal``)
+    are not needed; the position is checked as its text would be.
+    """
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise PositionError(f"cannot read {path}: {exc.strerror}") from None
-    return parse_position(text, rules, source=path)
+        data = json.loads(text)
+    except ValueError as exc:
+        raise PositionError(f"{source}: not a position (JSON: {exc})") from None
+    if not isinstance(data, dict):
+        raise PositionError(f"{source}: a JSON position is an object with columns and tail")
+
+    def tokens(key: str, value) -> str:
+        if not isinstance(value, list) or not all(isinstance(t, str) and t.strip() == t and t for t in value):
+            raise PositionError(f"{source}: '{key}' must be a list of card texts, got {json.dumps(value)[:60]}")
+        return " ".join(value)
+
+    columns = data.get("columns")
+    if not isinstance(columns, list) or len(columns) != NUM_COLUMNS:
+        raise PositionError(f"{source}: 'columns' must be a list of {NUM_COLUMNS} lists of cards")
+    lines = [f"col{i + 1}: {tokens(f'columns[{i}]', col)}" for i, col in enumerate(columns)]
+    if "tail" not in data:
+        raise PositionError(f"{source}: no 'tail' (an empty list once dealt)")
+    lines.append(f"tail: {tokens('tail', data['tail']) or '-'}")
+    if data.get("frozen"):
+        lines.append(f"frozen: {tokens('frozen', data['frozen'])}")
+    mode = data.get("mode")
+    if mode is not None:
+        if not isinstance(mode, str) or not mode.strip() or len(mode.split()) != 1:
+            raise PositionError(f"{source}: 'mode' must be a rules preset name, got {json.dumps(mode)[:60]}")
+        lines.insert(0, f"mode: {mode}")
+    return parse_position("\n".join(lines) + "\n", rules, source=f"{source} (as JSON)")
+
+
+def read_position_source(path: str, rules: Rules | None = None) -> ParsedPosition:
+    """A position file, text or JSON (``deal --json``); ``-`` is standard input."""
+    text = read_text(path)
+    source = "standard input" if path == "-" else path
+    if text.lstrip().startswith("{"):
+        return parse_position_json(text, rules, source=source)
+    return parse_position(text, rules, source=source)
+
+
+def read_position_file(path: str, rules: Rules | None = None) -> ParsedPosition:
+    """Same as :func:`read_position_source`."""
+    return read_position_source(path, rules)

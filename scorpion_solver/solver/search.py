@@ -8,6 +8,11 @@ column numbers, and replays every ``won`` in plain Python before returning it
 (``game.verify.check_solution``, which accepts exactly what the reference
 engine's ``replay`` accepts, move by move, without listing every legal move
 at every step): a replay failure is a bug and raises.
+
+The compiled kernel is loaded (or compiled, on a first run) by
+:func:`load_solver` before the first solve's clock starts, so a solve's
+``seconds`` are its search alone. A table the machine refuses to allocate
+ends the search as ``unknown``, stopped by ``memory``.
 """
 
 from __future__ import annotations
@@ -230,6 +235,44 @@ def jit_perft(pos: Position, depth: int, rules: Rules = CLEAR) -> int:
     )
 
 
+_loaded = False  # whether this process has loaded the compiled kernel (load_solver)
+COMPILE_NOTE = "compiling the solver (first run only, about a minute; later runs load it from numba's cache)..."
+
+
+def solver_is_cached() -> bool:
+    """Whether numba's cache holds the compiled search for this kernel source (a first run compiles)."""
+    try:
+        return bool(K.search._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - a numba without these internals: assume cached, say nothing
+        return True
+
+
+def load_solver(notify=None) -> float:
+    """Load the compiled kernel into this process (compile it if numba's cache is empty).
+
+    ``notify(message)`` is called once, before compiling, when the cache is
+    empty. Returns the seconds spent (0 when already loaded). :func:`solve`
+    calls it before starting its clock.
+    """
+    global _loaded
+    if _loaded:
+        return 0.0
+    start = time.perf_counter()
+    if notify is not None and not solver_is_cached():
+        notify(COMPILE_NOTE)
+    from ..game.deal import deal
+
+    _loaded = True  # before the warm-up solve, which calls solve() itself
+    try:
+        _timed_solve(deal(1), CLEAR, Limits(nodes=1000, memory_mb=16), debug=False)
+        small, bigger = np.zeros((4, 2), dtype=np.uint64), np.zeros((16, 2), dtype=np.uint64)
+        K.rehash(small, bigger)
+    except BaseException:
+        _loaded = False
+        raise
+    return time.perf_counter() - start
+
+
 @functools.lru_cache(maxsize=64)
 def max_table_entries(memory_mb: int) -> int:
     """Largest power-of-two table that fits the memory budget."""
@@ -290,6 +333,11 @@ def solve(
         return reference_solve(position, rules, limits)
     if engine != "jit":
         raise ValueError(f"unknown engine '{engine}' (jit or reference)")
+    load_solver()
+    return _timed_solve(position, rules, limits, debug)
+
+
+def _timed_solve(position: Position, rules: Rules, limits: Limits, debug: bool) -> SolveResult:
     start = time.perf_counter()
     stack = _search_stack()
     stack.states[0] = to_compact(position)
@@ -305,6 +353,7 @@ def solve_deal(number: int, rules: Rules = CLEAR, limits: Limits = Limits()) -> 
     check stays independent of both the kernel and the jitted generator.
     Numbers from 2^64 on take the plain path.
     """
+    load_solver()
     start = time.perf_counter()
     stack = _search_stack()
     if not _buffers().deals.deal_into(number, rules.face_down, stack.states[0]):
@@ -360,13 +409,22 @@ def _solve_from_root(
         if status in (K.S_WON, K.S_LOST):
             break
         if status == K.S_DEEPER:
-            stack = _reused.stack = stack.grown(int(counters[K.C_SP]))
+            try:
+                stack = _reused.stack = stack.grown(int(counters[K.C_SP]))
+            except MemoryError:
+                stopped_by = "memory"
+                break
         elif status == K.S_GROW:
             if cap >= top_cap:
                 stopped_by = "memory"
                 break
-            cap *= 4 if cap < BIG_TABLE and cap * 4 <= top_cap else 2
-            bigger = np.zeros((cap, 2), dtype=np.uint64)
+            grown = cap * (4 if cap < BIG_TABLE and cap * 4 <= top_cap else 2)
+            try:
+                bigger = np.zeros((grown, 2), dtype=np.uint64)
+            except MemoryError:  # the machine refused what the budget allows: a memory stop
+                stopped_by = "memory"
+                break
+            cap = grown
             K.rehash(table, bigger)
             table = bigger
         elif counters[K.C_NODES] >= limits.nodes:
