@@ -278,7 +278,7 @@ def solve(
             freezes,
             space_any,
             when_stuck,
-            int(limits.prune),
+            int(limits.prune) * K.PRUNE_DEADLOCK | int(limits.safe_leads) * K.PRUNE_SAFE_LEADS,
             K.Z,
             K.ZH,
             K.SALT,
