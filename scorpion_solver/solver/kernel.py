@@ -1175,6 +1175,11 @@ def search(
     calls. The limits are checked before each expansion, so a search may pass
     node_limit by less than MAX_MOVES nodes.
 
+    ``prune`` holds the switches of the sound reductions: PRUNE_DEADLOCK
+    (children that fail the deadlock test are not expanded) and
+    PRUNE_SAFE_LEADS (a position with a safe lead, ``_safe_lead``, has that
+    one child).
+
     A position is a node when it is inserted in the table, which happens when
     its parent is expanded; a position found in the table is never inserted
     or expanded again: in a one-player search, had it led to a win the search

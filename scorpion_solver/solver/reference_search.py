@@ -11,7 +11,8 @@ position reached by it passes if its parent passed: a build onto a successor
 covers only that successor, which no other card needs, and frees the card it
 left; a move into an empty column while another stays empty frees the card it
 left and changes nothing the analysis reads; relocating a whole column changes
-no card's neighbours.
+no card's neighbours. With ``Limits.safe_leads`` a position that has a safe
+lead (``safe_lead``) is expanded with that one move, as in the kernel.
 """
 
 from __future__ import annotations
