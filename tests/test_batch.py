@@ -181,7 +181,13 @@ def test_metadata_records_settings(ref60):
     meta = json.loads((ref60 / "_batch.json").read_text())
     assert meta["format"] == "scorpion-batch/1" and meta["package_version"]
     assert meta["modes"] == ["clear", "classic"] and meta["rules"]["classic"]["runs"] == "frozen"
-    assert meta["limits"] == {"nodes": B.DEFAULT_NODES, "memory_mb": 1024, "seconds": None, "prune": True}
+    assert meta["limits"] == {
+        "nodes": B.DEFAULT_NODES,
+        "memory_mb": 1024,
+        "seconds": None,
+        "prune": True,
+        "safe_leads": True,
+    }
     assert meta["deals"]["spec"] == "1-60" and meta["deals"]["count"] == 60 and meta["chunk"] == 10
     assert meta["columns"] == list(B.SCHEMA.names)
     run = meta["runs"][0]

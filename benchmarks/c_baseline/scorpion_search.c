@@ -62,6 +62,9 @@
 #define S_DEEPER 5
 
 /* counters */
+#define PRUNE_DEADLOCK 1
+#define PRUNE_SAFE_LEADS 2
+
 #define C_NODES 0
 #define C_ENTRIES 1
 #define C_PRUNES 2
@@ -193,6 +196,46 @@ static inline int push_cards_kings(const int8_t *restrict s, uint16_t *restrict 
         }
     }
     return n;
+}
+
+/* kernel._safe_lead: a non-King lead that may be played before any other (the argument is there). */
+static inline int safe_lead(const int8_t *restrict s, uint16_t code) {
+    if (code == TAIL_CODE)
+        return 0;
+    int c = code / 8;
+    if (c % 13 == 12)
+        return 0;
+    int dst = code % 8;
+    int src = s[LOCCOL + c];
+    int i = s[LOCIDX + c];
+    const int8_t *x = s + COLS + COL_CAP * src;
+    int top = s[LEN + src] - 1;
+    int group_run = 1;
+    for (int k = i + 1; k <= top; k++)
+        if (x[k] != c - (k - i)) {
+            group_run = 0;
+            break;
+        }
+    int t = c - (top - i);
+    const int8_t *y = s + COLS + COL_CAP * dst;
+    int h = s[LEN + dst] - 1;
+    while (h > 0 && y[h - 1] == y[h] + 1)
+        h--;
+    int low = y[h];
+    if (group_run) {
+        if (t % 13 == 0)
+            return 1;
+        int g = i - 1;
+        while (g > 0 && x[g - 1] == x[g] + 1)
+            g--;
+        if (s[LOCCOL + t - 1] == src && s[LOCIDX + t - 1] >= g && s[LOCIDX + t - 1] < i)
+            return 1;
+    }
+    if (h > s[HID + dst] && h > s[FLOOR + dst])
+        return 0;
+    if (low % 13 == 12)
+        return 1;
+    return i > 0 && x[i - 1] == low + 1;
 }
 
 /* The legal moves of s in canonical order (kernel.generate_moves). */
@@ -728,7 +771,7 @@ int64_t scorpion_search(int8_t *restrict states, uint64_t *restrict keys, uint16
         cnt.entries = 1;
         if (is_won(states, sweeps))
             return finish(counters, &cnt, 0, S_WON);
-        if (prune) {
+        if (prune & PRUNE_DEADLOCK) {
             cnt.checks++;
             if (deadlocked(states, can_top, dead_scratch, sweeps, space_any, 0)) {
                 cnt.prunes++;
@@ -754,6 +797,13 @@ int64_t scorpion_search(int8_t *restrict states, uint64_t *restrict keys, uint16
             uint16_t *out = moves + sp * MAX_MOVES;
             uint64_t *fk = found_keys + 2 * (sp & 1) * MAX_MOVES; /* the parent's pending keys are in the other half */
             int n = generate_moves(s, out, space_any, tail_when_stuck, sweeps);
+            if ((prune & PRUNE_SAFE_LEADS) && s[DEALT] == 1 && space_any == 0 && freezes == 0)
+                for (int j = 0; j < n; j++)
+                    if (safe_lead(s, out[j])) {
+                        out[0] = out[j];
+                        n = 1;
+                        break;
+                    }
             for (int j = 0; j < n; j++) {
                 uint64_t k1, k2;
                 child_keys(s, s_keys, out[j], next, next_keys, sweeps, freezes, z, zh, salt, misc, &k1, &k2);
@@ -826,7 +876,7 @@ int64_t scorpion_search(int8_t *restrict states, uint64_t *restrict keys, uint16
                 probe_rest(table, mask, moves, nmoves, &cnt, found_keys, pend_level, pend_from, pend_n);
             return finish(counters, &cnt, sp + 1, S_WON);
         }
-        if (prune) {
+        if (prune & PRUNE_DEADLOCK) {
             int check = 0;
             int took_last_space = 0;
             if (code == TAIL_CODE) {

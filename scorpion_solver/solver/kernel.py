@@ -123,6 +123,10 @@ KEYS_SIZE = 136
 TAIL_CODE = 52 * 8
 MAX_MOVES = 256
 
+# bits of the search's ``prune`` argument (each a sound reduction, switchable)
+PRUNE_DEADLOCK = 1  # deadlock pruning (``_deadlocked``)
+PRUNE_SAFE_LEADS = 2  # after the tail deal, a safe lead is a node's only child (``_safe_lead``)
+
 # search status codes
 S_WON = 1
 S_LOST = 2
@@ -148,7 +152,8 @@ C_SP = 4
 C_DEAD_ROOT = 5
 C_MAKES = 6  # moves made, including those leading to known positions
 C_CHECKS = 7  # deadlock tests run
-COUNTERS_SIZE = 8
+C_SAFE = 8  # expansions cut to a safe lead (PRUNE_SAFE_LEADS)
+COUNTERS_SIZE = 9
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -838,6 +843,98 @@ def _deadlocked(s, can_top, scratch, sweeps, space_any, took_last_space):
 
 
 # ---------------------------------------------------------------------------
+# safe leads (twin: reference_search.safe_lead, where the rule is tested on winning lines)
+
+
+@nb.njit(**INLINE)
+def _safe_lead(s, code):
+    """Is ``code`` a safe lead: a move that may be played first, before any other?
+
+    Asked only once the tail is dealt, with King-only spaces (not Wasp) and
+    without frozen runs (not classic: there a run completed earlier than on
+    the winning line, for instance once c's group no longer covers an Ace,
+    freezes what lies under it for good; found on deal 37's solution).
+    A safe lead is a non-King card c moving onto its successor c + 1 (in
+    column Y, from column X) where, with "run" meaning cards each lying on
+    its successor:
+
+    (A) c leads a run c, c - 1, ..., t to the top of X, and t is an Ace or
+        c lies on a run (possibly of one card) going down to t - 1; or
+    (B) c + 1 lies on a run c + 2, ..., l down Y, under which lie only cards
+        that never move (face down or frozen) or nothing, and l is a King or
+        c lies directly on l + 1.
+
+    Why such a move a may be played first. Every win from here contains a:
+    a non-King card is swept (or ends in a complete run) only lying on its
+    successor, and gets there only by leading onto it, once. Take a win
+    w = w1 a w2 with a not in w1. Until a is played: a card lying on its
+    successor never leads; c's group (in A) keeps its top t, as nothing
+    lands on an Ace, and t - 1 stays in X under c (the cards between them
+    lie on their successors, so none of them leads) and can lead only onto
+    t, in its own column; in (B) the cards from l up to c + 1 never leave Y
+    except as l's group, which lands only in an empty column (l a King) or
+    on l + 1, which cannot become a top while c lies on it. (A card under c
+    that some other card separates from c could: so the cards between must
+    lie on their successors.) (1) So a stays legal all through w1: c stays face
+    up, c + 1 stays a top (only c lands on it), and a group holding c + 1
+    never lands on the top of c's column (that would need t - 1 to lead,
+    in A, or a card under c + 1 to lead onto X, in B), so c + 1 never lies
+    above c. (2) Each move b of w1, played after a, is still legal and gives
+    the position b then a gives: b = d onto d + 1 could fail after a only if
+    d + 1 were the top of c's group and d lay under c + 1 (the group would
+    land on d's own column), the case just excluded; a King's move into a
+    space still has its space (a fills none) and its King is not at a
+    column's bottom; each move changes the card under one card only, so the
+    two orders give the same columns, flips and sweeps (empty columns are
+    interchangeable once the tail is dealt). The one exception: a completes
+    its suit's run, which is swept, and b moves a card of it (the King into
+    a space) or carries it; then a alone, or b with fewer riders, gives what
+    b then a gives. So a w1' w2 (w1' = w1 without moves of cards a swept)
+    is a win too, no longer than w. (A run that a's leaving lets complete
+    earlier on the way, say on the card under c, is likewise swept earlier,
+    which only turns up a card and frees a column sooner.) By induction on the length of a
+    shortest win, a search that expands only a(s) at a position s with a
+    safe lead finds a win whenever one exists (a position's children depend
+    on the position alone, so the transposition table does not break this).
+    """
+    if code == TAIL_CODE:
+        return False
+    c = np.int64(code // 8)
+    if c % 13 == 12:
+        return False  # a King into a space
+    dst = code % 8
+    src = s[LOCCOL + c]
+    i = np.int64(s[LOCIDX + c])
+    xbase = COLS + COL_CAP * src
+    top = np.int64(s[LEN + src]) - 1
+    group_run = True  # c's group is a run c, c - 1, ..., t
+    for k in range(i + 1, top + 1):
+        if s[xbase + k] != c - (k - i):
+            group_run = False
+            break
+    t = c - (top - i)
+    ybase = COLS + COL_CAP * dst
+    h = np.int64(s[LEN + dst]) - 1  # c + 1 (the move is legal)
+    while h > 0 and s[ybase + h - 1] == s[ybase + h] + 1:
+        h -= 1
+    low = np.int64(s[ybase + h])  # c + 1 lies on a run down to low, at height h
+    if group_run:
+        if t % 13 == 0:
+            return True  # (A), down to an Ace
+        # (A), t - 1 under c with a run from it up to the card c lies on
+        g = i - 1
+        while g > 0 and s[xbase + g - 1] == s[xbase + g] + 1:
+            g -= 1
+        if s[LOCCOL + t - 1] == src and s[LOCIDX + t - 1] >= g and s[LOCIDX + t - 1] < i:
+            return True
+    if h > s[HID + dst] and h > s[FLOOR + dst]:
+        return False  # a card that may still move lies under the run
+    if low % 13 == 12:
+        return True  # (B), down to a King
+    return i > 0 and s[xbase + i - 1] == low + 1  # (B), c lies on low + 1
+
+
+# ---------------------------------------------------------------------------
 # transposition table
 
 
@@ -960,6 +1057,7 @@ def _expand(
     freezes,
     space_any,
     tail_when_stuck,
+    prune,
     z,
     zh,
     salt,
@@ -989,6 +1087,13 @@ def _expand(
     s_keys = keys[sp]
     out = moves[sp]
     n = generate_moves(s, out, space_any, tail_when_stuck, sweeps)
+    if (prune & PRUNE_SAFE_LEADS) and s[DEALT] == 1 and space_any == 0 and freezes == 0:
+        for j in range(n):
+            if _safe_lead(s, out[j]):
+                out[0] = out[j]  # the first safe lead in move order is the only child
+                n = 1
+                counters[C_SAFE] += 1
+                break
     scratch = states[sp + 1]
     scratch_keys = keys[sp + 1]
     base = (sp & 1) * MAX_MOVES  # this level's half of found_keys: the parent's pending keys are in the other
@@ -1058,6 +1163,11 @@ def search(
     calls. The limits are checked before each expansion, so a search may pass
     node_limit by less than MAX_MOVES nodes.
 
+    ``prune`` holds the switches of the sound reductions: PRUNE_DEADLOCK
+    (children that fail the deadlock test are not expanded) and
+    PRUNE_SAFE_LEADS (a position with a safe lead, ``_safe_lead``, has that
+    one child).
+
     A position is a node when it is inserted in the table, which happens when
     its parent is expanded; a position found in the table is never inserted
     or expanded again: in a one-player search, had it led to a win the search
@@ -1074,7 +1184,7 @@ def search(
         if _is_won(states[0], sweeps):
             counters[C_SP] = 0
             return S_WON
-        if prune:
+        if prune & PRUNE_DEADLOCK:
             counters[C_CHECKS] += 1
             if _deadlocked(states[0], can_top, dead_scratch, sweeps, space_any, False):
                 counters[C_PRUNES] += 1
@@ -1106,6 +1216,7 @@ def search(
                 freezes,
                 space_any,
                 tail_when_stuck,
+                prune,
                 z,
                 zh,
                 salt,
@@ -1154,7 +1265,7 @@ def search(
                 _probe_rest(flat, moves, nmoves, counters, flat_keys, pend_level, pend_from, pend_n)
             counters[C_SP] = sp + 1
             return S_WON
-        if prune:
+        if prune & PRUNE_DEADLOCK:
             check = False
             took_last_space = False
             if code == TAIL_CODE:

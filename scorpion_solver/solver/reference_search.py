@@ -11,16 +11,18 @@ position reached by it passes if its parent passed: a build onto a successor
 covers only that successor, which no other card needs, and frees the card it
 left; a move into an empty column while another stays empty frees the card it
 left and changes nothing the analysis reads; relocating a whole column changes
-no card's neighbours.
+no card's neighbours. With ``Limits.safe_leads`` a position that has a safe
+lead (``safe_lead``) is expanded with that one move, as in the kernel.
 """
 
 from __future__ import annotations
 
 import time
 
+from ..game.cards import is_ace, is_king
 from ..game.engine import TAIL, Move, apply_move, interchangeable_columns, is_won, legal_moves, moves_text
-from ..game.position import Position
-from ..game.rules import CLEAR, Rules
+from ..game.position import Position, frozen_floor
+from ..game.rules import CLEAR, SPACE_ANY, Rules
 from .deadlock import is_deadlocked
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
 
@@ -36,6 +38,54 @@ def canonical_key(pos: Position) -> tuple:
 def search_order(pos: Position, rules: Rules) -> list[Move]:
     """The legal moves in the order the search tries them (twin of the kernel's)."""
     return legal_moves(pos, rules)
+
+
+def _is_run(cards: tuple[int, ...]) -> bool:
+    """Each card lies on its successor (cards listed bottom first)."""
+    return all(upper == lower - 1 for lower, upper in zip(cards, cards[1:]))
+
+
+def safe_lead(pos: Position, move: Move, rules: Rules) -> bool:
+    """Twin of ``kernel._safe_lead`` (the rule and its soundness argument are there).
+
+    A legal non-King move ``c`` onto ``c + 1`` after the tail deal, with
+    King-only spaces, where (A) c leads a run down to an Ace, or to a card t
+    and c lies on a run down to t - 1, or (B) c + 1 lies on a run down to a
+    card l with only face-down or frozen cards (or nothing) under it, and l
+    is a King or c lies on l + 1. Never with frozen runs (classic).
+    """
+    if move.is_tail or not pos.tail_dealt or rules.space == SPACE_ANY or rules.freezes or is_king(move.card):
+        return False
+    x, y = pos.columns[move.src], pos.columns[move.dst]
+    i = x.index(move.card)
+    group = x[i:]
+    group_run = _is_run(group)
+    h = len(y) - 1
+    while h > 0 and y[h - 1] == y[h] + 1:
+        h -= 1
+    low = y[h]
+    floor = frozen_floor(pos, move.dst)
+    if group_run and is_ace(group[-1]):
+        return True
+    if group_run:
+        g = i - 1
+        while g > 0 and x[g - 1] == x[g] + 1:
+            g -= 1
+        if group[-1] - 1 in x[max(g, 0) : i]:
+            return True
+    if h > pos.hidden[move.dst] and h > floor:
+        return False
+    return is_king(low) or (i > 0 and x[i - 1] == low + 1)
+
+
+def expansion_moves(pos: Position, rules: Rules, limits: Limits) -> list[Move]:
+    """The moves a node's expansion tries: all legal moves, or only the first safe lead."""
+    moves = search_order(pos, rules)
+    if limits.safe_leads:
+        for move in moves:
+            if safe_lead(pos, move, rules):
+                return [move]
+    return moves
 
 
 def needs_deadlock_check(before: Position, move: Move, after: Position) -> bool:
@@ -70,7 +120,7 @@ def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits
 
     def expand(here: Position) -> list[Move]:
         kept = []
-        moves = search_order(here, rules)
+        moves = expansion_moves(here, rules, limits)
         result.moves_made += len(moves)
         for move in moves:
             key = canonical_key(apply_move(here, move, rules))

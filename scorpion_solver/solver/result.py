@@ -21,13 +21,15 @@ class Limits:
     by less than one expansion); ``seconds`` is wall clock, checked by
     ``search.solve`` between kernel slices of about 16,000 nodes (a few
     milliseconds). ``memory_mb`` caps the transposition table. ``prune``
-    switches the sound deadlock pruning.
+    switches the sound deadlock pruning, ``safe_leads`` the sound cut of a
+    position's moves to one safe lead after the tail deal (``kernel._safe_lead``).
     """
 
     nodes: int = DEFAULT_NODES
     memory_mb: int = DEFAULT_MEMORY_MB
     seconds: float | None = None
     prune: bool = True
+    safe_leads: bool = True
 
     def __post_init__(self) -> None:
         if self.nodes < 1:

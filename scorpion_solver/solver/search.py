@@ -399,7 +399,7 @@ def _solve_from_root(
             freezes,
             space_any,
             when_stuck,
-            int(limits.prune),
+            int(limits.prune) * K.PRUNE_DEADLOCK | int(limits.safe_leads) * K.PRUNE_SAFE_LEADS,
             K.Z,
             K.ZH,
             K.SALT,
