@@ -424,3 +424,26 @@ def test_dask_local_cluster_matches_local(ref60, tmp_path):
     assert "--workers is for local processes" in user_error(
         invoke("batch", "1-60", "--dask-local", "2", "--workers", "2", "--out", folder)
     )
+
+
+def test_folder_made_before_safe_leads_resumes_only_with_them_off(tmp_path):
+    """A folder whose limits predate ``safe_leads`` was solved without the cut: it is that setting, not another."""
+    out = tmp_path / "old"
+    first = invoke("batch", "1-30", "--mode", "clear", "--out", out, "--chunk", "10", "--no-progress", "--no-safe-leads")
+    assert first.exit_code == 0, first.output
+    meta_path = out / B.METADATA
+    meta = json.loads(meta_path.read_text())
+    assert meta["limits"]["safe_leads"] is False
+    del meta["limits"]["safe_leads"]  # as the folders written before the cut existed
+    meta_path.write_text(json.dumps(meta))
+    (out / "chunk-00000021-00000030.parquet").unlink()
+    refused = invoke("batch", "1-30", "--mode", "clear", "--out", out, "--no-progress")
+    assert refused.exit_code == 2
+    assert "no safe leads" in refused.output and "add --no-safe-leads" in refused.output
+    resumed = invoke("batch", "1-30", "--mode", "clear", "--out", out, "--no-progress", "--no-safe-leads")
+    assert resumed.exit_code == 0, resumed.output
+    table = B.read_folder(out)
+    assert table.column("deal").to_pylist() == list(range(1, 31))
+    fresh = invoke("batch", "1-30", "--mode", "clear", "--out", tmp_path / "new", "--chunk", "10", "--no-progress")
+    assert fresh.exit_code == 0, fresh.output
+    assert B.read_folder(tmp_path / "new").column("status").to_pylist() == table.column("status").to_pylist()

@@ -124,11 +124,22 @@ def limits_record(limits: Limits) -> dict:
     return _json_clean(asdict(limits))
 
 
+def recorded_safe_leads(record: dict) -> bool:
+    """Whether a folder's recorded limits have the safe-leads cut on (folders made before it existed: off)."""
+    return bool(record.get("safe_leads", False))
+
+
+def _same_limits(record: dict, limits: Limits) -> bool:
+    """Whether recorded limits are these (a record from before ``safe_leads`` existed means it off)."""
+    return dict(record, safe_leads=recorded_safe_leads(record)) == limits_record(limits)
+
+
 def limits_text(record: dict) -> str:
     seconds = record.get("seconds")
     time_part = f", time {seconds:g} s" if seconds else ""
     prune = "" if record.get("prune", True) else ", no pruning"
-    return f"nodes {record['nodes']}, memory {record['memory_mb']} MB{time_part}{prune}"
+    leads = "" if recorded_safe_leads(record) else ", no safe leads"
+    return f"nodes {record['nodes']}, memory {record['memory_mb']} MB{time_part}{prune}{leads}"
 
 
 def machine_record() -> dict:
@@ -347,6 +358,8 @@ def default_out(deals: DealSet, modes: tuple[str, ...], limits: Limits) -> Path:
         name += f"-t{limits.seconds:g}"
     if not limits.prune:
         name += "-noprune"
+    if not limits.safe_leads:
+        name += "-nosafeleads"
     return Path("results") / name
 
 
@@ -403,11 +416,17 @@ def check_folder(out: Path, meta: dict, settings: BatchSettings, retry: bool = F
             f"{out} was made with --chunk {meta['chunk']}; rerun with --chunk {meta['chunk']} "
             "(or without --chunk) or give another --out"
         )
-    if not retry and limits_record(settings.limits) != meta["limits"]:
+    if not retry and not _same_limits(meta["limits"], settings.limits):
+        hint = (
+            " (it was made without the safe-leads cut: add --no-safe-leads)"
+            if recorded_safe_leads(meta["limits"]) != settings.limits.safe_leads
+            and not recorded_safe_leads(meta["limits"])
+            else ""
+        )
         raise BatchError(
             f"{out} was made with limits ({limits_text(meta['limits'])}); this run asks for "
             f"({limits_text(limits_record(settings.limits))}): refusing to mix results of "
-            "different limits in one folder (to re-solve its unknown deals with a bigger budget, "
+            f"different limits in one folder{hint} (to re-solve its unknown deals with a bigger budget, "
             f"use --retry-unknown --out {out})"
         )
 

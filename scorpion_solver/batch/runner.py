@@ -35,6 +35,7 @@ from .folder import (
     now_text,
     read_folder,
     read_metadata,
+    recorded_safe_leads,
     remove_stale_tmp,
     run_record,
     write_chunk,
@@ -343,6 +344,8 @@ def retry_unknown(
             )
         if limits.prune != meta["limits"].get("prune", True):
             raise BatchError("--retry-unknown cannot change the pruning setting of a folder")
+        if limits.safe_leads != recorded_safe_leads(meta["limits"]):
+            raise BatchError("--retry-unknown cannot change the safe-leads setting of a folder")
         work: list[tuple[str, list[tuple[int, str]]]] = []
         same_budget = 0  # unknown rows this very budget already left unknown
         tally = Tally(settings.modes)

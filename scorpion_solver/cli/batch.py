@@ -75,6 +75,11 @@ from .common import MEGABYTES, NODES, SECONDS, echo_json, fail, resolve_rules, r
     help="Run on a local Dask cluster of N worker processes (needs scorpion-solver[dask]).",
 )
 @click.option(
+    "--no-safe-leads",
+    is_flag=True,
+    help="Switch off the safe-leads cut (more nodes, same verdicts): the setting of folders made before it existed.",
+)
+@click.option(
     "--progress/--no-progress", default=None, help="Show the progress bar [default: when stderr is a terminal]."
 )
 @user_errors
@@ -91,6 +96,7 @@ def batch_command(
     retry_unknown: bool,
     scheduler: str | None,
     dask_local: int | None,
+    no_safe_leads: bool,
     progress: bool | None,
 ) -> None:
     """Solve every deal of RANGE in each mode into a resumable folder of Parquet files.
@@ -115,7 +121,12 @@ def batch_command(
             deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, scheduler, dask_local, progress, command
         )
     else:
-        limits = Limits(nodes=nodes or DEFAULT_NODES, memory_mb=memory_mb or DEFAULT_MEMORY_MB, seconds=seconds)
+        limits = Limits(
+            nodes=nodes or DEFAULT_NODES,
+            memory_mb=memory_mb or DEFAULT_MEMORY_MB,
+            seconds=seconds,
+            safe_leads=not no_safe_leads,
+        )
         settings = B.BatchSettings(deals, mode_names, limits, chunk)
         folder = out or B.default_out(deals, mode_names, limits)
         report = _run(B.run_batch, settings, folder, workers, scheduler, dask_local, progress, command)
@@ -150,6 +161,7 @@ def _retry(deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, sc
         memory_mb=memory_mb or old["memory_mb"],
         seconds=seconds if seconds is not None else old.get("seconds"),
         prune=old.get("prune", True),
+        safe_leads=B.recorded_safe_leads(old),
     )
     settings = B.BatchSettings(deals, mode_names, limits, chunk)
     return _run(B.retry_unknown, settings, out, workers, scheduler, dask_local, progress, command)
