@@ -4,7 +4,8 @@
 * ``game``: ``deal``, ``perft``, ``replay``;
 * ``solve``: ``solve``;
 * ``analysis``: ``hint``, ``analyze``;
-* ``batch``: ``batch``, ``stats``.
+* ``batch``: ``batch``, ``stats``;
+* ``play``: ``play``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .analysis import analyze_command, hint_command
 from .batch import batch_command, stats_command
 from .common import UserError, load_start, rules_from, user_errors
 from .game import deal_command, perft_command, replay_command
+from .play import play_command
 from .solve import solve_command
 
 
@@ -59,6 +61,7 @@ for _command in (
     stats_command,
     hint_command,
     analyze_command,
+    play_command,
 ):
     main.add_command(_command)
 
