@@ -206,7 +206,7 @@ class HopPolicy(Policy):
             if not open_moves:
                 break
 
-            def bound(m: Move) -> float:
+            def bound(m: Move, total: int = total) -> float:
                 if tried[m] == 0:
                     return math.inf
                 return wins[m] / tried[m] + math.sqrt(2 * math.log(total + 1) / tried[m])
