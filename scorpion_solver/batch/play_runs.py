@@ -70,6 +70,7 @@ PLAY_SCHEMA = pa.schema(
         pa.field("nodes", pa.int64(), nullable=False),  # the policy's nodes
         pa.field("proof_solves", pa.int64(), nullable=False),  # the harness's solves of the true position
         pa.field("seconds", pa.float64(), nullable=False),  # wall clock of the game (not reproducible)
+        pa.field("cpu_seconds", pa.float64(), nullable=False),  # CPU time of the game in its worker
         pa.field("game_seed", pa.int64(), nullable=False),
     ]
 )
@@ -126,6 +127,7 @@ def play_pairs(triples: list[tuple[int, str, str]], spec: PolicySpec, move_cap: 
                 nodes=0,
                 proof_solves=0,
                 seconds=0.0,
+                cpu_seconds=0.0,
             )
         else:
             try:

@@ -5,7 +5,7 @@
 * ``solve``: ``solve``;
 * ``analysis``: ``hint``, ``analyze``;
 * ``batch``: ``batch``, ``stats``;
-* ``play``: ``play``.
+* ``play``: ``play``, ``deals``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .analysis import analyze_command, hint_command
 from .batch import batch_command, stats_command
 from .common import UserError, load_start, rules_from, user_errors
 from .game import deal_command, perft_command, replay_command
-from .play import play_command
+from .play import deals_command, play_command
 from .solve import solve_command
 
 
@@ -62,6 +62,7 @@ for _command in (
     hint_command,
     analyze_command,
     play_command,
+    deals_command,
 ):
     main.add_command(_command)
 

@@ -180,3 +180,39 @@ def _play_file(source: str, spec: PolicySpec, modes: str, move_cap: int, proof_n
     click.echo(f"{source}, {parsed.rules.name}, {spec.name}: {record.outcome}{why} after {len(record.moves)} moves")
     click.echo(record.text)
     click.echo(f"[{record.decisions} decisions, {record.solves} solves, {record.nodes} nodes, {record.seconds:.3f} s]")
+
+
+@click.command("deals")
+@click.option("--winnable", is_flag=True, required=True, help="List winnable deals (the only listing so far).")
+@click.option("--mode", type=click.Choice(["clear", "classic"]), default="clear", show_default=True, help="Rules mode.")
+@click.option(
+    "--grade",
+    type=click.Choice(["easy", "medium", "hard"]),
+    default=None,
+    help="easy: won by greedy; medium: won by hop, not greedy; hard: won only with peeking [default: any].",
+)
+@click.option("-n", "count", type=click.IntRange(1), default=10, show_default=True, help="How many deals.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Which ones (a uniform draw).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@user_errors
+def deals_command(winnable: bool, mode: str, grade: str | None, count: int, seed: int, as_json: bool) -> None:
+    """Deal numbers to play (open them in PySolFC), winnable, graded by how a player without peeking fares.
+
+    From the committed results: the exact verdicts (results/deals-1-1000000)
+    and the play folders (results/play-*). Grades: easy (the greedy policy
+    wins it), medium (only hop wins it), hard (winnable only with peeking);
+    the rule is documented in scorpion_solver/batch/deal_grades.py.
+    """
+    from ..batch import deal_grades as G
+
+    if not (P.EXACT_RESULTS / "_batch.json").exists():
+        raise UserError(f"no exact results at {P.EXACT_RESULTS} (run from the repository, or `scorpion batch` first)")
+    grades = G.grade_deals(mode)
+    chosen = G.pick(grades, grade, count, seed)
+    if grade is not None and not chosen:
+        raise UserError(f"no {grade} deal in the committed play results for {mode}")
+    if as_json:
+        click.echo(json.dumps({"mode": mode, "grade": grade, "deals": [{"deal": d, "grade": g} for d, g in chosen]}))
+        return
+    for number, g in chosen:
+        click.echo(f"{number}\t{g}")

@@ -43,7 +43,8 @@ class GameRecord:
     solves: int  # the policy's solves
     nodes: int  # the policy's nodes
     proof_solves: int  # the harness's solves of the true position
-    seconds: float
+    seconds: float  # wall clock
+    cpu_seconds: float  # CPU time of this process (the cost on a loaded machine)
 
     @property
     def text(self) -> str:
@@ -60,6 +61,7 @@ class GameRecord:
             "nodes": self.nodes,
             "proof_solves": self.proof_solves,
             "seconds": round(self.seconds, 6),
+            "cpu_seconds": round(self.cpu_seconds, 6),
         }
 
 
@@ -73,7 +75,7 @@ def play_game(
     """Let ``policy`` play from ``position``; ``proof_nodes=None`` never consults the solver."""
     from ..solver.search import solve
 
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     views: list[Observation] = []
     moves: list[Move] = []
     proof_solves = 0
@@ -114,4 +116,5 @@ def play_game(
         policy.cost.nodes,
         proof_solves,
         time.perf_counter() - start,
+        time.process_time() - cpu_start,
     )

@@ -86,6 +86,16 @@ class Policy:
         return np.random.default_rng([self.seed, len(history.moves)])
 
     def choose(self, view: Observation, history: History = History()) -> Move:
+        """The move to play in ``view``; a Position is refused (it would show the hidden cards)."""
+        if not isinstance(view, Observation):
+            raise TypeError(f"a policy sees an Observation, not a {type(view).__name__}: use Observation.of(position)")
+        moves = view.legal_moves(self.rules)
+        if not moves:
+            raise ValueError("no legal move: the game is over")
+        self.cost.decisions += 1
+        return self._choose(view, moves, history)
+
+    def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
         raise NotImplementedError
 
     def settings(self) -> dict:
@@ -95,11 +105,7 @@ class Policy:
 class RandomPolicy(Policy):
     name = "random"
 
-    def choose(self, view: Observation, history: History = History()) -> Move:
-        self.cost.decisions += 1
-        moves = view.legal_moves(self.rules)
-        if not moves:
-            raise ValueError("no legal move: the game is over")
+    def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
         useful = [m for m in moves if m.is_tail or view.columns[m.src].index(m.card) > 0 or view.columns[m.dst]]
         pool = useful or moves
         return pool[int(self.rng(history).integers(len(pool)))]
@@ -108,11 +114,7 @@ class RandomPolicy(Policy):
 class GreedyPolicy(Policy):
     name = "greedy"
 
-    def choose(self, view: Observation, history: History = History()) -> Move:
-        self.cost.decisions += 1
-        moves = view.legal_moves(self.rules)
-        if not moves:
-            raise ValueError("no legal move: the game is over")
+    def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
         return greedy_order(view, fresh_moves(view, moves, history.seen(), self.rules), self.rules)[0]
 
 
@@ -145,11 +147,7 @@ class HopPolicy(Policy):
         self.cost.nodes += result.nodes
         return result
 
-    def choose(self, view: Observation, history: History = History()) -> Move:
-        self.cost.decisions += 1
-        moves = view.legal_moves(self.rules)
-        if not moves:
-            raise ValueError("no legal move: the game is over")
+    def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
         if view.fully_known:
             planned = self._follow_plan(view)
             if planned is not None:
