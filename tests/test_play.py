@@ -295,6 +295,30 @@ def test_deal_view_and_fair_hint_commands(tmp_path):
     data = json.loads(fair.output)
     assert data["samples"] == 5 and data["unseen"] == 15
     assert {m["move"] for m in data["moves"]} == {str(m) for m in legal_moves(deal(1, CLEAR), CLEAR)}
+    plain = runner.invoke(main, ["hint", str(path)])
+    assert plain.exit_code == 2 and "holds unknown cards ??" in plain.output and "--fair" in plain.output
     path.write_text(view.output.replace("col1: ?? ?? ??", "col1: AS ??"))
     bad = runner.invoke(main, ["hint", str(path), "--fair"])
     assert bad.exit_code == 2 and "line 2" in bad.output and "error:" in bad.output
+
+
+def test_play_on_a_dask_cluster_gives_the_same_games(exact_folder, tmp_path):
+    pytest.importorskip("distributed")
+    from scorpion_solver.batch.backends import DaskBackend
+
+    settings = PlaySettings(
+        plan.parse_range("30-40"), ("clear",), PolicySpec("random", seed=5), exact=exact_folder, chunk=6
+    )
+    run_play(settings, tmp_path / "local", lambda: LocalBackend(1), progress=False)
+    report = run_play(settings, tmp_path / "dask", lambda: DaskBackend(local_workers=1), progress=False)
+    assert report.complete
+    meta = json.loads((tmp_path / "dask" / "_batch.json").read_text())
+    assert meta["runs"][0]["backend"] == "dask"
+
+    def games(folder):
+        return [
+            {k: v for k, v in r.items() if k not in ("seconds", "cpu_seconds")}
+            for r in read_play_folder(folder).to_pylist()
+        ]
+
+    assert games(tmp_path / "dask") == games(tmp_path / "local")

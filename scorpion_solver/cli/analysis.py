@@ -133,12 +133,25 @@ def hint_command(
             source, mode, rules_name, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds), samples, seed, as_json
         )
         return
+    _refuse_unknown_cards(source)
     position, rules, number = _load(source, mode, rules_name)
     report = hint(position, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
     if as_json:
         _echo_json(report.as_dict(), source, number)
         return
     click.echo(format_hint(report, _label(source, number, rules.name)))
+
+
+def _refuse_unknown_cards(source: str) -> None:
+    from ..game.view_text import has_unknown
+
+    try:
+        with open(source, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError:
+        return  # a deal number, or a file load_start reports
+    if has_unknown(text):
+        raise UserError(f"{source} holds unknown cards ??: a hint that uses only what you see needs --fair")
 
 
 def _fair_hint(source, mode, rules_name, limits: Limits, samples: int, seed: int, as_json: bool) -> None:
