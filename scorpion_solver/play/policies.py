@@ -23,7 +23,8 @@ them to show it).
   is winnable without a solve of its own. With ``bandit`` the layouts are
   spread among the moves adaptively (UCB1 on the share of winnable layouts,
   as lonelybot does for Klondike): each round gives one more layout to the
-  move with the highest upper confidence bound, up to K layouts per move.
+  move with the highest upper confidence bound, up to K layouts per move,
+  and a move whose upper bound falls below the best lower bound is dropped.
   Once nothing is hidden (tail dealt, every face-down card turned) it plays
   the solver's solution, which is optimal.
 """
@@ -193,33 +194,40 @@ class HopPolicy(Policy):
         return wins
 
     def _bandit(self, layouts, candidates: list[Move]) -> dict:
-        """UCB1 over the moves: each round one more layout (the next in the common list) for the best bound."""
+        """UCB1 over the moves, with elimination: each round one more layout for the move of highest bound.
+
+        Layouts are taken in the common order (move m's i-th layout is every
+        move's i-th), each move gets at most K, and a move whose upper bound
+        falls below the best lower bound is dropped, which is where the
+        bandit saves solves over judging every move in every layout.
+        """
         roots: dict[int, object] = {}
         tried = dict.fromkeys(candidates, 0)
         wins = dict.fromkeys(candidates, 0)
+        alive = list(candidates)
         total = 0
-        budget = len(layouts) * len(candidates)
-        while total < budget:
-            open_moves = [m for m in candidates if tried[m] < len(layouts)]
-            if not open_moves:
+
+        def radius(m: Move) -> float:
+            return math.sqrt(2 * math.log(total + 1) / tried[m]) if tried[m] else math.inf
+
+        def mean(m: Move) -> float:
+            return wins[m] / tried[m] if tried[m] else 0.0
+
+        while True:
+            open_moves = [m for m in alive if tried[m] < len(layouts)]
+            if not open_moves or len(alive) == 1:
                 break
-
-            def bound(m: Move, total: int = total) -> float:
-                if tried[m] == 0:
-                    return math.inf
-                return wins[m] / tried[m] + math.sqrt(2 * math.log(total + 1) / tried[m])
-
-            move = max(open_moves, key=bound)  # ties: the greedy order
+            move = max(open_moves, key=lambda m: mean(m) + radius(m))  # ties: the greedy order
             i = tried[move]
             if i not in roots:
                 roots[i] = self._run(layouts[i])
             wins[move] += self._judge(layouts[i], roots[i], move)
             tried[move] += 1
             total += 1
-            if all(r.status == LOST for r in roots.values()) and len(roots) == len(layouts):
-                break
-        # compare shares on the layouts each move was given (paired where they overlap)
-        return {m: (wins[m] / tried[m] if tried[m] else 0.0) for m in candidates}
+            if all(tried[m] for m in alive):
+                floor = max(mean(m) - radius(m) for m in alive)
+                alive = [m for m in alive if mean(m) + radius(m) >= floor]
+        return {m: (mean(m) if m in alive else -1.0) for m in candidates}
 
 
 def make_policy(
