@@ -937,11 +937,11 @@ PLAYING = [
         from scorpion_solver import Limits, analyze, deal, get_rules, parse_moves
 
         shown = []
-        sample = lost[lost["label"] == "greedy"].head(5)
+        sample = lost[lost["label"] == "greedy"].head(4)
         for r in sample.itertuples():
             rules = get_rules(r.mode)
             moves = parse_moves(r.moves)
-            result = analyze(deal(int(r.deal), rules), moves, rules, Limits(nodes=200_000))
+            result = analyze(deal(int(r.deal), rules), moves, rules, Limits(nodes=100_000))
             fatal = result.fatal_index
             shown.append({"deal": r.deal, "mode": r.mode, "moves played": len(moves),
                           "fatal move": f"{fatal} ({moves[fatal - 1]})" if fatal else result.finding,
