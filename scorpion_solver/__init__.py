@@ -5,7 +5,7 @@ The package is layered; each layer imports only from the layers below it
 
     cli                         the ``scorpion`` command
     batch | page                resumable parallel batches, statistics | pages of the game (HTML)
-    analysis                    hints, game analysis, walkthroughs
+    analysis | play             hints, game analysis, walkthroughs | policies that cannot peek, fair hints
     solver                      the jitted kernel and the validated ``solve``
     game                        cards, rules, deals, positions, the reference engine
 
@@ -38,6 +38,10 @@ from .game import (  # noqa: E402
     perft,
     replay,
 )
+from .game.view import Observation, sample_positions  # noqa: E402
+from .game.view_text import format_view, parse_view  # noqa: E402
+from .play import make_policy, play_game  # noqa: E402
+from .play.fair import fair_hint  # noqa: E402
 from .solver import LOST, UNKNOWN, WON, Limits, SolveResult  # noqa: E402
 
 __all__ = [
@@ -53,6 +57,7 @@ __all__ = [
     "Limits",
     "Move",
     "MoveError",
+    "Observation",
     "Position",
     "PositionError",
     "Rules",
@@ -60,16 +65,22 @@ __all__ = [
     "analyze",
     "apply_move",
     "deal",
+    "fair_hint",
     "format_position",
+    "format_view",
     "get_rules",
     "hint",
     "is_lost",
     "is_won",
     "legal_moves",
+    "make_policy",
     "parse_moves",
     "parse_position",
+    "parse_view",
     "perft",
+    "play_game",
     "replay",
+    "sample_positions",
     "solve",
 ]
 

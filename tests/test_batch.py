@@ -429,7 +429,9 @@ def test_dask_local_cluster_matches_local(ref60, tmp_path):
 def test_folder_made_before_safe_leads_resumes_only_with_them_off(tmp_path):
     """A folder whose limits predate ``safe_leads`` was solved without the cut: it is that setting, not another."""
     out = tmp_path / "old"
-    first = invoke("batch", "1-30", "--mode", "clear", "--out", out, "--chunk", "10", "--no-progress", "--no-safe-leads")
+    first = invoke(
+        "batch", "1-30", "--mode", "clear", "--out", out, "--chunk", "10", "--no-progress", "--no-safe-leads"
+    )
     assert first.exit_code == 0, first.output
     meta_path = out / B.METADATA
     meta = json.loads(meta_path.read_text())

@@ -6,6 +6,7 @@
 * ``analysis``: ``hint``, ``analyze``;
 * ``batch``: ``batch``, ``stats``;
 * ``show``: ``show`` (a page of cards).
+* ``play``: ``play``, ``deals``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .analysis import analyze_command, hint_command
 from .batch import batch_command, stats_command
 from .common import UserError, load_start, resolve_rules, rules_from, user_errors
 from .game import deal_command, perft_command, replay_command
+from .play import deals_command, play_command
 from .show import show_command
 from .solve import solve_command
 
@@ -72,6 +74,8 @@ for _command in (
     hint_command,
     analyze_command,
     show_command,
+    play_command,
+    deals_command,
 ):
     main.add_command(_command)
 

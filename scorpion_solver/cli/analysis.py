@@ -84,6 +84,14 @@ def _cost(solves: int, nodes: int, seconds: float) -> str:
 @click.command("hint")
 @click.argument("source")
 @_common_options
+@click.option(
+    "--fair",
+    is_flag=True,
+    help="Judge the moves knowing only what a player sees: SOURCE may hold ?? for unknown cards; "
+    "each move's share of sampled layouts of the hidden cards in which it keeps the game winnable.",
+)
+@click.option("--samples", type=click.IntRange(1), default=100, show_default=True, help="--fair: layouts sampled.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="--fair: the sampling seed.")
 @user_errors
 def hint_command(
     source: str,
@@ -93,16 +101,28 @@ def hint_command(
     memory_mb: int,
     seconds: float | None,
     as_json: bool,
+    fair: bool,
+    samples: int,
+    seed: int,
 ) -> None:
     """Judge every legal move of SOURCE (a deal number, a position file, or - for standard input).
 
     Each move is shown with its verdict: it keeps the game winnable (with the
     length of the known win), it loses, or unknown within the budget. The best
     move (winnable, shortest known win) comes first, and the first line says
-    whether the position itself can still be won.
+    whether the position itself can still be won. With --fair, SOURCE is what a
+    player sees (a deal number shows its deal's view; a file may write ?? for
+    each unknown face-down or tail card) and each move gets its share of
+    sampled layouts with a 95% interval.
     """
     from ..solver.search import load_solver
 
+    if fair:
+        _fair_hint(
+            source, mode, rules_name, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds), samples, seed, as_json
+        )
+        return
+    _refuse_unknown_cards(source)
     position, rules, number = _load(source, mode, rules_name)
     load_solver(notify=lambda message: click.echo(message, err=True))
     report = hint(position, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
@@ -110,6 +130,63 @@ def hint_command(
         _echo_json(report.as_dict(), source, number)
         return
     click.echo(format_hint(report, _label(source, number, rules.name)))
+
+
+def _refuse_unknown_cards(source: str) -> None:
+    from ..game.view_text import has_unknown
+
+    try:
+        with open(source, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError:
+        return  # a deal number, or a file load_start reports
+    if has_unknown(text):
+        raise UserError(f"{source} holds unknown cards ??: a hint that uses only what you see needs --fair")
+
+
+def _fair_hint(source, mode, rules_name, limits: Limits, samples: int, seed: int, as_json: bool) -> None:
+    from ..game.view import Observation
+    from ..game.view_text import read_view_file
+    from ..play.fair import fair_hint
+
+    rules = one_rules(mode, rules_name)
+    number = None
+    if source.strip().lstrip("-").isdigit():
+        position, rules, number = load_start(source, rules)
+        view = Observation.of(position)
+    else:
+        view, rules = read_view_file(source, rules)
+    report = fair_hint(view, rules, samples, seed, limits)
+    if as_json:
+        _echo_json(report.as_dict(), source, number)
+        return
+    click.echo(format_fair_hint(report, _label(source, number, rules.name)))
+
+
+def format_fair_hint(report, label: str) -> str:
+    low, high = report.interval
+    if report.unseen:
+        what = f"{report.samples} sampled layouts of the {report.unseen} unseen cards (seed {report.seed})"
+    else:
+        what = "no card is hidden: one layout, the position itself"
+    lines = [
+        f"{label}: {what}",
+        f"winnable in {report.wins} of {report.samples} layouts: {report.share:.1%} "
+        f"(95% interval {low:.1%} - {high:.1%})" + (f"; {report.unknown} undecided" if report.unknown else ""),
+    ]
+    if not report.moves:
+        lines.append("no legal move")
+        return "\n".join(lines)
+    best = report.best
+    lines.append(f"best move: {best.text}" if best.wins else "best move: none keeps a sampled layout winnable")
+    width = max(len(m.text) for m in report.moves)
+    for m in report.moves:
+        lo, hi = m.interval
+        extra = f", {m.unknown} undecided" if m.unknown else ""
+        win = f", win in {m.mean_win_moves:.0f} moves on average" if m.wins else ""
+        lines.append(f"  {m.text:<{width}}  {m.share:6.1%}  ({lo:.1%} - {hi:.1%}){win}{extra}")
+    lines.append(_cost(report.solves, report.nodes, report.seconds))
+    return "\n".join(lines)
 
 
 def format_hint(report: HintReport, label: str) -> str:

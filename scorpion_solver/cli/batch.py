@@ -260,6 +260,11 @@ def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ..
     if not folder.is_dir():
         raise B.BatchError(f"{folder} is not a folder")
     meta = B.read_metadata(folder)
+    from ..batch import play_runs
+
+    if play_runs.is_play_folder(meta):
+        _play_stats(folder, meta, as_json)
+        return
     table = B.read_folder(folder, columns=["deal", "mode", "status", "nodes", "seconds", "budget_nodes"])
     if table.num_rows == 0:
         raise B.BatchError(f"{folder} holds no finished chunk files (chunk-*.parquet)")
@@ -333,6 +338,25 @@ def _parse_pair(text: str, verdicts: dict) -> tuple[str, str]:
     if parts[0] == parts[1]:
         raise B.BatchError(f"--pair {text!r}: the two presets must differ")
     return parts[0], parts[1]
+
+
+def _play_stats(folder: Path, meta: dict, as_json: bool) -> None:
+    """``scorpion stats`` on a play folder: realistic vs thoughtful rates (``batch.play_stats``)."""
+    from ..batch import play_runs, play_stats
+
+    table = play_runs.read_play_folder(folder)
+    if table.num_rows == 0:
+        raise B.BatchError(f"{folder} holds no finished chunk files (chunk-*.parquet)")
+    summary = play_stats.summarize_play(
+        {n: table.column(n).to_numpy(zero_copy_only=False) for n in table.column_names}, meta
+    )
+    if as_json:
+        echo_json({"folder": str(folder), **summary}, indent=2)
+    else:
+        title = f"{folder}: deals {meta['deals']['spec']}, modes {', '.join(meta['modes'])}; scorpion-solver {meta['package_version']}"
+        click.echo(play_stats.format_play_summary(summary, title), nl=False)
+    if any(e["contradictions"] for e in summary["modes"].values()):
+        sys.exit(1)
 
 
 def _settings(meta: dict | None) -> dict | None:

@@ -17,14 +17,23 @@ from .common import UserError, is_deal_number, load_start, moves_from, one_rules
 @click.option(
     "--json", "as_json", is_flag=True, help="Print JSON instead of the position text (a SOURCE for the other commands)."
 )
+@click.option("--view", is_flag=True, help="Print the player's view: ?? for each face-down and tail card.")
 @user_errors
-def deal_command(number: str, mode: str | None, rules_name: str | None, as_json: bool) -> None:
+def deal_command(number: str, mode: str | None, rules_name: str | None, as_json: bool, view: bool) -> None:
     """Print the starting position of deal NUMBER (a PySolFC game number)."""
     if not is_deal_number(number):
         raise UserError(f"'{number}' is not a deal number (a whole number, 1 or more)")
     rules = one_rules(mode, rules_name) or get_rules("clear")
     n = check_deal_number(int(number))
     position = deal(n, rules)
+    if view:
+        from ..game.view import Observation
+        from ..game.view_text import format_view
+
+        if as_json:
+            raise UserError("--view prints text; give --view or --json, not both")
+        click.echo(format_view(Observation.of(position), rules), nl=False)
+        return
     if as_json:
         click.echo(position_json(position, rules, number=n))
     else:

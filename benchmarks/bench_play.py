@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Play benchmark: decisions per second and games per hour for each policy, and the cost per solve.
+
+Plays the first winnable deals of each mode (the exact results say which:
+``results/deals-1-1000000``, or the RULES.md known deals 5, 33, 37 when that
+folder is absent) with ``random``, ``greedy`` and ``hop`` (K samples, N nodes
+per solve), as ``scorpion play`` does (the harness's proof solves included),
+after a warm-up game (compile time excluded). Times are CPU seconds of this
+process (``time.process_time``), so a loaded machine slows the wall clock, not
+the figures. For ``hop`` it also reports solves per second and the mean nodes
+per solve: sampled layouts are mostly decided in a few nodes, so the fixed
+cost of a solve (state conversion, table allocation, the replay that checks
+every win) matters more than nodes per second.
+
+    python benchmarks/bench_play.py                   # 20 winnable deals a mode, hop K=10
+    python benchmarks/bench_play.py --deals 5 --samples 3 --quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from common import machine_record  # noqa: E402
+
+from scorpion_solver.game.deal import deal  # noqa: E402
+from scorpion_solver.game.rules import get_rules  # noqa: E402
+from scorpion_solver.play import make_policy, play_game  # noqa: E402
+
+EXACT = HERE.parent / "results" / "deals-1-1000000"
+
+
+def winnable_deals(mode: str, count: int) -> list[int]:
+    if not (EXACT / "_batch.json").exists():
+        return [5, 37] if mode == "classic" else [5, 33, 37]
+    import pyarrow.parquet as pq
+
+    rows = pq.read_table(EXACT / "chunk-00000001-00001000.parquet", columns=["deal", "mode", "status"]).to_pylist()
+    return [r["deal"] for r in rows if r["mode"] == mode and r["status"] == "won"][:count]
+
+
+def bench(policy_name: str, mode: str, deals: list[int], samples: int, nodes: int) -> dict:
+    rules = get_rules(mode)
+    play_game(deal(5, rules), rules, make_policy(policy_name, rules, samples=samples, nodes=nodes))  # warm-up
+    decisions = solves = solve_nodes = won = moves = 0
+    cpu = 0.0
+    for number in deals:
+        policy = make_policy(policy_name, rules, seed=number, samples=samples, nodes=nodes)
+        start = time.process_time()
+        record = play_game(deal(number, rules), rules, policy)
+        cpu += time.process_time() - start
+        decisions += record.decisions
+        solves += record.solves
+        solve_nodes += record.nodes
+        won += record.outcome == "won"
+        moves += len(record.moves)
+    return {
+        "policy": policy_name,
+        "mode": mode,
+        "games": len(deals),
+        "won": won,
+        "moves": moves,
+        "decisions": decisions,
+        "cpu_seconds": cpu,
+        "decisions_per_second": decisions / cpu if cpu else None,
+        "games_per_hour": 3600 * len(deals) / cpu if cpu else None,
+        "solves": solves,
+        "solves_per_second": solves / cpu if cpu and solves else None,
+        "nodes_per_solve": solve_nodes / solves if solves else None,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20, help="winnable deals per mode (the first of 1-1000)")
+    parser.add_argument("--samples", type=int, default=10, help="hop: layouts per decision")
+    parser.add_argument("--nodes", type=int, default=1000, help="hop: node budget per solve")
+    parser.add_argument("--quick", action="store_true", help="no report file")
+    args = parser.parse_args()
+    rows = []
+    for mode in ("clear", "classic"):
+        deals = winnable_deals(mode, args.deals)
+        for name in ("random", "greedy", "hop"):
+            row = bench(name, mode, deals, args.samples, args.nodes)
+            rows.append(row)
+            sps = f"{row['solves_per_second']:.0f}" if row["solves_per_second"] else "-"
+            nps = f"{row['nodes_per_solve']:.0f}" if row["nodes_per_solve"] else "-"
+            print(
+                f"{mode:8} {name:7} {row['games']} games, {row['won']} won: {row['decisions_per_second']:.1f} "
+                f"decisions/s, {row['games_per_hour']:.0f} games/h, {sps} solves/s, {nps} nodes/solve "
+                f"({row['cpu_seconds']:.1f} CPU s)",
+                flush=True,
+            )
+    if not args.quick:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        out = HERE / "results" / f"play-{stamp}.json"
+        report = {"samples": args.samples, "nodes": args.nodes, "machine": machine_record(), "rows": rows}
+        out.write_text(json.dumps(report, indent=2) + "\n")
+        lines = [
+            f"# Play benchmark {stamp}",
+            "",
+            f"hop K={args.samples}, {args.nodes} nodes per solve; CPU seconds of one process; "
+            f"load average {report['machine']['load_average']}",
+            "",
+            "| mode | policy | games | won | decisions/s | games/h | solves/s | nodes/solve |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for r in rows:
+            sps = f"{r['solves_per_second']:.0f}" if r["solves_per_second"] else "-"
+            nps = f"{r['nodes_per_solve']:.0f}" if r["nodes_per_solve"] else "-"
+            lines.append(
+                f"| {r['mode']} | {r['policy']} | {r['games']} | {r['won']} | {r['decisions_per_second']:.1f} | "
+                f"{r['games_per_hour']:.0f} | {sps} | {nps} |"
+            )
+        out.with_suffix(".md").write_text("\n".join(lines) + "\n")
+        print(f"report: {out}")
+
+
+if __name__ == "__main__":
+    main()

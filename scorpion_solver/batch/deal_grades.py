@@ -1,0 +1,84 @@
+"""Winnable deals graded by how a player who cannot peek fares on them (``scorpion deals``).
+
+The grading rule, per mode, for a deal the exact results show winnable:
+
+* **easy**: the ``greedy`` policy won it (a player following the simple rules
+  of thumb of ``play.greedy`` wins it);
+* **medium**: ``greedy`` lost it, but some ``hop`` run (any number of samples)
+  won it: it takes look-ahead over the hidden cards;
+* **hard**: winnable with peeking, but neither ``greedy`` nor any ``hop`` run
+  that played it won it.
+
+Only deals played by ``greedy`` and by at least one ``hop`` run in the
+committed play folders (``results/play-*``) get a grade; any other winnable
+deal is ``ungraded``. Lost deals get no grade. The play folders are found by
+their metadata (format ``scorpion-play/1``), so a new committed run extends
+the grades without code changes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..solver.result import WON
+from .folder import read_folder, read_metadata
+from .play_runs import EXACT_RESULTS, is_play_folder, read_play_folder
+
+GRADES = ("easy", "medium", "hard")
+UNGRADED = "ungraded"
+
+
+def play_folders(root: Path = Path("results")) -> list[tuple[Path, dict]]:
+    """The play folders under ``root`` with their metadata."""
+    found = []
+    if not root.is_dir():
+        return found
+    for path in sorted(root.iterdir()):
+        if path.is_dir():
+            try:
+                meta = read_metadata(path)
+            except ValueError:
+                continue
+            if is_play_folder(meta):
+                found.append((path, meta))
+    return found
+
+
+def grade_deals(mode: str, root: Path = Path("results"), exact: Path = EXACT_RESULTS) -> dict[int, str]:
+    """deal -> easy | medium | hard | ungraded, for every deal ``exact`` shows winnable in ``mode``."""
+    table = read_folder(exact, columns=["deal", "mode", "status"])
+    modes = table.column("mode").to_numpy(zero_copy_only=False)
+    status = table.column("status").to_numpy(zero_copy_only=False)
+    winnable = table.column("deal").to_numpy()[(modes == mode) & (status == WON)]
+    greedy: dict[int, bool] = {}
+    hop: dict[int, bool] = {}
+    for path, meta in play_folders(root):
+        policy = (meta.get("play") or {}).get("policy")
+        if policy not in ("greedy", "hop") or mode not in meta.get("modes", []):
+            continue
+        rows = read_play_folder(path, ["deal", "mode", "played", "outcome"]).to_pylist()
+        target = greedy if policy == "greedy" else hop
+        for row in rows:
+            if row["mode"] == mode and row["played"]:
+                target[row["deal"]] = target.get(row["deal"], False) or row["outcome"] == WON
+    grades = {}
+    for deal in winnable.tolist():
+        if deal in greedy and deal in hop:
+            grades[deal] = "easy" if greedy[deal] else "medium" if hop[deal] else "hard"
+        else:
+            grades[deal] = UNGRADED
+    return grades
+
+
+def pick(grades: dict[int, str], grade: str | None, n: int, seed: int) -> list[tuple[int, str]]:
+    """``n`` deals of the grade (any grade when None), drawn uniformly with ``seed``, sorted."""
+    pool = np.array(sorted(d for d, g in grades.items() if grade is None or g == grade), dtype=np.int64)
+    if pool.size > n:
+        pool = np.sort(np.random.default_rng(seed).choice(pool, size=n, replace=False))
+    return [(int(d), grades[int(d)]) for d in pool]
+
+
+def grade_counts(grades: dict[int, str]) -> dict[str, int]:
+    return {g: sum(v == g for v in grades.values()) for g in (*GRADES, UNGRADED)}

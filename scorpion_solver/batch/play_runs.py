@@ -1,0 +1,347 @@
+"""Play runs: a policy plays every deal of a range, into a resumable folder of Parquet game records.
+
+A *play folder* is laid out like a results folder (``folder``: one
+``chunk-*.parquet`` per finished chunk, written atomically, a lock, and
+``_batch.json``), with its own format ``scorpion-play/1`` and schema
+(:data:`PLAY_SCHEMA`, one row per deal and mode: the outcome and the game
+record). The chunks run on the same backends (local processes or Dask) through
+the same driver loop (``runner.drive``); a rerun of the same command skips
+the finished chunks, and a folder refuses rows made with another policy,
+other settings, deals or rules.
+
+Deals that the committed exact results show lost (``thoughtful`` column
+``lost``) cannot be won by any player: by default they are not played, their
+row says ``played = false`` with outcome ``lost`` and reason ``not-played``,
+and the metadata names the results folder that decided them. Every game won
+is checked to be on a deal not known lost, and its record replays to a win
+(``play.game``), or the run fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .. import __version__
+from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES, WON, play_game
+from ..play.policies import PolicySpec
+from ..solver.result import LOST
+from .backends import warm_up
+from .folder import (
+    CHUNK_GLOB,
+    FolderLock,
+    _atomic_write,
+    finished_chunks,
+    now_text,
+    read_folder,
+    read_metadata,
+    remove_stale_tmp,
+    rules_record,
+    run_record,
+    write_metadata,
+)
+from .plan import BatchError, DealSet, default_chunk, plan_chunks
+from .runner import Task, _disable, _drive_recorded, make_progress
+
+PLAY_FORMAT = "scorpion-play/1"
+NOT_PLAYED = "not-played"
+EXACT_RESULTS = Path("results") / "deals-1-1000000"
+
+PLAY_SCHEMA = pa.schema(
+    [
+        pa.field("deal", pa.int64(), nullable=False),
+        pa.field("mode", pa.string(), nullable=False),
+        pa.field("policy", pa.string(), nullable=False),
+        pa.field("thoughtful", pa.string(), nullable=False),  # won | lost | unknown: the exact verdict, "" if none
+        pa.field("played", pa.bool_(), nullable=False),  # false: known lost, counted lost without playing
+        pa.field("outcome", pa.string(), nullable=False),  # won | lost | capped
+        pa.field("reason", pa.string(), nullable=False),  # "" | no-move | proved-lost | move-cap | not-played
+        pa.field("n_moves", pa.int32(), nullable=False),
+        pa.field("moves", pa.string(), nullable=False),  # the game record, RULES.md notation
+        pa.field("decisions", pa.int64(), nullable=False),
+        pa.field("solves", pa.int64(), nullable=False),  # the policy's solves
+        pa.field("nodes", pa.int64(), nullable=False),  # the policy's nodes
+        pa.field("proof_solves", pa.int64(), nullable=False),  # the harness's solves of the true position
+        pa.field("seconds", pa.float64(), nullable=False),  # wall clock of the game (not reproducible)
+        pa.field("cpu_seconds", pa.float64(), nullable=False),  # CPU time of the game in its worker
+        pa.field("game_seed", pa.int64(), nullable=False),
+    ]
+)
+PLAY_COLUMNS = tuple(PLAY_SCHEMA.names)
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    deals: DealSet
+    modes: tuple[str, ...]
+    policy: PolicySpec
+    move_cap: int = DEFAULT_MOVE_CAP
+    proof_nodes: int = DEFAULT_PROOF_NODES
+    skip_lost: bool = True
+    exact: Path | None = EXACT_RESULTS
+    chunk: int | None = None
+
+    def record(self) -> dict:
+        return {
+            **self.policy.record(),
+            "move_cap": self.move_cap,
+            "proof_nodes": self.proof_nodes,
+            "skip_lost": self.skip_lost,
+        }
+
+
+def game_seed(seed: int, number: int, mode: str) -> int:
+    """The policy's seed for one game: a function of the run's seed, the deal and the mode."""
+    return int(np.random.SeedSequence([seed, number, sum(map(ord, mode))]).generate_state(1, np.uint64)[0] >> 1)
+
+
+def play_pairs(triples: list[tuple[int, str, str]], spec: PolicySpec, move_cap: int, proof_nodes: int) -> list[dict]:
+    """Play each (deal, mode, thoughtful verdict); return one row per game. Runs in worker processes."""
+    from ..game.deal import deal
+    from ..game.rules import get_rules
+    from . import backends
+
+    if not backends._warm:
+        warm_up()
+    rows = []
+    for number, mode, thoughtful in triples:
+        rules = get_rules(mode)
+        seed = game_seed(spec.seed, number, mode)
+        row = {"deal": number, "mode": mode, "policy": spec.name, "thoughtful": thoughtful, "game_seed": seed}
+        if thoughtful == LOST and spec.extra.get("skip_lost", True):
+            row.update(
+                played=False,
+                outcome="lost",
+                reason=NOT_PLAYED,
+                n_moves=0,
+                moves="",
+                decisions=0,
+                solves=0,
+                nodes=0,
+                proof_solves=0,
+                seconds=0.0,
+                cpu_seconds=0.0,
+            )
+        else:
+            try:
+                record = play_game(deal(number, rules), rules, spec.build(rules, seed), move_cap, proof_nodes)
+            except Exception as exc:
+                raise RuntimeError(f"deal {number} ({mode}): {type(exc).__name__}: {exc}") from exc
+            if record.outcome == WON and thoughtful == LOST:
+                raise RuntimeError(f"deal {number} ({mode}): won by {spec.name} but the exact results say lost")
+            row.update(played=True, **{k: v for k, v in record.as_dict().items() if k in PLAY_COLUMNS})
+        rows.append({name: row[name] for name in PLAY_COLUMNS})
+    return rows
+
+
+def thoughtful_verdicts(exact: Path | None, deals: DealSet, modes: tuple[str, ...]) -> dict:
+    """(deal, mode) -> the exact verdict from a results folder ({} when there is none)."""
+    if exact is None or not (exact / "_batch.json").exists():
+        return {}
+    table = read_folder(exact, columns=["deal", "mode", "status"])
+    numbers = table.column("deal").to_numpy()
+    keep = np.isin(numbers, deals.numbers)
+    table = table.filter(pa.array(keep))
+    return {
+        (d, m): s
+        for d, m, s in zip(
+            table.column("deal").to_pylist(), table.column("mode").to_pylist(), table.column("status").to_pylist()
+        )
+        if m in modes
+    }
+
+
+@dataclass
+class PlayTally:
+    """Games won / played and deals done, per mode (the progress bar's live counts)."""
+
+    modes: tuple[str, ...]
+    counts: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for mode in self.modes:
+            self.counts.setdefault(mode, {"won": 0, "played": 0, "deals": 0})
+
+    def add_rows(self, rows) -> None:
+        for row in rows:
+            c = self.counts.setdefault(row["mode"], {"won": 0, "played": 0, "deals": 0})
+            c["deals"] += 1
+            c["played"] += bool(row["played"])
+            c["won"] += row["outcome"] == WON
+
+    def text(self) -> str:
+        return " | ".join(f"{m} won {c['won']}/{c['played']} played" for m, c in self.counts.items())
+
+
+@dataclass
+class PlayReport:
+    out: Path
+    deals: int
+    chunks: int
+    already: int
+    written: int = 0
+    failures: list[str] = field(default_factory=list)
+    tally: PlayTally | None = None
+    games: int = 0
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return not self.failures and self.already + self.written == self.chunks
+
+
+def new_play_metadata(settings: PlaySettings, chunk: int, exact_note: dict) -> dict:
+    return {
+        "format": PLAY_FORMAT,
+        "created": now_text(),
+        "package_version": __version__,
+        "deals": settings.deals.describe(),
+        "modes": list(settings.modes),
+        "rules": rules_record(settings.modes),
+        "play": settings.record(),
+        "thoughtful": exact_note,
+        "chunk": chunk,
+        "columns": list(PLAY_COLUMNS),
+        "runs": [],
+    }
+
+
+def check_play_folder(out: Path, meta: dict, settings: PlaySettings) -> None:
+    if meta.get("format") != PLAY_FORMAT:
+        raise BatchError(f"{out} is not a play folder (format {meta.get('format')!r}); give another --out")
+    mine = {
+        "modes": list(settings.modes),
+        "deals": settings.deals.digest(),
+        "play": settings.record(),
+        "columns": list(PLAY_COLUMNS),
+    }
+    theirs = {
+        "modes": meta.get("modes"),
+        "deals": meta.get("deals", {}).get("sha256"),
+        "play": meta.get("play"),
+        "columns": meta.get("columns"),
+    }
+    for key in mine:
+        if mine[key] != theirs[key]:
+            raise BatchError(
+                f"{out} was made with other {key} ({theirs[key]} vs {mine[key]}): refusing to mix "
+                "games of different settings in one folder (give another --out)"
+            )
+    rules = rules_record(settings.modes)
+    for mode in settings.modes:
+        a = {k: v for k, v in meta["rules"].get(mode, {}).items() if k != "source"}
+        b = {k: v for k, v in rules[mode].items() if k != "source"}
+        if a != b:
+            raise BatchError(f"the rules '{mode}' recorded in {out} differ from this version's (give another --out)")
+    if settings.chunk is not None and settings.chunk != meta["chunk"]:
+        raise BatchError(f"{out} was made with --chunk {meta['chunk']}; rerun without --chunk or give another --out")
+
+
+def default_play_out(settings: PlaySettings) -> Path:
+    spec = settings.policy
+    name = f"play-{settings.deals.label}-{'+'.join(settings.modes)}-{spec.name}"
+    if spec.name == "hop":
+        name += f"-k{spec.samples}-n{spec.nodes}" + ("-ucb" if spec.bandit else "")
+    return Path("results") / f"{name}-s{spec.seed}"
+
+
+def run_play(
+    settings: PlaySettings,
+    out: Path,
+    backend_factory: Callable[[], object],
+    progress: bool | None = None,
+    command: str | None = None,
+) -> PlayReport:
+    """Play every chunk of the plan not yet in ``out``; return what was done."""
+    started = time.perf_counter()
+    meta = read_metadata(out) if out.is_dir() else None
+    if out.exists() and not out.is_dir():
+        raise BatchError(f"{out} exists and is not a folder")
+    verdicts = thoughtful_verdicts(settings.exact, settings.deals, settings.modes)
+    covered = sum((int(d), m) in verdicts for d in settings.deals.numbers for m in settings.modes)
+    exact_note = {
+        "results": str(settings.exact) if verdicts else None,
+        "deals_covered": covered,
+        "known_lost_not_played": settings.skip_lost
+        and sum(v == LOST for k, v in verdicts.items() if k[1] in settings.modes),
+    }
+    if meta is None:
+        if out.is_dir() and finished_chunks(out):
+            raise BatchError(f"{out} holds chunk files but no _batch.json: not a folder this tool can add to")
+        chunk = settings.chunk or default_chunk(len(settings.deals))
+        meta = new_play_metadata(settings, chunk, exact_note)
+    else:
+        check_play_folder(out, meta, settings)
+        chunk = int(meta["chunk"])
+    spec = PolicySpec(**{**asdict(settings.policy), "extra": {"skip_lost": settings.skip_lost}})
+    with contextlib.ExitStack() as stack:
+        locked = out.is_dir()
+        if locked:
+            stack.enter_context(FolderLock(out))
+            remove_stale_tmp(out)
+        plan = list(plan_chunks(settings.deals, chunk))
+        finished = finished_chunks(out)
+        todo = [c for c in plan if c.name not in finished]
+        tally = PlayTally(settings.modes)
+        tally.add_rows(read_play_folder(out, ["mode", "played", "outcome"]).to_pylist())
+        report = PlayReport(out, len(settings.deals), len(plan), len(plan) - len(todo), tally=tally)
+        if not todo:
+            report.seconds = time.perf_counter() - started
+            return report
+        warm_up(settings.modes)
+        backend = backend_factory()
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            if not locked:
+                stack.enter_context(FolderLock(out))
+            record = run_record(
+                "play", command, backend.name, {"execution": backend.describe(), "chunks_todo": len(todo)}
+            )
+            meta["runs"].append(record)
+            write_metadata(out, meta)
+        except BaseException:
+            backend.close(abort=True)
+            raise
+        done = sum(len(c.deals) for c in plan if c.name in finished)
+        bar = make_progress(len(settings.deals), done, tally, disable=_disable(progress))
+
+        def on_done(task: Task, rows: list[dict]) -> None:
+            ordered = sorted(rows, key=lambda r: (r["deal"], r["mode"]))
+            _atomic_write(out, task.key, table=pa.Table.from_pylist(ordered, schema=PLAY_SCHEMA))
+            report.written += 1
+            report.games += sum(bool(r["played"]) for r in rows)
+            tally.add_rows(rows)
+            bar.set_postfix_str(tally.text(), refresh=False)
+            bar.update(task.deals)
+
+        def triples(c):
+            return [(int(n), m, verdicts.get((int(n), m), "")) for n in c.deals for m in settings.modes]
+
+        tasks = (
+            Task(c.name, play_pairs, (triples(c), spec, settings.move_cap, settings.proof_nodes), len(c.deals))
+            for c in todo
+        )
+        _drive_recorded(backend, tasks, on_done, bar, report, record, out, meta)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def read_play_folder(out: Path, columns: list[str] | None = None) -> pa.Table:
+    """Every finished game row of a play folder, sorted by (deal, mode)."""
+    paths = sorted(out.glob(CHUNK_GLOB)) if out.is_dir() else []
+    if not paths:
+        empty = PLAY_SCHEMA.empty_table()
+        return empty if columns is None else empty.select(columns)
+    table = pa.concat_tables(pq.read_table(p, columns=columns, schema=PLAY_SCHEMA) for p in paths)
+    return table.sort_by([("deal", "ascending"), ("mode", "ascending")]) if "deal" in table.column_names else table
+
+
+def is_play_folder(meta: dict | None) -> bool:
+    return bool(meta) and meta.get("format") == PLAY_FORMAT

@@ -1,0 +1,218 @@
+"""The ``scorpion play`` command: a policy that cannot peek plays deals (registered by ``cli``).
+
+``scorpion play RANGE`` plays every deal of RANGE into a resumable play
+folder (``batch.play_runs``); ``scorpion play FILE`` plays one game from a
+position file (every card known to the harness; the policy sees only the
+view) and prints its record.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from .. import batch as B
+from ..batch import play_runs as P
+from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES
+from ..play.policies import DEFAULT_NODES, DEFAULT_SAMPLES, POLICIES, PolicySpec
+from .common import UserError, user_errors
+
+
+def _is_position_file(source: str) -> bool:
+    path = Path(source)
+    if not path.is_file():
+        return False
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return any(line.split("#", 1)[0].strip().lower().startswith("col") for line in text.splitlines())
+
+
+@click.command("play")
+@click.argument("source", metavar="RANGE|FILE")
+@click.option("--policy", type=click.Choice(POLICIES), required=True, help="The player: random, greedy or hop.")
+@click.option(
+    "--samples",
+    type=click.IntRange(1),
+    default=DEFAULT_SAMPLES,
+    show_default=True,
+    help="hop: layouts of the hidden cards sampled per decision.",
+)
+@click.option(
+    "--nodes",
+    type=click.IntRange(1),
+    default=DEFAULT_NODES,
+    show_default=True,
+    help="hop: node budget per solve of a sampled layout (unknown counts as not winnable).",
+)
+@click.option("--bandit", is_flag=True, help="hop: spread the samples among the moves with UCB1.")
+@click.option(
+    "--mode",
+    "modes",
+    default="clear",
+    show_default=True,
+    help="Comma list of rules presets (e.g. clear,classic); for a FILE, one preset or its own mode line.",
+)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The policy's seed.")
+@click.option(
+    "--move-cap",
+    type=click.IntRange(1),
+    default=DEFAULT_MOVE_CAP,
+    show_default=True,
+    help="Moves before a game is capped.",
+)
+@click.option(
+    "--proof-nodes",
+    type=click.IntRange(1),
+    default=DEFAULT_PROOF_NODES,
+    show_default=True,
+    help="Node budget of the harness's check that the true position is lost (ends a lost game early).",
+)
+@click.option(
+    "--play-lost",
+    is_flag=True,
+    help="Also play the deals the committed exact results show lost (by default counted lost, not played).",
+)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Play folder.")
+@click.option("--chunk", type=click.IntRange(1), default=None, help="Deals per task and per Parquet file.")
+@click.option("--workers", type=click.IntRange(1), default=None, help="Local worker processes [default: all cores].")
+@click.option("--scheduler", metavar="ADDRESS", default=None, help="Run on a running Dask scheduler.")
+@click.option("--dask-local", type=click.IntRange(1), default=None, metavar="N", help="Run on a local Dask cluster.")
+@click.option("--progress/--no-progress", default=None, help="Show the progress bar [default: on a terminal].")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@user_errors
+def play_command(
+    source: str,
+    policy: str,
+    samples: int,
+    nodes: int,
+    bandit: bool,
+    modes: str,
+    seed: int,
+    move_cap: int,
+    proof_nodes: int,
+    play_lost: bool,
+    out: Path | None,
+    chunk: int | None,
+    workers: int | None,
+    scheduler: str | None,
+    dask_local: int | None,
+    progress: bool | None,
+    as_json: bool,
+) -> None:
+    """Let POLICY play without peeking: every deal of RANGE into a play folder, or one game from FILE.
+
+    The policy sees only what a player sees (face-up cards, how many cards
+    are face down, whether the tail is still to come). RANGE is like 1-10000
+    or a file of deal numbers; rerunning the same command finishes an
+    interrupted run. Summarise a folder with `scorpion stats DIR`.
+    """
+    spec = PolicySpec(policy, samples, nodes, bandit, seed)
+    if _is_position_file(source):
+        _play_file(source, spec, modes, move_cap, proof_nodes, as_json)
+        return
+    deals = B.parse_range(source)
+    settings = P.PlaySettings(
+        deals, B.parse_modes(modes), spec, move_cap, proof_nodes, skip_lost=not play_lost, chunk=chunk
+    )
+    folder = out or P.default_play_out(settings)
+    command = shlex.join(["scorpion", *sys.argv[1:]])
+
+    def backend():
+        return B.make_backend(workers=workers, scheduler=scheduler, dask_local=dask_local)
+
+    try:
+        report = P.run_play(settings, folder, backend, progress=progress, command=command)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: the finished chunks are kept in {folder}; rerun the same command", err=True)
+        sys.exit(130)
+    meta = B.read_metadata(folder) or {}
+    note = meta.get("thoughtful", {})
+    if as_json:
+        click.echo(json.dumps({"folder": str(folder), "counts": report.tally.counts, "thoughtful": note}))
+    else:
+        click.echo(
+            f"{folder}: {report.deals} deals; {report.written} chunks written now, {report.already} before, "
+            f"{report.chunks} in the plan; {report.games} games played in {report.seconds:.1f} s"
+        )
+        for mode, c in report.tally.counts.items():
+            click.echo(f"  {mode}: {c['won']} won of {c['played']} played, {c['deals']} deals done")
+        if note.get("results") and settings.skip_lost:
+            click.echo(
+                f"  deals shown lost by {note['results']} are counted lost without playing "
+                f"({note['known_lost_not_played']} deal-modes)"
+            )
+    if report.failures:
+        for message in report.failures:
+            click.echo(f"error: {message}", err=True)
+        sys.exit(1)
+    if not report.complete:
+        click.echo("the run is not finished: rerun the same command", err=True)
+
+
+def _play_file(source: str, spec: PolicySpec, modes: str, move_cap: int, proof_nodes: int, as_json: bool) -> None:
+    from ..game.position_text import read_position_file
+    from ..game.rules import get_rules
+    from ..game.view_text import has_unknown
+    from ..play.game import play_game
+
+    with open(source, encoding="utf-8") as handle:
+        if has_unknown(handle.read()):
+            raise UserError(
+                f"{source} holds unknown cards ??: a game needs the true position "
+                "(for a hint on what you see, use `scorpion hint FILE --fair`)"
+            )
+    names = [m for m in modes.split(",") if m.strip()]
+    if len(names) > 1:
+        raise UserError("a position file plays one game: give one --mode")
+    rules = get_rules(names[0]) if names and modes != "clear" else None
+    parsed = read_position_file(source, rules)
+    record = play_game(parsed.position, parsed.rules, spec.build(parsed.rules, spec.seed), move_cap, proof_nodes)
+    if as_json:
+        click.echo(json.dumps({"source": source, "rules": parsed.rules.name, **spec.record(), **record.as_dict()}))
+        return
+    why = f" ({record.reason})" if record.reason else ""
+    click.echo(f"{source}, {parsed.rules.name}, {spec.name}: {record.outcome}{why} after {len(record.moves)} moves")
+    click.echo(record.text)
+    click.echo(f"[{record.decisions} decisions, {record.solves} solves, {record.nodes} nodes, {record.seconds:.3f} s]")
+
+
+@click.command("deals")
+@click.option("--winnable", is_flag=True, required=True, help="List winnable deals (the only listing so far).")
+@click.option("--mode", type=click.Choice(["clear", "classic"]), default="clear", show_default=True, help="Rules mode.")
+@click.option(
+    "--grade",
+    type=click.Choice(["easy", "medium", "hard"]),
+    default=None,
+    help="easy: won by greedy; medium: won by hop, not greedy; hard: won only with peeking [default: any].",
+)
+@click.option("-n", "count", type=click.IntRange(1), default=10, show_default=True, help="How many deals.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Which ones (a uniform draw).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@user_errors
+def deals_command(winnable: bool, mode: str, grade: str | None, count: int, seed: int, as_json: bool) -> None:
+    """Deal numbers to play (open them in PySolFC), winnable, graded by how a player without peeking fares.
+
+    From the committed results: the exact verdicts (results/deals-1-1000000)
+    and the play folders (results/play-*). Grades: easy (the greedy policy
+    wins it), medium (only hop wins it), hard (winnable only with peeking);
+    the rule is documented in scorpion_solver/batch/deal_grades.py.
+    """
+    from ..batch import deal_grades as G
+
+    if not (P.EXACT_RESULTS / "_batch.json").exists():
+        raise UserError(f"no exact results at {P.EXACT_RESULTS} (run from the repository, or `scorpion batch` first)")
+    grades = G.grade_deals(mode)
+    chosen = G.pick(grades, grade, count, seed)
+    if grade is not None and not chosen:
+        raise UserError(f"no {grade} deal in the committed play results for {mode}")
+    if as_json:
+        click.echo(json.dumps({"mode": mode, "grade": grade, "deals": [{"deal": d, "grade": g} for d, g in chosen]}))
+        return
+    for number, g in chosen:
+        click.echo(f"{number}\t{g}")

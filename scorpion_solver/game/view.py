@@ -1,0 +1,208 @@
+"""The player's view of a position, and positions sampled consistently with it.
+
+An :class:`Observation` holds exactly what a player at the table knows: the
+face-up cards where they lie, how many face-down cards each column holds,
+whether the tail is still to be dealt, and which suits are swept (Clear runs)
+or frozen (classic). Each face-down slot and each tail slot holds a card or
+:data:`UNKNOWN`; the cards a player has not seen (:attr:`Observation.unseen`)
+are known as a set, not where they lie. A view made from a position by
+:meth:`Observation.of` knows no face-down or tail card; a view read from text
+(``game.view_text``) may also know some (a fully known position is a view with
+no unknown slot, so every tool that takes a view also takes a position).
+
+Why sampling is exact. The deal is a uniform shuffle of the 52 cards
+(RULES.md, "The deal"), so before any move every assignment of cards to the
+52 slots is equally likely. A move never looks at a face-down card: which
+moves are legal, and what they do to face-up cards, depends only on the
+face-up cards, the face-down counts and whether the tail is there (the engine
+never reads a face-down card's identity, see ``engine._movable``). The only
+events that reveal a hidden card are a flip (the card left on top of a
+column) and the tail deal, and each reveals the card of one fixed slot. So
+what the player has seen is a function of the face-up cards alone, and the
+probability of seeing it is the same for every assignment of the unseen cards
+to the remaining hidden slots: conditioning a uniform distribution on an
+event that fixes some slots and leaves the others unconstrained leaves the
+others uniform. Hence, given the view, every way of placing the unseen cards
+into the hidden slots is equally likely, and :func:`sample_positions` (a
+uniform permutation of the unseen cards into the hidden slots, in a fixed
+slot order) draws exactly from the player's posterior.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cards import NUM_CARDS, RUN_LENGTH, card_text, run_of_suit
+from .engine import Move, apply_move, legal_moves
+from .position import NUM_COLUMNS, TAIL_SIZE, Position
+from .rules import CLEAR, Rules
+
+UNKNOWN = -1  # a hidden slot whose card the player has not seen
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a player knows of a position (see the module docstring).
+
+    ``columns[i]`` lists column i bottom first; its first ``hidden[i]`` slots
+    are face down and may hold :data:`UNKNOWN`, the others are face-up cards.
+    ``tail`` is three slots (cards or UNKNOWN) until dealt, then empty.
+    ``swept`` and ``frozen`` are suit indexes.
+    """
+
+    columns: tuple[tuple[int, ...], ...]
+    hidden: tuple[int, ...]
+    tail: tuple[int, ...]
+    swept: frozenset[int] = field(default_factory=frozenset)
+    frozen: frozenset[int] = field(default_factory=frozenset)
+
+    @classmethod
+    def of(cls, position: Position) -> "Observation":
+        """The view of a player at the table: every face-down and tail card unknown."""
+        columns = tuple(
+            tuple(UNKNOWN if j < position.hidden[i] else c for j, c in enumerate(col))
+            for i, col in enumerate(position.columns)
+        )
+        tail = tuple(UNKNOWN for _ in position.tail)
+        return cls(columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen)
+
+    @property
+    def tail_dealt(self) -> bool:
+        return not self.tail
+
+    def known_cards(self) -> set[int]:
+        return {c for col in self.columns for c in col if c != UNKNOWN} | {c for c in self.tail if c != UNKNOWN}
+
+    def hidden_slots(self) -> list[tuple[int, int]]:
+        """The unknown slots in a fixed order: (column, index) bottom first column by column, then (-1, t) tail."""
+        slots = [(i, j) for i, col in enumerate(self.columns) for j, c in enumerate(col) if c == UNKNOWN]
+        return slots + [(-1, t) for t, c in enumerate(self.tail) if c == UNKNOWN]
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """The cards the player has not seen, sorted (one for each unknown slot)."""
+        gone = {c for s in self.swept for c in run_of_suit(s)}
+        known = self.known_cards()
+        return tuple(c for c in range(NUM_CARDS) if c not in known and c not in gone)
+
+    @property
+    def fully_known(self) -> bool:
+        """No card is hidden any more: the position is perfect-information."""
+        return not self.hidden_slots()
+
+    def filled(self, cards) -> Position:
+        """The position with ``cards`` placed into :meth:`hidden_slots`, in that order."""
+        columns = [list(col) for col in self.columns]
+        tail = list(self.tail)
+        for (i, j), card in zip(self.hidden_slots(), cards, strict=True):
+            if i < 0:
+                tail[j] = int(card)
+            else:
+                columns[i][j] = int(card)
+        return Position(tuple(tuple(c) for c in columns), self.hidden, tuple(tail), self.frozen)
+
+    def stand_in(self) -> Position:
+        """One position consistent with the view (unseen cards in sorted order).
+
+        Only for what does not depend on the hidden cards: the legal moves,
+        and the effect of a move that reveals nothing.
+        """
+        return self.filled(self.unseen)
+
+    def legal_moves(self, rules: Rules = CLEAR) -> list[Move]:
+        """The legal moves, in the engine's canonical order (they never depend on hidden cards)."""
+        return legal_moves(self.stand_in(), rules)
+
+    def reveals(self, move: Move, rules: Rules = CLEAR) -> bool:
+        """Whether the move shows a hidden card: a flip (also one after a sweep) or the tail deal."""
+        return self._after(move, rules)[1]
+
+    def after(self, move: Move, rules: Rules = CLEAR) -> "Observation | None":
+        """The view after a move that reveals nothing; None when it would reveal a card."""
+        position, reveals = self._after(move, rules)
+        return None if reveals else self.masked(position)
+
+    def _after(self, move: Move, rules: Rules) -> tuple[Position, bool]:
+        position = apply_move(self.stand_in(), move, rules)
+        if move.is_tail and any(c == UNKNOWN for c in self.tail):
+            return position, True
+        for i, col in enumerate(self.columns):
+            # face-down cards turn up from the top of the face-down part only
+            if any(c == UNKNOWN for c in col[position.hidden[i] : self.hidden[i]]):
+                return position, True
+        return position, False
+
+    def masked(self, position: Position) -> "Observation":
+        """The view of ``position`` keeping this view's unknown slots unknown (same slots, same cards)."""
+        unknown = set(self.hidden_slots())
+        # slots keep their identity across a move that reveals nothing: the face-down
+        # parts of the columns and the tail are untouched
+        columns = tuple(
+            tuple(UNKNOWN if (i, j) in unknown else c for j, c in enumerate(col))
+            for i, col in enumerate(position.columns)
+        )
+        tail = tuple(UNKNOWN if (-1, t) in unknown else c for t, c in enumerate(position.tail))
+        return Observation(columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen)
+
+    def key(self) -> tuple:
+        return (self.columns, self.hidden, self.tail, self.swept, self.frozen)
+
+    def problems(self, rules: Rules = CLEAR) -> list[str]:
+        """Everything that keeps the view from being a legal position (empty when sound)."""
+        out = []
+        if len(self.columns) != NUM_COLUMNS or len(self.hidden) != NUM_COLUMNS:
+            return [f"a position has {NUM_COLUMNS} columns"]
+        if len(self.tail) not in (0, TAIL_SIZE):
+            out.append(f"the tail holds {len(self.tail)} cards; it holds {TAIL_SIZE} until dealt, then none")
+        for i, col in enumerate(self.columns):
+            if not 0 <= self.hidden[i] <= len(col):
+                out.append(f"col{i + 1}: {self.hidden[i]} face-down cards in a column of {len(col)}")
+            elif self.hidden[i] > rules.face_down[i]:
+                out.append(
+                    f"col{i + 1}: {self.hidden[i]} face-down cards, but {rules.name} deals "
+                    f"{rules.face_down[i]} face down there"
+                )
+            if any(c == UNKNOWN for c in col[self.hidden[i] :]):
+                out.append(f"col{i + 1}: an unknown card ?? lies face up (only face-down cards can be unknown)")
+        if self.swept and not rules.sweeps:
+            out.append(f"{rules.name} sweeps no suit, yet cards are off the table")
+        seen: dict[int, str] = {}
+        for place, cards in [(f"col{i + 1}", col) for i, col in enumerate(self.columns)] + [("tail", self.tail)]:
+            for c in cards:
+                if c == UNKNOWN:
+                    continue
+                if c in seen:
+                    out.append(f"{card_text(c)} appears twice ({seen[c]} and {place})")
+                seen[c] = place
+        for s in self.swept:
+            on_table = [card_text(c) for c in run_of_suit(s) if c in seen]
+            if on_table:
+                out.append(f"suit {'CSHD'[s]} is swept but {' '.join(on_table)} is on the table")
+        unknown = len(self.hidden_slots())
+        total = len(seen) + unknown + RUN_LENGTH * len(self.swept)
+        if total != NUM_CARDS:
+            out.append(
+                f"{len(seen)} known cards, {unknown} unknown and {len(self.swept)} swept suits make {total} "
+                f"cards, not {NUM_CARDS}"
+            )
+        return out
+
+    def __str__(self) -> str:
+        from .view_text import format_view
+
+        return format_view(self)
+
+
+def sample_positions(view: Observation, k: int, seed: int) -> list[Position]:
+    """``k`` positions consistent with the view: the unseen cards shuffled uniformly into the hidden slots.
+
+    Reproducible: the same view, ``k`` and ``seed`` give the same list, and the
+    first positions of a longer list are those of a shorter one.
+    """
+    if k < 0:
+        raise ValueError("the number of samples must be at least 0")
+    unseen = np.array(view.unseen, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    return [view.filled(rng.permutation(unseen)) for _ in range(k)]

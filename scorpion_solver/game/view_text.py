@@ -1,0 +1,194 @@
+"""The player's view as text: the position text format with an unknown card ``??``.
+
+::
+
+    mode: clear
+    col1: ?? ?? ?? AS 4H TH 8D     # three face-down cards the player has not seen
+    col5: 5D 5S 9D 5C 3S 7D 8C
+    ...
+    tail: ?? ?? ??                 # or "tail: -" once dealt
+
+``??`` is allowed only in face-down slots (below every face-up card of its
+column, never on top: a face-down card left on top turns up) and in the tail.
+A face-down card may also be given (``JD*``): a view with no ``??`` is an
+ordinary position. The reader checks that the known cards, the unknowns and
+the swept suits make 52 cards, that no card appears twice, that no column
+holds more face-down cards than the rules deal there, and names the line of
+each problem (:class:`~scorpion_solver.game.position_text.PositionError`).
+Swept suits (Clear runs) are the whole suits missing from the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .cards import RUN_LENGTH, CardError, card_text, parse_card, parse_suit, run_of_suit, suit_of
+from .engine import settle
+from .position import NUM_COLUMNS, TAIL_SIZE, run_start
+from .position_text import PositionError
+from .rules import CLEAR, Rules, get_rules
+from .view import UNKNOWN, Observation
+
+UNKNOWN_TOKEN = "??"
+_KEY = re.compile(r"^\s*([A-Za-z]+[0-9]*)\s*:(.*)$")
+
+
+def has_unknown(text: str) -> bool:
+    """Whether position text uses the unknown card ``??`` (outside comments)."""
+    return any(UNKNOWN_TOKEN in line.split("#", 1)[0] for line in text.splitlines())
+
+
+def parse_view(text: str, rules: Rules | None = None, source: str = "position") -> tuple[Observation, Rules]:
+    """Read a view (position text that may hold ``??``); ``rules`` overrides its ``mode:`` line."""
+    lines_of: dict[str, int] = {}
+    columns: dict[int, tuple[list[int], int]] = {}
+    tail: list[int] | None = None
+    frozen: list[int] = []
+    mode_rules = None
+    where: dict[int, str] = {}
+
+    def fail(lineno: int, message: str) -> PositionError:
+        return PositionError(f"{source}, line {lineno}: {message}")
+
+    def note(card: int, place: str, lineno: int) -> None:
+        if card in where:
+            raise fail(lineno, f"{card_text(card)} appears twice ({where[card]} and {place})")
+        where[card] = place
+
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        match = _KEY.match(line)
+        if not match:
+            raise fail(lineno, f"expected 'colN: cards', 'tail: cards', 'mode: name' or 'frozen: suits', got '{line}'")
+        key, value = match.group(1).lower(), match.group(2).split()
+        if key in lines_of:
+            raise fail(lineno, f"'{key}' given twice (first on line {lines_of[key]})")
+        lines_of[key] = lineno
+        if key == "mode":
+            if len(value) != 1:
+                raise fail(lineno, "mode takes one name, e.g. 'mode: clear'")
+            try:
+                mode_rules = get_rules(value[0])
+            except ValueError as exc:
+                raise fail(lineno, str(exc)) from None
+        elif re.fullmatch(r"col[1-7]", key):
+            cards, hidden, face_up = [], 0, None
+            for token in value:
+                if token.rstrip("*") == UNKNOWN_TOKEN:
+                    if face_up is not None:
+                        raise fail(lineno, f"{key}: the unknown card ?? lies above face-up card {face_up}")
+                    cards.append(UNKNOWN)
+                    hidden += 1
+                    continue
+                try:
+                    card, face_down = parse_card(token)
+                except CardError as exc:
+                    raise fail(lineno, f"{key}: {exc}") from None
+                note(card, key, lineno)
+                if face_down:
+                    if face_up is not None:
+                        raise fail(lineno, f"{key}: face-down card {token} lies above face-up card {face_up}")
+                    hidden += 1
+                elif face_up is None:
+                    face_up = token
+                cards.append(card)
+            if cards and cards[-1] == UNKNOWN and hidden == len(cards):
+                raise fail(lineno, f"{key}: the top card of a column is face up; it cannot be ??")
+            if cards and hidden == len(cards):
+                hidden -= 1  # a known face-down card on top turns face up
+            columns[int(key[3]) - 1] = (cards, hidden)
+        elif key == "tail":
+            tail = []
+            if value != ["-"]:
+                for token in value:
+                    if token.rstrip("*") == UNKNOWN_TOKEN:
+                        tail.append(UNKNOWN)
+                        continue
+                    try:
+                        card, _ = parse_card(token)
+                    except CardError as exc:
+                        raise fail(lineno, f"tail: {exc}") from None
+                    note(card, "tail", lineno)
+                    tail.append(card)
+                if len(tail) != TAIL_SIZE:
+                    raise fail(lineno, f"the tail holds {TAIL_SIZE} cards (or '-' once dealt), got {len(tail)}")
+        elif key == "frozen":
+            for token in value:
+                try:
+                    frozen.append(parse_suit(token))
+                except CardError as exc:
+                    raise fail(lineno, f"frozen: {exc}") from None
+        else:
+            raise fail(lineno, f"unknown line '{key}:' (expected mode, col1..col7, tail or frozen)")
+
+    missing = [f"col{i + 1}" for i in range(NUM_COLUMNS) if i not in columns]
+    if missing:
+        raise PositionError(f"{source}: no line for {', '.join(missing)} (write an empty column as 'colN:')")
+    if tail is None:
+        raise PositionError(f"{source}: no 'tail:' line (write 'tail: -' once the tail is dealt)")
+    rules = rules or mode_rules or CLEAR
+    col_cards = tuple(tuple(columns[i][0]) for i in range(NUM_COLUMNS))
+    hidden = tuple(columns[i][1] for i in range(NUM_COLUMNS))
+    unknown = sum(c == UNKNOWN for col in col_cards for c in col) + sum(c == UNKNOWN for c in tail)
+    absent = [c for c in range(52) if c not in where]
+    whole = sorted(s for s in range(4) if sum(suit_of(c) == s for c in absent) == RUN_LENGTH)
+    extra = len(absent) - unknown
+    if extra < 0:
+        raise PositionError(
+            f"{source}: {unknown} unknown cards ?? but only {len(absent)} cards are not shown (52 cards in all)"
+        )
+    if extra % RUN_LENGTH or extra // RUN_LENGTH > len(whole):
+        raise PositionError(
+            f"{source}: {len(where)} known cards and {unknown} unknown cards ?? make {len(where) + unknown}; "
+            "the cards off the table must be whole swept suits (52 cards in all)"
+        )
+    if extra and len(whole) != extra // RUN_LENGTH:
+        raise PositionError(
+            f"{source}: which suits are swept is ambiguous (whole suits absent: "
+            f"{' '.join('CSHD'[s] for s in whole)}); show more of the cards"
+        )
+    swept = set(whole) if extra else set()
+    frozen_suits = set(frozen) if rules.freezes else set()
+    for suit in frozen_suits:
+        if not any(run_start(col, h, suit) is not None for col, h in zip(col_cards, hidden)):
+            raise fail(lines_of["frozen"], f"frozen: suit {'CSHD'[suit]} does not lie as a face-up King-to-Ace run")
+    col_lists, hidden_list = [list(c) for c in col_cards], list(hidden)
+    settle(col_lists, hidden_list, frozen_suits, range(NUM_COLUMNS), rules)  # runs on top: swept or frozen
+    remaining = {c for col in col_lists for c in col} | set(tail)
+    swept |= {s for s in range(4) if all(c in where and c not in remaining for c in run_of_suit(s))}
+    view = Observation(
+        tuple(tuple(c) for c in col_lists), tuple(hidden_list), tuple(tail), frozenset(swept), frozenset(frozen_suits)
+    )
+    problems = view.problems(rules)
+    if problems:
+        last = max(lines_of.values()) if lines_of else 1
+        raise PositionError(f"{source}, line {last}: {problems[0]}")
+    return view, rules
+
+
+def read_view_file(path: str, rules: Rules | None = None) -> tuple[Observation, Rules]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise PositionError(f"cannot read {path}: {exc.strerror}") from None
+    return parse_view(text, rules, source=path)
+
+
+def format_view(view: Observation, rules: Rules | None = None) -> str:
+    """The view as text (``??`` for unknown cards); reading it back gives the same view."""
+    lines = [f"mode: {rules.name}"] if rules is not None else []
+    for i, col in enumerate(view.columns):
+        tokens = [
+            UNKNOWN_TOKEN if c == UNKNOWN else card_text(c) + ("*" if j < view.hidden[i] else "")
+            for j, c in enumerate(col)
+        ]
+        lines.append(f"col{i + 1}:" + "".join(" " + t for t in tokens))
+    lines.append(
+        "tail: " + (" ".join(UNKNOWN_TOKEN if c == UNKNOWN else card_text(c) for c in view.tail) if view.tail else "-")
+    )
+    if view.frozen:
+        lines.append("frozen: " + " ".join("CSHD"[s] for s in sorted(view.frozen)))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,270 @@
+"""Policies: players that see only what a player at the table sees.
+
+A policy's one entry point is ``choose(view, history)``: ``view`` is an
+:class:`~scorpion_solver.game.view.Observation` (never a Position, so the
+hidden cards cannot reach it) and ``history`` the views seen and the moves
+played so far in the game (:class:`History`). Its randomness comes from its
+seed and the number of moves played, so the same seed and the same view give
+the same move, whatever the hidden cards are (``tests/test_play.py`` re-deals
+them to show it).
+
+* ``random``: a uniform legal move, whole-column relocations excluded (they
+  only go in circles);
+* ``greedy``: the first move of the greedy order (``play.greedy``);
+* ``hop``: hindsight optimisation. At each decision it samples K layouts of
+  the hidden cards consistent with the view (the same K for every move:
+  common random numbers, so the comparison of moves is paired), decides each
+  move in each layout with the exact solver under a node budget (``unknown``
+  counts as not winnable) and plays the move that keeps the most layouts
+  winnable, ties and the case where no layout separates the moves going to
+  the greedy order. Work is shared where the moves cannot differ: a layout
+  whose position is lost loses with every move (one solve for all of them),
+  and in a layout whose position is won, the first move of the solution found
+  is winnable without a solve of its own. With ``bandit`` the layouts are
+  spread among the moves adaptively (UCB1 on the share of winnable layouts,
+  as lonelybot does for Klondike): each round gives one more layout to the
+  move with the highest upper confidence bound, up to K layouts per move,
+  and a move whose upper bound falls below the best lower bound is dropped.
+  Once nothing is hidden (tail dealt, every face-down card turned) it plays
+  the solver's solution, which is optimal.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..game.engine import Move, apply_move, parse_moves
+from ..game.rules import CLEAR, Rules
+from ..game.view import Observation, sample_positions
+from ..solver.result import LOST, WON, Limits
+from .greedy import fresh_moves, greedy_order
+
+POLICIES = ("random", "greedy", "hop")
+DEFAULT_SAMPLES = 10
+DEFAULT_NODES = 1000  # per solve of a sampled layout: most are decided in a few nodes
+
+
+@dataclass(frozen=True)
+class History:
+    """What the player remembers: the view before each move played, and the moves."""
+
+    views: tuple[Observation, ...] = ()
+    moves: tuple[Move, ...] = ()
+
+    def seen(self) -> set:
+        return {v.key() for v in self.views}
+
+
+@dataclass
+class Cost:
+    """What a policy spent: decisions taken, solves run and their nodes."""
+
+    decisions: int = 0
+    solves: int = 0
+    nodes: int = 0
+
+
+def _solve(position, rules: Rules, limits: Limits):
+    from ..solver.search import solve  # numba loads on first use
+
+    return solve(position, rules, limits)
+
+
+class Policy:
+    """Base: a named player with a seed and a cost counter."""
+
+    name = "policy"
+
+    def __init__(self, rules: Rules = CLEAR, seed: int = 0) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.cost = Cost()
+
+    def rng(self, history: History) -> np.random.Generator:
+        return np.random.default_rng([self.seed, len(history.moves)])
+
+    def choose(self, view: Observation, history: History = History()) -> Move:
+        """The move to play in ``view``; a Position is refused (it would show the hidden cards)."""
+        if not isinstance(view, Observation):
+            raise TypeError(f"a policy sees an Observation, not a {type(view).__name__}: use Observation.of(position)")
+        moves = view.legal_moves(self.rules)
+        if not moves:
+            raise ValueError("no legal move: the game is over")
+        self.cost.decisions += 1
+        return self._choose(view, moves, history)
+
+    def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
+        raise NotImplementedError
+
+    def settings(self) -> dict:
+        return {"policy": self.name, "seed": self.seed}
+
+
+class RandomPolicy(Policy):
+    name = "random"
+
+    def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
+        useful = [m for m in moves if m.is_tail or view.columns[m.src].index(m.card) > 0 or view.columns[m.dst]]
+        pool = useful or moves
+        return pool[int(self.rng(history).integers(len(pool)))]
+
+
+class GreedyPolicy(Policy):
+    name = "greedy"
+
+    def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
+        return greedy_order(view, fresh_moves(view, moves, history.seen(), self.rules), self.rules)[0]
+
+
+class HopPolicy(Policy):
+    name = "hop"
+
+    def __init__(
+        self,
+        rules: Rules = CLEAR,
+        seed: int = 0,
+        samples: int = DEFAULT_SAMPLES,
+        nodes: int = DEFAULT_NODES,
+        bandit: bool = False,
+        memory_mb: int = 64,
+    ) -> None:
+        super().__init__(rules, seed)
+        if samples < 1:
+            raise ValueError("hop needs at least one sample")
+        self.samples = samples
+        # Without the solver's safe-leads cut: it decides more samples within the same node budget, so
+        # it would change hop's choices, and the committed play folders were played before it existed.
+        self.limits = Limits(nodes=nodes, memory_mb=memory_mb, safe_leads=False)
+        self.bandit = bandit
+        self._plan: dict = {}  # view key -> the rest of a known win (perfect information only)
+
+    def settings(self) -> dict:
+        return {**super().settings(), "samples": self.samples, "nodes": self.limits.nodes, "bandit": self.bandit}
+
+    def _run(self, position):
+        result = _solve(position, self.rules, self.limits)
+        self.cost.solves += 1
+        self.cost.nodes += result.nodes
+        return result
+
+    def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
+        if view.fully_known:
+            planned = self._follow_plan(view)
+            if planned is not None:
+                return planned
+        candidates = greedy_order(view, fresh_moves(view, moves, history.seen(), self.rules), self.rules)
+        if len(candidates) == 1:
+            return candidates[0]
+        k = 1 if view.fully_known else self.samples
+        layouts = sample_positions(view, k, int(self.rng(history).integers(2**63)))
+        wins = self._bandit(layouts, candidates) if self.bandit else self._all(layouts, candidates)
+        best = max(wins.values())
+        return next(m for m in candidates if wins[m] == best)  # candidates are in greedy order
+
+    def _follow_plan(self, view: Observation) -> Move | None:
+        key = view.key()
+        if key not in self._plan:
+            result = self._run(view.stand_in())
+            self._plan[key] = tuple(parse_moves(result.solution)) if result.status == WON else ()
+        line = self._plan.pop(key)
+        if not line:
+            return None
+        after = view.after(line[0], self.rules)
+        if after is not None and len(line) > 1:
+            self._plan[after.key()] = line[1:]
+        return line[0]
+
+    def _judge(self, layout, root, move: Move) -> bool:
+        """Whether ``move`` keeps ``layout`` winnable (``root`` is the layout's own solve)."""
+        if root.status == LOST:
+            return False
+        if root.status == WON and root.solution.split(" ", 1)[0] == str(move):
+            return True
+        return self._run(apply_move(layout, move, self.rules)).status == WON
+
+    def _all(self, layouts, candidates: list[Move]) -> dict:
+        wins = dict.fromkeys(candidates, 0)
+        for layout in layouts:
+            root = self._run(layout)
+            if root.status == LOST:
+                continue  # every move loses in this layout
+            for move in candidates:
+                wins[move] += self._judge(layout, root, move)
+        return wins
+
+    def _bandit(self, layouts, candidates: list[Move]) -> dict:
+        """UCB1 over the moves, with elimination: each round one more layout for the move of highest bound.
+
+        Layouts are taken in the common order (move m's i-th layout is every
+        move's i-th), each move gets at most K, and a move whose upper bound
+        falls below the best lower bound is dropped, which is where the
+        bandit saves solves over judging every move in every layout.
+        """
+        roots: dict[int, object] = {}
+        tried = dict.fromkeys(candidates, 0)
+        wins = dict.fromkeys(candidates, 0)
+        alive = list(candidates)
+        total = 0
+
+        def radius(m: Move) -> float:
+            return math.sqrt(2 * math.log(total + 1) / tried[m]) if tried[m] else math.inf
+
+        def mean(m: Move) -> float:
+            return wins[m] / tried[m] if tried[m] else 0.0
+
+        while True:
+            open_moves = [m for m in alive if tried[m] < len(layouts)]
+            if not open_moves or len(alive) == 1:
+                break
+            move = max(open_moves, key=lambda m: mean(m) + radius(m))  # ties: the greedy order
+            i = tried[move]
+            if i not in roots:
+                roots[i] = self._run(layouts[i])
+            wins[move] += self._judge(layouts[i], roots[i], move)
+            tried[move] += 1
+            total += 1
+            if all(tried[m] for m in alive):
+                floor = max(mean(m) - radius(m) for m in alive)
+                alive = [m for m in alive if mean(m) + radius(m) >= floor]
+        return {m: (mean(m) if m in alive else -1.0) for m in candidates}
+
+
+def make_policy(
+    name: str,
+    rules: Rules = CLEAR,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    nodes: int = DEFAULT_NODES,
+    bandit: bool = False,
+) -> Policy:
+    if name == "random":
+        return RandomPolicy(rules, seed)
+    if name == "greedy":
+        return GreedyPolicy(rules, seed)
+    if name == "hop":
+        return HopPolicy(rules, seed, samples, nodes, bandit)
+    raise ValueError(f"unknown policy '{name}' (known: {', '.join(POLICIES)})")
+
+
+@dataclass
+class PolicySpec:
+    """A policy's settings as plain data (what a batch worker needs to build it)."""
+
+    name: str
+    samples: int = DEFAULT_SAMPLES
+    nodes: int = DEFAULT_NODES
+    bandit: bool = False
+    seed: int = 0
+    extra: dict = field(default_factory=dict)
+
+    def build(self, rules: Rules, game_seed: int) -> Policy:
+        return make_policy(self.name, rules, game_seed, self.samples, self.nodes, self.bandit)
+
+    def record(self) -> dict:
+        out = {"policy": self.name, "seed": self.seed}
+        if self.name == "hop":
+            out.update(samples=self.samples, nodes=self.nodes, bandit=self.bandit)
+        return out

@@ -1,0 +1,324 @@
+"""Play without peeking: the policies see only the view, the harness keeps honest records, fair hints."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from scorpion_solver.analysis.hints import LOST as HINT_LOST
+from scorpion_solver.analysis.hints import WINNABLE, hint
+from scorpion_solver.batch import plan
+from scorpion_solver.batch.backends import LocalBackend
+from scorpion_solver.batch.deal_grades import grade_counts, grade_deals, pick
+from scorpion_solver.batch.play_runs import PlaySettings, read_play_folder, run_play
+from scorpion_solver.batch.play_stats import summarize_play
+from scorpion_solver.batch.runner import run_batch
+from scorpion_solver.cli import main
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.engine import apply_move, is_won, legal_moves, parse_moves, replay
+from scorpion_solver.game.position_text import format_position
+from scorpion_solver.game.rules import CLASSIC, CLEAR
+from scorpion_solver.game.view import Observation, sample_positions
+from scorpion_solver.game.view_text import format_view
+from scorpion_solver.play import History, PolicySpec, make_policy, play_game
+from scorpion_solver.play.fair import fair_hint
+from scorpion_solver.play.greedy import greedy_order, move_score
+from scorpion_solver.solver.result import Limits
+from scorpion_solver.solver.search import solve
+
+SMALL = Limits(nodes=2000, memory_mb=16)
+
+
+def _walk(number, rules, steps, seed=0):
+    rng = np.random.default_rng(seed)
+    pos = deal(number, rules)
+    moves = []
+    for _ in range(steps):
+        legal = legal_moves(pos, rules)
+        if not legal:
+            break
+        move = legal[int(rng.integers(len(legal)))]
+        moves.append(move)
+        pos = apply_move(pos, move, rules)
+    return pos, moves
+
+
+def _policies(rules):
+    return [
+        make_policy("random", rules, seed=4),
+        make_policy("greedy", rules, seed=4),
+        make_policy("hop", rules, seed=4, samples=4, nodes=300),
+        make_policy("hop", rules, seed=4, samples=3, nodes=300, bandit=True),
+    ]
+
+
+@pytest.mark.parametrize("rules", [CLEAR, CLASSIC])
+@pytest.mark.parametrize("number, steps", [(37, 0), (5, 6), (33, 12)])
+def test_information_each_policy_chooses_the_same_move_whatever_the_hidden_cards(rules, number, steps):
+    """Re-deal the hidden cards in many ways consistent with one view: every policy's move stays the same."""
+    truth, _ = _walk(number, rules, steps, seed=number)
+    view = Observation.of(truth)
+    redeals = sample_positions(view, 8, seed=99)
+    assert len({p for p in redeals}) == 8
+    for policy in _policies(rules):
+        chosen = set()
+        for position in [truth, *redeals]:
+            seen = Observation.of(position)
+            assert seen == view  # what the player sees does not change
+            chosen.add(policy.choose(seen, History()))
+        assert len(chosen) == 1, policy.name
+        assert chosen.pop() in legal_moves(truth, rules)
+
+
+def test_a_policy_refuses_a_position():
+    with pytest.raises(TypeError, match="a policy sees an Observation, not a Position"):
+        make_policy("greedy").choose(deal(1, CLEAR))
+
+
+def test_random_never_relocates_a_whole_column_and_follows_its_seed():
+    policy = make_policy("random", CLEAR, seed=3)
+    view = Observation.of(deal(1, CLEAR))
+    draws = [policy.choose(view, History(moves=tuple(parse_moves("tail") * i))) for i in range(40)]
+    assert set(draws) <= set(view.legal_moves(CLEAR))
+    assert len(set(draws)) > 2
+    assert draws == [
+        make_policy("random", CLEAR, seed=3).choose(view, History(moves=tuple(parse_moves("tail") * i)))
+        for i in range(40)
+    ]
+
+
+def test_greedy_order_on_deal_1():
+    """A space in column 7 first, then moves that free a card something builds on, the tail last."""
+    view = Observation.of(deal(1, CLEAR))
+    moves = greedy_order(view, view.legal_moves(CLEAR), CLEAR)
+    assert [(str(m), move_score(view, m, CLEAR)) for m in moves] == [
+        ("7C:7>5", 60),  # empties column 7 (the tail cannot land there)
+        ("5C:5>3", 20),  # frees 9D, on which 8D (col1) can build
+        ("5S:5>7", 20),  # frees 5D, on which 4D (col3) can build
+        ("7D:5>1", 2),  # frees 3S, whose 2S is unseen
+        ("JS:7>2", 2),  # frees QC, whose JC is unseen
+        ("tail", 1),  # held while productive moves remain
+    ]
+
+
+def test_greedy_uncovers_face_down_cards_first():
+    pos = replay(deal(5, CLEAR), parse_moves(solve(deal(5, CLEAR), CLEAR).solution)[:3], CLEAR)
+    view = Observation.of(pos)
+    for move in view.legal_moves(CLEAR):
+        if view.reveals(move, CLEAR) and not move.is_tail:
+            assert move_score(view, move, CLEAR) >= 97
+            assert greedy_order(view, view.legal_moves(CLEAR), CLEAR)[0] == move or move_score(
+                view, greedy_order(view, view.legal_moves(CLEAR), CLEAR)[0], CLEAR
+            ) >= move_score(view, move, CLEAR)
+
+
+def test_greedy_wins_deal_37_and_the_record_replays_to_a_win():
+    record = play_game(deal(37, CLEAR), CLEAR, make_policy("greedy", CLEAR))
+    assert record.outcome == "won" and record.reason == ""
+    assert is_won(replay(deal(37, CLEAR), record.moves, CLEAR), CLEAR)
+
+
+def test_the_harness_ends_a_lost_deal_at_once_and_caps_long_games():
+    lost = play_game(deal(1, CLEAR), CLEAR, make_policy("greedy", CLEAR))
+    assert (lost.outcome, lost.reason, lost.moves) == ("lost", "proved-lost", ())
+    capped = play_game(deal(37, CLEAR), CLEAR, make_policy("random", CLEAR, seed=1), move_cap=3, proof_nodes=None)
+    assert (capped.outcome, capped.reason, len(capped.moves)) == ("capped", "move-cap", 3)
+
+
+def test_hop_plays_the_solvers_solution_once_nothing_is_hidden():
+    start = deal(5, CLEAR)
+    line = parse_moves(solve(start, CLEAR).solution)
+    pos = start
+    for move in line:
+        pos = apply_move(pos, move, CLEAR)
+        if Observation.of(pos).fully_known:
+            break
+    assert Observation.of(pos).fully_known and not is_won(pos, CLEAR)
+    record = play_game(pos, CLEAR, make_policy("hop", CLEAR, samples=3))
+    assert record.outcome == "won"
+    assert list(record.moves) == parse_moves(solve(pos, CLEAR).solution)
+    assert record.solves == 1  # one solve of the known position, then the plan is followed
+
+
+def test_hop_wins_a_deal_greedy_loses_and_its_record_replays_to_a_win():
+    """Deal 100 (clear, winnable): greedy loses it; hop with 4 samples of 300 nodes wins it."""
+    greedy = play_game(deal(100, CLEAR), CLEAR, make_policy("greedy", CLEAR))
+    assert greedy.outcome == "lost"
+    record = play_game(deal(100, CLEAR), CLEAR, make_policy("hop", CLEAR, seed=0, samples=4, nodes=300))
+    assert record.outcome == "won"
+    assert is_won(replay(deal(100, CLEAR), record.moves, CLEAR), CLEAR)
+    assert record.solves > 0 and record.decisions == len(record.moves)
+
+
+def _ranking(report_moves):
+    return [str(m.move) for m in report_moves]
+
+
+@pytest.mark.parametrize("rules", [CLEAR, CLASSIC])
+@pytest.mark.parametrize("number, steps", [(5, 0), (37, 0), (37, 25), (33, 4)])
+def test_fair_hint_without_unknowns_ranks_moves_as_hint_does(rules, number, steps):
+    pos, _ = _walk(number, rules, steps, seed=2)
+    if not legal_moves(pos, rules):
+        pytest.skip("no move here")
+    from scorpion_solver.game.view_text import parse_view
+
+    view, _ = parse_view(format_position(pos, rules))
+    limits = Limits(nodes=200_000)
+    fair = fair_hint(view, rules, samples=10, seed=1, limits=limits)
+    exact = hint(pos, rules, limits)
+    assert fair.samples == 1 and fair.unseen == 0
+    assert _ranking(fair.moves) == _ranking(exact.moves)
+    for f, e in zip(fair.moves, exact.moves):
+        assert f.share == (1.0 if e.verdict == WINNABLE else 0.0)
+        if e.verdict == HINT_LOST:
+            assert f.wins == 0 and f.unknown == 0
+
+
+def test_fair_hint_with_unknowns_is_paired_and_reproducible():
+    view = Observation.of(deal(5, CLEAR))
+    a = fair_hint(view, CLEAR, samples=12, seed=3, limits=SMALL)
+    b = fair_hint(view, CLEAR, samples=12, seed=3, limits=SMALL)
+    assert a.as_dict() | {"seconds": 0} == b.as_dict() | {"seconds": 0}
+    assert a.samples == 12 and a.unseen == 15
+    assert a.wins >= max(m.wins for m in a.moves)  # a layout is winnable when a move keeps it so
+    shares = [m.share for m in a.moves]
+    assert shares == sorted(shares, reverse=True)
+    low, high = a.moves[0].interval
+    assert low <= a.moves[0].share <= high
+
+
+# --------------------------------------------------------------------------
+# play folders
+
+
+@pytest.fixture(scope="module")
+def exact_folder(tmp_path_factory):
+    out = tmp_path_factory.mktemp("exact") / "deals"
+    settings = plan.BatchSettings(plan.parse_range("30-40"), ("clear", "classic"), Limits(nodes=2_000_000), 11)
+    run_batch(settings, out, lambda: LocalBackend(1), progress=False)
+    return out
+
+
+def test_play_folder_skips_known_lost_deals_and_resumes(exact_folder, tmp_path):
+    out = tmp_path / "play"
+    settings = PlaySettings(
+        plan.parse_range("30-40"), ("clear", "classic"), PolicySpec("greedy"), exact=exact_folder, chunk=4
+    )
+    report = run_play(settings, out, lambda: LocalBackend(1), progress=False)
+    assert report.complete and report.written == 3
+    rows = read_play_folder(out).to_pylist()
+    assert len(rows) == 22
+    played = {(r["deal"], r["mode"]) for r in rows if r["played"]}
+    assert played == {(33, "clear"), (37, "clear"), (37, "classic")}  # RULES.md known verdicts
+    for r in rows:
+        if not r["played"]:
+            assert (r["outcome"], r["reason"], r["thoughtful"]) == ("lost", "not-played", "lost")
+        if r["outcome"] == "won":
+            rules = CLEAR if r["mode"] == "clear" else CLASSIC
+            assert is_won(replay(deal(r["deal"], rules), parse_moves(r["moves"]), rules), rules)
+    again = run_play(settings, out, lambda: LocalBackend(1), progress=False)
+    assert again.written == 0 and again.already == 3
+    meta = json.loads((out / "_batch.json").read_text())
+    assert meta["play"]["policy"] == "greedy" and meta["thoughtful"]["known_lost_not_played"] == 19
+    other = PlaySettings(plan.parse_range("30-40"), ("clear", "classic"), PolicySpec("random"), exact=exact_folder)
+    with pytest.raises(plan.BatchError, match="refusing to mix games of different settings"):
+        run_play(other, out, lambda: LocalBackend(1), progress=False)
+    table = read_play_folder(out)
+    summary = summarize_play({n: table.column(n).to_numpy(zero_copy_only=False) for n in table.column_names}, meta)
+    clear = summary["modes"]["clear"]
+    assert (clear["deals"], clear["played"], clear["thoughtful_won"]) == (11, 2, 2)
+    assert clear["thoughtful_rate"] == 2 / 11 and clear["realistic_rate"] == clear["won"] / 11
+    assert clear["ratio"] == clear["won"] / 2 and clear["contradictions"] == 0
+
+
+def test_stats_and_deals_commands_on_play_folders(exact_folder, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    results = Path("results")
+    results.mkdir()
+    (results / "deals-1-1000000").symlink_to(exact_folder)  # deal_grades reads the exact results there
+    runner = CliRunner()
+    for policy in ("greedy", "hop"):
+        run = runner.invoke(
+            main,
+            [
+                "play",
+                "30-40",
+                "--policy",
+                policy,
+                "--samples",
+                "4",
+                "--mode",
+                "clear",
+                "--no-progress",
+                "--workers",
+                "1",
+            ],
+        )
+        assert run.exit_code == 0, run.output
+    folder = "results/play-30-40-clear-greedy-s0"
+    stats = runner.invoke(main, ["stats", folder])
+    assert stats.exit_code == 0, stats.output
+    assert "| clear | 11 | 2 |" in stats.output and "thoughtful rate" in stats.output
+    grades = grade_deals("clear", results, results / "deals-1-1000000")
+    assert set(grades) == {33, 37} and grades[37] == "easy"  # greedy wins deal 37
+    assert sum(grade_counts(grades).values()) == 2
+    assert pick(grades, "easy", 5, 0) == [(37, "easy")]
+    listed = runner.invoke(main, ["deals", "--winnable", "--grade", "easy"])
+    assert listed.exit_code == 0 and listed.output == "37\teasy\n"
+
+
+def test_play_command_on_a_position_file_prints_the_record(tmp_path):
+    path = tmp_path / "deal37.txt"
+    path.write_text(format_position(deal(37, CLEAR), CLEAR))
+    run = CliRunner().invoke(main, ["play", str(path), "--policy", "greedy", "--json"])
+    assert run.exit_code == 0, run.output
+    data = json.loads(run.output)
+    assert data["outcome"] == "won"
+    assert is_won(replay(deal(37, CLEAR), parse_moves(data["moves"]), CLEAR), CLEAR)
+    path.write_text(format_view(Observation.of(deal(37, CLEAR)), CLEAR))
+    bad = CliRunner().invoke(main, ["play", str(path), "--policy", "greedy"])
+    assert bad.exit_code == 2 and bad.output.startswith("error: ") and "holds unknown cards ??" in bad.output
+
+
+def test_deal_view_and_fair_hint_commands(tmp_path):
+    runner = CliRunner()
+    view = runner.invoke(main, ["deal", "1", "--view"])
+    assert view.exit_code == 0 and "col1: ?? ?? ?? AS 4H TH 8D" in view.output and "tail: ?? ?? ??" in view.output
+    path = tmp_path / "view.txt"
+    path.write_text(view.output)
+    fair = runner.invoke(main, ["hint", str(path), "--fair", "--samples", "5", "--nodes", "500", "--json"])
+    assert fair.exit_code == 0, fair.output
+    data = json.loads(fair.output)
+    assert data["samples"] == 5 and data["unseen"] == 15
+    assert {m["move"] for m in data["moves"]} == {str(m) for m in legal_moves(deal(1, CLEAR), CLEAR)}
+    plain = runner.invoke(main, ["hint", str(path)])
+    assert plain.exit_code == 2 and "holds unknown cards ??" in plain.output and "--fair" in plain.output
+    path.write_text(view.output.replace("col1: ?? ?? ??", "col1: AS ??"))
+    bad = runner.invoke(main, ["hint", str(path), "--fair"])
+    assert bad.exit_code == 2 and "line 2" in bad.output and "error:" in bad.output
+
+
+def test_play_on_a_dask_cluster_gives_the_same_games(exact_folder, tmp_path):
+    pytest.importorskip("distributed")
+    from scorpion_solver.batch.backends import DaskBackend
+
+    settings = PlaySettings(
+        plan.parse_range("30-40"), ("clear",), PolicySpec("random", seed=5), exact=exact_folder, chunk=6
+    )
+    run_play(settings, tmp_path / "local", lambda: LocalBackend(1), progress=False)
+    report = run_play(settings, tmp_path / "dask", lambda: DaskBackend(local_workers=1), progress=False)
+    assert report.complete
+    meta = json.loads((tmp_path / "dask" / "_batch.json").read_text())
+    assert meta["runs"][0]["backend"] == "dask"
+
+    def games(folder):
+        return [
+            {k: v for k, v in r.items() if k not in ("seconds", "cpu_seconds")}
+            for r in read_play_folder(folder).to_pylist()
+        ]
+
+    assert games(tmp_path / "dask") == games(tmp_path / "local")
