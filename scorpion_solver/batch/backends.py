@@ -33,7 +33,7 @@ def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
     Runs in worker processes. An exception names the deal and mode.
     """
     from ..game.deal import deal
-    from ..solver.search import solve
+    from ..solver.search import solve, solve_shortest
 
     if not _warm:
         warm_up()
@@ -41,7 +41,7 @@ def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
     for number, mode in pairs:
         rules = get_rules(mode)
         try:
-            result = solve(deal(number, rules), rules, limits)
+            result = (solve_shortest if limits.shortest else solve)(deal(number, rules), rules, limits)
         except Exception as exc:
             raise RuntimeError(f"deal {number} ({mode}): {type(exc).__name__}: {exc}") from exc
         row = result.as_row()

@@ -120,14 +120,18 @@ def _rule_choices(record: dict | None) -> dict | None:
 
 
 def limits_record(limits: Limits) -> dict:
-    return _json_clean(asdict(limits))
+    record = asdict(limits)
+    if not record["shortest"]:
+        del record["shortest"]  # as folders written before the option recorded ordinary solves
+    return _json_clean(record)
 
 
 def limits_text(record: dict) -> str:
     seconds = record.get("seconds")
     time_part = f", time {seconds:g} s" if seconds else ""
     prune = "" if record.get("prune", True) else ", no pruning"
-    return f"nodes {record['nodes']}, memory {record['memory_mb']} MB{time_part}{prune}"
+    shortest = ", shortest" if record.get("shortest") else ""
+    return f"nodes {record['nodes']}, memory {record['memory_mb']} MB{time_part}{prune}{shortest}"
 
 
 def machine_record() -> dict:
@@ -253,6 +257,8 @@ def default_out(deals: DealSet, modes: tuple[str, ...], limits: Limits) -> Path:
         name += f"-t{limits.seconds:g}"
     if not limits.prune:
         name += "-noprune"
+    if limits.shortest:
+        name += "-shortest"
     return Path("results") / name
 
 

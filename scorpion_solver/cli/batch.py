@@ -83,6 +83,11 @@ from .common import user_errors
 @click.option(
     "--progress/--no-progress", default=None, help="Show the progress bar [default: when stderr is a terminal]."
 )
+@click.option(
+    "--shortest",
+    is_flag=True,
+    help="Store a win of minimum length, proved minimal (column shortest: proved / shortened).",
+)
 @user_errors
 def batch_command(
     deal_range: str,
@@ -97,6 +102,7 @@ def batch_command(
     scheduler: str | None,
     dask_local: int | None,
     progress: bool | None,
+    shortest: bool,
 ) -> None:
     """Solve every deal of RANGE in each mode into a resumable folder of Parquet files.
 
@@ -117,7 +123,9 @@ def batch_command(
             deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, scheduler, dask_local, progress, command
         )
     else:
-        limits = Limits(nodes=nodes or DEFAULT_NODES, memory_mb=memory_mb or DEFAULT_MEMORY_MB, seconds=seconds)
+        limits = Limits(
+            nodes=nodes or DEFAULT_NODES, memory_mb=memory_mb or DEFAULT_MEMORY_MB, seconds=seconds, shortest=shortest
+        )
         settings = B.BatchSettings(deals, mode_names, limits, chunk)
         folder = out or B.default_out(deals, mode_names, limits)
         report = _run(B.run_batch, settings, folder, workers, scheduler, dask_local, progress, command)
@@ -152,6 +160,7 @@ def _retry(deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, sc
         memory_mb=memory_mb or old["memory_mb"],
         seconds=seconds if seconds is not None else old.get("seconds"),
         prune=old.get("prune", True),
+        shortest=old.get("shortest", False),
     )
     settings = B.BatchSettings(deals, mode_names, limits, chunk)
     return _run(B.retry_unknown, settings, out, workers, scheduler, dask_local, progress, command)

@@ -61,6 +61,7 @@ def parse_targets(source: str) -> list[str]:
 @click.option("--no-prune", is_flag=True, help="Switch off deadlock pruning (slower; same verdicts).")
 @click.option("--debug", is_flag=True, help="Check the compact state from scratch at the root and along the solution.")
 @click.option("--solution", is_flag=True, help="Print the winning move list.")
+@click.option("--shortest", is_flag=True, help="Find a win of minimum length and prove it minimal.")
 @click.option("--walkthrough", is_flag=True, help="Print the position after every move of the solution.")
 @click.option("--color/--no-color", default=None, help="Suit colours in the walkthrough (default: when a terminal).")
 @click.option(
@@ -81,6 +82,7 @@ def solve_command(
     no_prune: bool,
     debug: bool,
     solution: bool,
+    shortest: bool,
     walkthrough: bool,
     color: bool | None,
     layout: str,
@@ -91,7 +93,7 @@ def solve_command(
     Prints the verdict (won / lost / unknown) with nodes and seconds per deal and mode.
     """
     from ..analysis.walkthrough import render_walkthrough
-    from ..solver.search import solve
+    from ..solver.search import solve, solve_shortest
 
     if mode is None:
         rule_list: list[Rules | None] = [None]
@@ -104,13 +106,18 @@ def solve_command(
     for target in parse_targets(source):
         for rules in rule_list:
             position, used_rules, number = load_start(target, rules)
-            result = solve(position, used_rules, limits, debug=debug)
+            if shortest:
+                result = solve_shortest(position, used_rules, limits)
+            else:
+                result = solve(position, used_rules, limits, debug=debug)
             result.deal = number
             label = f"deal {number}" if number is not None else target
             if as_json:
                 click.echo(json.dumps(result.as_row()))
             else:
                 extra = f", {result.solution_length} moves" if result.status == "won" else ""
+                if result.shortest:
+                    extra += ", minimum proved" if result.shortest == "proved" else ", shortest found (not proved)"
                 why = f" (stopped by the {result.stopped_by} limit)" if result.stopped_by else ""
                 click.echo(
                     f"{label} {used_rules.name}: {result.status}{why} "

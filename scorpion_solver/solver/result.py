@@ -21,13 +21,15 @@ class Limits:
     by less than one expansion); ``seconds`` is wall clock, checked by
     ``search.solve`` between kernel slices of about 16,000 nodes (a few
     milliseconds). ``memory_mb`` caps the transposition table. ``prune``
-    switches the sound deadlock pruning.
+    switches the sound deadlock pruning. ``shortest`` asks for a win of
+    minimum length, proved minimal (``search.solve_shortest``), where one exists.
     """
 
     nodes: int = DEFAULT_NODES
     memory_mb: int = DEFAULT_MEMORY_MB
     seconds: float | None = None
     prune: bool = True
+    shortest: bool = False
 
     def __post_init__(self) -> None:
         if self.nodes < 1:
@@ -44,7 +46,10 @@ class SolveResult:
 
     ``status`` is ``won`` (``solution`` replays to a win with the reference
     engine), ``lost`` (exhaustive search) or ``unknown`` (``stopped_by`` names
-    the limit: ``nodes``, ``memory``, ``time`` or ``depth``).
+    the limit: ``nodes``, ``memory``, ``time`` or ``depth``). ``shortest`` is
+    ``proved`` when the solution is a win of minimum length (``solve_shortest``),
+    ``shortened`` when a limit stopped that proof (the solution is the shortest
+    found), and empty for an ordinary solve.
     """
 
     status: str
@@ -60,6 +65,7 @@ class SolveResult:
     deadlock_prunes: int = 0
     dead_at_root: bool = False
     stopped_by: str = ""
+    shortest: str = ""
     deal: int | None = field(default=None)
 
     def as_row(self) -> dict:
