@@ -210,7 +210,7 @@ def test_kernel_and_plain_shorten_line_agree():
 def test_6560_classic_solution_is_short_and_without_detours():
     start = deal(6560, CLASSIC)
     assert len(reference_line(6560, CLASSIC)) == 150  # the unshortened search line
-    line = parse_moves(solve(start, CLASSIC).solution)
+    line = parse_moves(solve(start, CLASSIC, polish=False).solution)  # the detour cut alone
     assert len(line) <= 70
     positions = [start]
     for move in line:
@@ -224,6 +224,13 @@ def test_6560_classic_solution_is_short_and_without_detours():
             for move2 in legal_moves(child, CLASSIC) if not is_won(child, CLASSIC) else []:
                 j = index.get(canonical_key(apply_move(child, move2, CLASSIC)), -1)
                 assert j <= i + 2  # nor two moves away
+
+
+def test_polish_gives_6560_classic_its_minimum():
+    start = deal(6560, CLASSIC)
+    line = parse_moves(solve(start, CLASSIC).solution)
+    assert len(line) == solve_shortest(start, CLASSIC).solution_length == 49
+    assert sum(1 for m in line if not m.is_tail and m.card % 13 == 12) <= 4  # 22 after the detour cut alone
 
 
 def test_the_detour_cut_changes_no_verdict_or_nodes():
@@ -242,7 +249,7 @@ def test_cli_solve_6560_classic_prints_a_short_line():
     out = CliRunner().invoke(main, ["solve", "6560", "--mode", "classic", "--solution"])
     assert out.exit_code == 0, out.output
     line = out.output.strip().splitlines()[1].split()
-    assert len(line) <= 70 and "tail" in line
+    assert len(line) == 49 and "tail" in line
 
 
 def test_cli_solve_shortest():

@@ -227,7 +227,12 @@ def max_table_entries(memory_mb: int) -> int:
 
 
 def solve(
-    position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), engine: str = "jit", debug: bool = False
+    position: Position,
+    rules: Rules = CLEAR,
+    limits: Limits = Limits(),
+    engine: str = "jit",
+    debug: bool = False,
+    polish: bool = True,
 ) -> SolveResult:
     """Decide whether the position can be won.
 
@@ -237,6 +242,10 @@ def solve(
     the compact state is checked from scratch (``state_problems``) at the root
     and after every kernel move of a winning line, and every kernel position
     on it is compared with the reference engine's; a disagreement raises.
+    The winning line is cut of its detours (``shorten_path``) and, with
+    ``polish``, one with many King moves is replaced by a minimum one when a
+    small shortest search finds it (``polish_path``); neither changes the
+    verdict or the counters.
     """
     if engine == "reference":
         return reference_solve(position, rules, limits)
@@ -318,6 +327,8 @@ def solve(
     if status == K.S_WON:
         path = [decode_move(stack.states[d], stack.moves[d, stack.midx[d] - 1]) for d in range(int(counters[K.C_SP]))]
         path = shorten_path(position, path, rules)
+        if polish:
+            path = polish_path(position, path, rules, limits.prune)
         verify_solution(position, path, rules)
         if debug:
             _debug_line(position, path, rules)
@@ -397,6 +408,33 @@ def shorten_path(position: Position, path: list[Move], rules: Rules) -> list[Mov
     return path if len(codes) == len(path) else _decode_line(position, codes, rules)
 
 
+POLISH_KINGS = 8  # a line with more King moves than this gets a small shortest search
+POLISH_NODES = 20_000  # its node budget (all iterations together)
+
+
+def polish_path(position: Position, path: list[Move], rules: Rules, prune: bool = True) -> list[Move]:
+    """A minimum-length win instead of ``path`` when ``path`` makes more than
+    POLISH_KINGS King moves and ``solve_shortest``'s iterations find one within
+    POLISH_NODES nodes; else ``path``. Keeps the King shuttles that the detour
+    cut cannot see (moves between fixed columns interleaved with other moves)
+    out of printed and stored solutions at a bounded cost."""
+    from .shortest import cost_to_go, fixed_length
+
+    if sum(1 for m in path if not m.is_tail and m.card % 13 == 12) <= POLISH_KINGS:
+        return path
+    fixed = fixed_length(position)
+    budget = POLISH_NODES
+    start = time.perf_counter()
+    for bound in range(cost_to_go(position, rules, frozenset(position.tail)), len(path) - fixed):
+        status, found, used = _bounded_search(position, rules, bound, fixed, Limits(prune=prune), budget, start)
+        budget -= used
+        if status == K.S_WON:
+            return found
+        if status != K.S_LOST or budget <= 0:
+            break
+    return path
+
+
 def solve_shortest(position: Position, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:
     """Decide the position and, when won, return a win of minimum length, proved minimal.
 
@@ -412,7 +450,7 @@ def solve_shortest(position: Position, rules: Rules = CLEAR, limits: Limits = Li
     from .shortest import cost_to_go, fixed_length
 
     start = time.perf_counter()
-    result = solve(position, rules, limits)
+    result = solve(position, rules, limits, polish=False)
     if result.status != WON:
         return result
     line = parse_moves(result.solution)
