@@ -1253,6 +1253,81 @@ PLAYING = [
     """),
 ]
 
+# ---------------------------------------------------------------------------
+# shortest_solutions.ipynb
+
+SHORTEST = [
+    md("""
+        # Minimum-length solutions
+
+        `scorpion batch RANGE --shortest` stores for every won deal a win of minimum length, proved
+        minimal (`shortest == "proved"`; `"shortened"` when a limit stopped the proof). Every win of a
+        position has length *fixed + extra cost*, where the fixed part is set by the deal and the extra
+        cost counts the King moves and the leads of the three tail cards (the argument is in
+        `scorpion_solver/solver/shortest.py`); the search deepens on the extra cost.
+
+        The data: the folder named by `SCORPION_RESULTS`, default `results/shortest-1-100000`
+        (`scorpion batch 1-100000 --shortest --chunk 500 --out results/shortest-1-100000`). A folder made
+        without `--shortest` has no proved minimum: its solution lengths are shown as found.
+        Regenerate with `python notebooks/build_notebooks.py --execute shortest_solutions.ipynb`.
+    """),
+    code(
+        setup(["deal", "mode", "status", "nodes", "seconds", "solution", "solution_length", "shortest"]).replace(
+            '"deals-1-1000000"', '"shortest-1-100000"'
+        )
+    ),
+    code("""
+        won = df[df["status"] == "won"].copy()
+        won["king_moves"] = won["solution"].str.count(r"\\bK[CSHD]:")
+        proved = won[won["shortest"] == "proved"]
+        if len(proved):
+            print(f"{len(proved):,} of {len(won):,} won solves with a proved minimum length "
+                  f"({(won['shortest'] == 'shortened').sum():,} shortened only)")
+        else:
+            print("no proved minimum in this folder (made without --shortest): the lengths below are as found")
+            proved = won
+    """),
+    md("## The distribution of minimum lengths"),
+    code("""
+        table = proved.groupby("mode")["solution_length"].describe(percentiles=[0.1, 0.5, 0.9, 0.99])
+        table["with King moves"] = proved.groupby("mode")["king_moves"].apply(lambda k: (k > 0).mean())
+        display(table)
+        fig, ax = plt.subplots(figsize=(8, 3.5))
+        bins = np.arange(proved["solution_length"].min() - 0.5, proved["solution_length"].max() + 1.5)
+        for m in MODES:
+            part = proved[proved["mode"] == m]["solution_length"]
+            if len(part):
+                ax.hist(part, bins=bins, histtype="step", lw=2, color=MODE_COLORS[m], label=f"{m} ({len(part):,})")
+        ax.set_xlabel("minimum solution length (moves)")
+        ax.set_ylabel("won deals")
+        ax.legend()
+        plt.show()
+    """),
+    md("## King moves in the minimum solutions"),
+    code("""
+        counts = proved.groupby(["mode", "king_moves"]).size().unstack(0, fill_value=0)
+        display(counts)
+        fig, ax = plt.subplots(figsize=(8, 3))
+        counts.plot.bar(ax=ax, color=[MODE_COLORS[m] for m in counts.columns])
+        ax.set_xlabel("King moves")
+        ax.set_ylabel("won deals")
+        plt.show()
+    """),
+    md("## The deals needing the most King moves"),
+    code("""
+        top = proved.sort_values(["king_moves", "solution_length"], ascending=False).head(10)
+        display(top[["deal", "mode", "solution_length", "king_moves", "nodes", "seconds", "solution"]])
+    """),
+    md("## What a proof costs"),
+    code("""
+        cost = proved.groupby("mode").agg(deals=("deal", "size"), median_nodes=("nodes", "median"),
+                                          max_nodes=("nodes", "max"), mean_seconds=("seconds", "mean"),
+                                          total_seconds=("seconds", "sum"))
+        display(cost)
+    """),
+]
+
+
 NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
     "playing_without_peeking.ipynb": PLAYING,
     "win_rates.ipynb": WIN_RATES,
@@ -1260,6 +1335,7 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
     "mode_comparison.ipynb": when_paired(MODE_COMPARISON, after=4),
     "hardest_and_dead_deals.ipynb": HARDEST_AND_DEAD,
     "relatives.ipynb": RELATIVES,
+    "shortest_solutions.ipynb": SHORTEST,
 }
 
 # ---------------------------------------------------------------------------

@@ -33,7 +33,8 @@ def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
 
     Runs in worker processes. An exception names the deal and mode.
     """
-    from ..solver.search import solve_deal
+    from ..game.deal import deal
+    from ..solver.search import solve_deal, solve_shortest
 
     if not _warm:
         warm_up()
@@ -41,7 +42,10 @@ def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
     for number, mode in pairs:
         rules = get_rules(mode)
         try:
-            result = solve_deal(number, rules, limits)
+            if limits.shortest:
+                result = solve_shortest(deal(number, rules), rules, limits)
+            else:
+                result = solve_deal(number, rules, limits)
         except Exception as exc:
             raise RuntimeError(f"deal {number} ({mode}): {type(exc).__name__}: {exc}") from exc
         row = dict(vars(result))  # as_row() without asdict's deep copy: every field is a scalar

@@ -94,9 +94,23 @@ COLUMNS = tuple(SCHEMA.names)
 _STRINGIFY = {f.name for f in SCHEMA if f.type == pa.string()}
 
 
-def rows_table(rows: list[dict]) -> pa.Table:
-    """Rows (dicts with the SCHEMA columns) as a table sorted by (deal, mode)."""
+# Columns added after folders were first written. A folder made before one of them keeps
+# the columns it was made with (its chunks all have one schema), and readers see the
+# missing column as null.
+LATER_COLUMNS = ("shortest",)
+
+
+def accepted_columns(recorded: list | None) -> bool:
+    """Whether a folder whose metadata records these columns can take this version's rows."""
+    return recorded == list(COLUMNS) or recorded == [c for c in COLUMNS if c not in LATER_COLUMNS]
+
+
+def rows_table(rows: list[dict], columns: list[str] | None = None) -> pa.Table:
+    """Rows (dicts with the SCHEMA columns) as a table sorted by (deal, mode), of ``columns`` (default all)."""
     ordered = sorted(rows, key=lambda r: (r["deal"], r["mode"]))
+    if columns is not None and list(columns) != list(COLUMNS):
+        schema = pa.schema([SCHEMA.field(c) for c in columns])
+        return pa.Table.from_pylist([{c: r[c] for c in columns} for r in ordered], schema=schema)
     return pa.Table.from_pylist(ordered, schema=SCHEMA)
 
 
@@ -121,7 +135,10 @@ def _rule_choices(record: dict | None) -> dict | None:
 
 
 def limits_record(limits: Limits) -> dict:
-    return _json_clean(asdict(limits))
+    record = asdict(limits)
+    if not record["shortest"]:
+        del record["shortest"]  # as folders written before the option recorded ordinary solves
+    return _json_clean(record)
 
 
 def recorded_safe_leads(record: dict) -> bool:
@@ -139,7 +156,8 @@ def limits_text(record: dict) -> str:
     time_part = f", time {seconds:g} s" if seconds else ""
     prune = "" if record.get("prune", True) else ", no pruning"
     leads = "" if recorded_safe_leads(record) else ", no safe leads"
-    return f"nodes {record['nodes']}, memory {record['memory_mb']} MB{time_part}{prune}{leads}"
+    shortest = ", shortest" if record.get("shortest") else ""
+    return f"nodes {record['nodes']}, memory {record['memory_mb']} MB{time_part}{prune}{leads}{shortest}"
 
 
 def machine_record() -> dict:
@@ -180,6 +198,16 @@ _META_SHAPE = {
     "runs": list,
     "retries": list,
 }
+_PLAY_META_SHAPE = {
+    "format": str,
+    "deals": dict,
+    "modes": list,
+    "rules": dict,
+    "play": dict,
+    "chunk": int,
+    "columns": list,
+    "runs": list,
+}
 _DEALS_SHAPE = {"spec": str, "count": int, "first": int, "last": int, "sha256": str}
 _LIMITS_SHAPE = {"nodes": int, "memory_mb": int}
 
@@ -212,9 +240,13 @@ def check_metadata(meta, path: Path) -> None:
                     "not one this version wrote (move it away to start the folder afresh)"
                 )
 
-    need(meta, _META_SHAPE, "")
+    need(meta, {"format": str}, "")
+    if meta["format"].startswith("scorpion-play/"):
+        need(meta, _PLAY_META_SHAPE, "")  # a play folder (batch.play_runs): the policy's settings, no limits
+    else:
+        need(meta, _META_SHAPE, "")
+        need(meta["limits"], _LIMITS_SHAPE, "limits")
     need(meta["deals"], _DEALS_SHAPE, "deals")
-    need(meta["limits"], _LIMITS_SHAPE, "limits")
     if not meta["modes"] or not all(isinstance(m, str) for m in meta["modes"]):
         raise BatchError(f"{path}: modes must be a list of rules preset names")
 
@@ -250,9 +282,9 @@ def _fsync_dir(out: Path) -> None:
         os.close(fd)
 
 
-def write_chunk(out: Path, name: str, rows: list[dict]) -> None:
+def write_chunk(out: Path, name: str, rows: list[dict], columns: list[str] | None = None) -> None:
     """Write one chunk file atomically (``.chunk-....parquet.tmp``, then rename)."""
-    _atomic_write(out, name, table=rows_table(rows))
+    _atomic_write(out, name, table=rows_table(rows, columns))
 
 
 def remove_stale_tmp(out: Path) -> int:
@@ -360,6 +392,8 @@ def default_out(deals: DealSet, modes: tuple[str, ...], limits: Limits) -> Path:
         name += "-noprune"
     if not limits.safe_leads:
         name += "-nosafeleads"
+    if limits.shortest:
+        name += "-shortest"
     return Path("results") / name
 
 
@@ -403,7 +437,7 @@ def check_folder(out: Path, meta: dict, settings: BatchSettings, retry: bool = F
             f"{out} holds deals {old_deals['spec']} ({old_deals['count']} deals); this run asks for "
             f"{settings.deals.spec} ({len(settings.deals)} deals): give another --out"
         )
-    if meta.get("columns") != list(COLUMNS):
+    if not accepted_columns(meta.get("columns")):
         added = [c for c in COLUMNS if c not in meta.get("columns", [])]
         gone = [c for c in meta.get("columns", []) if c not in COLUMNS]
         raise BatchError(

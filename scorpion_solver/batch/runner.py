@@ -244,7 +244,7 @@ def run_batch(
         bar = make_progress(len(settings.deals), done_deals, tally, disable=_disable(progress))
 
         def on_done(task: Task, rows: list[dict]) -> None:
-            write_chunk(out, task.key, rows)
+            write_chunk(out, task.key, rows, meta["columns"])
             report.written += 1
             report.solved += len(rows)
             tally.add_rows(rows)
@@ -405,7 +405,7 @@ def retry_unknown(
                 if (r["deal"], r["mode"]) in fresh:
                     tally.add(r["mode"], r["status"], -1)
             merged = [fresh.get((r["deal"], r["mode"]), r) for r in old_rows]
-            write_chunk(out, task.key, merged)
+            write_chunk(out, task.key, merged, meta["columns"])
             tally.add_rows(rows)
             report.written += 1
             report.solved += len(rows)

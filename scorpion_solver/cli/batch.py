@@ -82,6 +82,11 @@ from .common import MEGABYTES, NODES, SECONDS, echo_json, fail, resolve_rules, r
 @click.option(
     "--progress/--no-progress", default=None, help="Show the progress bar [default: when stderr is a terminal]."
 )
+@click.option(
+    "--shortest",
+    is_flag=True,
+    help="Store a win of minimum length, proved minimal (column shortest: proved / shortened).",
+)
 @user_errors
 def batch_command(
     deal_range: str,
@@ -98,6 +103,7 @@ def batch_command(
     dask_local: int | None,
     no_safe_leads: bool,
     progress: bool | None,
+    shortest: bool,
 ) -> None:
     """Solve every deal of RANGE in each mode into a resumable folder of Parquet files.
 
@@ -126,6 +132,7 @@ def batch_command(
             memory_mb=memory_mb or DEFAULT_MEMORY_MB,
             seconds=seconds,
             safe_leads=not no_safe_leads,
+            shortest=shortest,
         )
         settings = B.BatchSettings(deals, mode_names, limits, chunk)
         folder = out or B.default_out(deals, mode_names, limits)
@@ -162,6 +169,7 @@ def _retry(deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, sc
         seconds=seconds if seconds is not None else old.get("seconds"),
         prune=old.get("prune", True),
         safe_leads=B.recorded_safe_leads(old),
+        shortest=old.get("shortest", False),
     )
     settings = B.BatchSettings(deals, mode_names, limits, chunk)
     return _run(B.retry_unknown, settings, out, workers, scheduler, dask_local, progress, command)

@@ -79,6 +79,7 @@ def solve_json(result: SolveResult, source: str, number: int | None) -> dict:
 @click.option("--no-safe-leads", is_flag=True, help="Switch off the safe-leads cut (more nodes; same verdicts).")
 @click.option("--debug", is_flag=True, help="Check the compact state from scratch at the root and along the solution.")
 @click.option("--solution", is_flag=True, help="Print the winning move list (e.g. '6C:5>2 KS:3>4 tail').")
+@click.option("--shortest", is_flag=True, help="Find a win of minimum length and prove it minimal.")
 @click.option("--walkthrough", is_flag=True, help="Print the position after every move of the solution.")
 @click.option("--color/--no-color", default=None, help="Suit colours in the walkthrough (default: when a terminal).")
 @click.option(
@@ -101,6 +102,7 @@ def solve_command(
     no_safe_leads: bool,
     debug: bool,
     solution: bool,
+    shortest: bool,
     walkthrough: bool,
     color: bool | None,
     layout: str,
@@ -113,7 +115,7 @@ def solve_command(
     compiled solver is done (and on a first run, compiling it is announced) before the first solve.
     """
     from ..analysis.walkthrough import render_walkthrough
-    from ..solver.search import load_solver, solve
+    from ..solver.search import load_solver, solve, solve_shortest
 
     rule_list = resolve_rules(mode, rules_name, several=True) or (None,)
     limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds, prune=not no_prune, safe_leads=not no_safe_leads)
@@ -126,7 +128,10 @@ def solve_command(
     for target in targets:
         for rules in rule_list:
             position, used_rules, number = load_start(target, rules)
-            result = solve(position, used_rules, limits, debug=debug)
+            if shortest:
+                result = solve_shortest(position, used_rules, limits)
+            else:
+                result = solve(position, used_rules, limits, debug=debug)
             result.deal = number
             counts = tally.setdefault(used_rules.name, {WON: 0, LOST: 0, UNKNOWN: 0})
             counts[result.status] += 1
@@ -138,6 +143,8 @@ def solve_command(
                 echo_json(solve_json(result, target, number))
             else:
                 extra = f", {result.solution_length} moves" if result.status == WON else ""
+                if result.shortest:
+                    extra += ", minimum proved" if result.shortest == "proved" else ", shortest found (not proved)"
                 why = f" (stopped by the {result.stopped_by} limit)" if result.stopped_by else ""
                 click.echo(
                     f"{label} {used_rules.name}: {result.status}{why} "

@@ -1324,3 +1324,357 @@ def perft(states, keys, moves, nmoves, midx, depth, sweeps, freezes, space_any, 
         nmoves[sp] = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
         midx[sp] = 0
     return total
+
+
+# ---------------------------------------------------------------------------
+# shortest solutions (twin: shortest.py, where the argument is written out)
+#
+# A move's *extra cost* (``move_cost``): 1 for a King-led move and for a
+# move led by a card that started in the tail; 0 for the tail deal and for
+# a non-King card of the table leading onto its successor; a non-King card
+# of the table leading into a space costs 2 when it left its successor, 1
+# otherwise (only where any card may enter a space). Every win then has
+# length ``fixed + extra`` with ``fixed`` set by the root alone, so the
+# shortest win is the one of least extra cost: ``shortest_search`` looks for
+# a win of extra cost at most ``bound``, depth first, with a table that
+# remembers the least extra cost each position was reached with. Table rows
+# are (key 1, key 2, cost) in a flat uint64 array of 3 * capacity entries.
+
+
+@nb.njit(**INLINE)
+def move_cost(s, code, is_tail_card):
+    """The extra cost of the move ``code`` from state s (see above)."""
+    if code == TAIL_CODE:
+        return 0
+    c = code // 8
+    if c % 13 == 12 or is_tail_card[c]:
+        return 1
+    dst = code % 8
+    if s[LEN + dst] > 0:
+        return 0
+    src = s[LOCCOL + c]
+    i = s[LOCIDX + c]
+    if i > 0 and s[COLS + COL_CAP * src + i - 1] == c + 1:
+        return 2
+    return 1
+
+
+@nb.njit(**INLINE)
+def cost_to_go(s, sweeps, is_tail_card):
+    """A lower bound on the extra cost still to pay (twin: shortest.cost_to_go).
+
+    The cards under a King change only when the King moves, and its run needs
+    every other card of its suit above it: so a King with a card of its suit
+    under it must move, and so must, without sweeps (where a King ends at the
+    bottom of a column or on the Ace of a run), a King lying on any card but
+    an Ace. Once the tail is dealt, a non-King tail card not on its successor
+    must still lead (cost 1 each).
+    """
+    n = 0
+    for king in range(12, 52, 13):
+        col = s[LOCCOL + king]
+        if col < 0:
+            continue
+        i = s[LOCIDX + king]
+        if i == 0:
+            continue
+        base = COLS + COL_CAP * col
+        if not sweeps and s[base + i - 1] % 13 != 0:
+            n += 1
+            continue
+        for h in range(i):
+            if s[base + h] // 13 == king // 13:
+                n += 1
+                break
+    if s[DEALT] == 1:
+        for c in range(52):
+            if is_tail_card[c] and c % 13 != 12:
+                col = s[LOCCOL + c]
+                if col < 0:
+                    continue
+                i = s[LOCIDX + c]
+                if i == 0 or s[COLS + COL_CAP * col + i - 1] != c + 1:
+                    n += 1
+    return n
+
+
+@nb.njit(**INLINE)
+def _probe_cost(table, k1, k2, g):
+    """Record that the position (k1, k2) was reached with extra cost g.
+
+    Returns 0 when it was already recorded with a cost <= g (nothing to do),
+    1 when a higher cost was lowered to g, 2 when the position is new.
+    """
+    k2 = k2 | np.uint64(1)
+    cap = np.uint64(table.shape[0] // 3)
+    i = (k1 & (cap - _ONE)) * np.uint64(3)
+    wrap = cap * np.uint64(3)
+    zero = np.uint64(0)
+    gu = np.uint64(g)
+    while True:
+        b = table[i + _ONE]
+        if b == zero:
+            table[i] = k1
+            table[i + _ONE] = k2
+            table[i + np.uint64(2)] = gu
+            return 2
+        if b == k2 and table[i] == k1:
+            if table[i + np.uint64(2)] <= gu:
+                return 0
+            table[i + np.uint64(2)] = gu
+            return 1
+        i += np.uint64(3)
+        if i >= wrap:
+            i = zero
+
+
+@nb.njit(**JIT)
+def rehash_costs(old, new):
+    """Move every row of the old cost table into the (larger, empty) new one."""
+    zero = np.uint64(0)
+    for i in range(0, old.shape[0], 3):
+        if old[i + 1] != zero:
+            _probe_cost(new, old[i], old[i + 1], np.int64(old[i + 2]))
+
+
+@nb.njit(**JIT)
+def shortest_search(
+    states,
+    keys,
+    moves,
+    nmoves,
+    midx,
+    costs,
+    table,
+    counters,
+    node_limit,
+    max_entries,
+    bound,
+    is_tail_card,
+    sweeps,
+    freezes,
+    space_any,
+    tail_when_stuck,
+    prune,
+    z,
+    zh,
+    salt,
+    misc,
+    can_top,
+    dead_scratch,
+):
+    """Depth-first search for a win of extra cost at most ``bound`` from states[0]; resumable.
+
+    The same calling convention and status codes as ``search`` (costs[d] is
+    the extra cost of the path to depth d). A child is searched only when its
+    cost plus ``cost_to_go`` stays within the bound and the table has not
+    seen it with a cost as low or lower; a position reached again more cheaply
+    is searched again. So every position of least cost g <= bound is expanded
+    with cost g, and S_LOST means: no win of extra cost <= bound. The deadlock
+    test runs where ``search`` runs it (root, tail deal, freeze, last space).
+    """
+    depth_cap = states.shape[0]
+    sp = counters[C_SP]
+    if sp < 0:
+        _probe_cost(table, keys[0, KEY1], keys[0, KEY2], 0)
+        counters[C_NODES] = 1
+        counters[C_ENTRIES] = 1
+        if _is_won(states[0], sweeps):
+            counters[C_SP] = 0
+            return S_WON
+        if cost_to_go(states[0], sweeps, is_tail_card) > bound:
+            counters[C_SP] = 0
+            return S_LOST
+        if prune:
+            counters[C_CHECKS] += 1
+            if _deadlocked(states[0], can_top, dead_scratch, sweeps, space_any, False):
+                counters[C_PRUNES] += 1
+                counters[C_DEAD_ROOT] = 1
+                counters[C_SP] = 0
+                return S_LOST
+        costs[0] = 0
+        nmoves[0] = generate_moves(states[0], moves[0], space_any, tail_when_stuck, sweeps)
+        midx[0] = 0
+        sp = 0
+    while True:
+        if midx[sp] == nmoves[sp]:
+            sp -= 1
+            if sp < 0:
+                counters[C_SP] = 0
+                return S_LOST
+            continue
+        if sp + 2 >= depth_cap:
+            counters[C_SP] = sp
+            return S_DEEPER
+        if counters[C_ENTRIES] + 1 > max_entries:
+            counters[C_SP] = sp
+            return S_GROW
+        if counters[C_NODES] >= node_limit:
+            counters[C_SP] = sp
+            return S_NODES
+        code = moves[sp, midx[sp]]
+        midx[sp] += 1
+        g = costs[sp] + move_cost(states[sp], code, is_tail_card)
+        if g > bound:
+            continue
+        counters[C_MAKES] += 1
+        _copy_frame(states, keys, sp)
+        child = states[sp + 1]
+        make_move(child, keys[sp + 1], code, sweeps, freezes, z, zh, salt, misc)
+        if _is_won(child, sweeps):
+            counters[C_SP] = sp + 1
+            return S_WON
+        if g + cost_to_go(child, sweeps, is_tail_card) > bound:
+            continue
+        seen = _probe_cost(table, keys[sp + 1, KEY1], keys[sp + 1, KEY2], g)
+        if seen == 0:
+            continue
+        counters[C_NODES] += 1
+        if seen == 2:
+            counters[C_ENTRIES] += 1
+        if prune:
+            check = False
+            took_last_space = False
+            if code == TAIL_CODE:
+                check = True
+            else:
+                dst = code % 8
+                if child[FROZEN] != states[sp][FROZEN]:
+                    check = True
+                elif states[sp][LEN + dst] == 0 and states[sp][LOCIDX + code // 8] > 0:
+                    took_last_space = True
+                    for col in range(7):
+                        if child[LEN + col] == 0:
+                            took_last_space = False
+                            break
+                    check = took_last_space
+            if check:
+                counters[C_CHECKS] += 1
+                if took_last_space and _space_by_chains(child, sweeps):
+                    pass
+                elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space):
+                    counters[C_PRUNES] += 1
+                    continue
+        sp += 1
+        if sp > counters[C_MAXDEPTH]:
+            counters[C_MAXDEPTH] = sp
+        costs[sp] = g
+        nmoves[sp] = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
+        midx[sp] = 0
+
+
+# ---------------------------------------------------------------------------
+# shortening a found line (twin: shortest.shorten_line)
+
+
+@nb.njit(**INLINE)
+def _line_index(sorted_k1, order, line_keys, k1, k2):
+    """The last index j of the line whose position has keys (k1, k2), or -1."""
+    lo = np.searchsorted(sorted_k1, k1)
+    best = -1
+    n = sorted_k1.shape[0]
+    while lo < n and sorted_k1[lo] == k1:
+        j = order[lo]
+        if line_keys[j, 1] == k2 and j > best:
+            best = j
+        lo += 1
+    return best
+
+
+@nb.njit(**INLINE)
+def _remap(orig, actual, code):
+    """The move ``code`` of state orig, for the state actual equal to it up to the
+    order of interchangeable columns: the same card onto the column that now holds
+    the same top card, or into the leftmost interchangeable space."""
+    if code == TAIL_CODE:
+        return code
+    c = code // 8
+    dst = code % 8
+    length = orig[LEN + dst]
+    if length > 0:
+        top = orig[COLS + COL_CAP * dst + length - 1]
+        return c * 8 + actual[LOCCOL + top]
+    if actual[DEALT] == 0 and dst < 3:
+        return code
+    for col in range(7):
+        if actual[LEN + col] == 0 and (actual[DEALT] == 1 or col >= 3):
+            return c * 8 + col
+    return code
+
+
+@nb.njit(**ALLOC)
+def shorten_line(
+    root, root_keys, codes, out, two_moves, sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc
+):
+    """Shorten the winning line ``codes`` from root; write it to out, return its length.
+
+    Along the line, from each position P_i kept, look among the positions one
+    move (and with two_moves, two moves) away for the furthest P_j of the
+    line (equal up to interchangeable columns, by key) and jump there: the
+    moves in between were a detour. The kept moves are remapped to the
+    columns of the position actually reached.
+    """
+    n = codes.shape[0]
+    states = np.zeros((n + 1, STATE_SIZE), dtype=np.int8)
+    kvs = np.zeros((n + 1, KEYS_SIZE), dtype=np.uint64)
+    states[0] = root
+    kvs[0] = root_keys
+    line_keys = np.zeros((n + 1, 2), dtype=np.uint64)
+    line_keys[0, 0] = root_keys[KEY1]
+    line_keys[0, 1] = root_keys[KEY2]
+    for i in range(n):
+        _copy_into(states[i + 1], states[i])
+        _copy_into(kvs[i + 1], kvs[i])
+        make_move(states[i + 1], kvs[i + 1], codes[i], sweeps, freezes, z, zh, salt, misc)
+        line_keys[i + 1, 0] = kvs[i + 1, KEY1]
+        line_keys[i + 1, 1] = kvs[i + 1, KEY2]
+    order = np.argsort(line_keys[:, 0])
+    sorted_k1 = line_keys[order, 0].copy()
+    moves1 = np.zeros(MAX_MOVES, dtype=np.uint16)
+    moves2 = np.zeros(MAX_MOVES, dtype=np.uint16)
+    child = np.zeros(STATE_SIZE, dtype=np.int8)
+    child_k = np.zeros(KEYS_SIZE, dtype=np.uint64)
+    scratch = np.zeros(STATE_SIZE, dtype=np.int8)
+    scratch_k = np.zeros(KEYS_SIZE, dtype=np.uint64)
+    actual = root.copy()
+    actual_k = root_keys.copy()
+    m = 0
+    i = 0
+    while i < n:
+        best_j, first, second = i + 1, np.int64(codes[i]), np.int64(-1)
+        best_gain = 0
+        n1 = generate_moves(states[i], moves1, space_any, tail_when_stuck, sweeps)
+        for a in range(n1):
+            k1, k2 = child_keys(states[i], kvs[i], moves1[a], scratch, scratch_k, sweeps, freezes, z, zh, salt, misc)
+            j = _line_index(sorted_k1, order, line_keys, k1, k2)
+            if j - i - 1 > best_gain:
+                best_gain, best_j, first, second = j - i - 1, j, np.int64(moves1[a]), np.int64(-1)
+            if two_moves:
+                _copy_into(child, states[i])
+                _copy_into(child_k, kvs[i])
+                make_move(child, child_k, moves1[a], sweeps, freezes, z, zh, salt, misc)
+                if _is_won(child, sweeps):
+                    continue
+                n2 = generate_moves(child, moves2, space_any, tail_when_stuck, sweeps)
+                for b in range(n2):
+                    k1, k2 = child_keys(
+                        child, child_k, moves2[b], scratch, scratch_k, sweeps, freezes, z, zh, salt, misc
+                    )
+                    j = _line_index(sorted_k1, order, line_keys, k1, k2)
+                    if j - i - 2 > best_gain:
+                        best_gain, best_j, first, second = j - i - 2, j, np.int64(moves1[a]), np.int64(moves2[b])
+        # play the chosen moves on the actual position (equal to states[i] up to column order)
+        code = _remap(states[i], actual, first)
+        out[m] = code
+        m += 1
+        if second >= 0:
+            _copy_into(child, states[i])
+            _copy_into(child_k, kvs[i])
+            make_move(child, child_k, first, sweeps, freezes, z, zh, salt, misc)
+            make_move(actual, actual_k, code, sweeps, freezes, z, zh, salt, misc)
+            code = _remap(child, actual, second)
+            out[m] = code
+            m += 1
+        make_move(actual, actual_k, code, sweeps, freezes, z, zh, salt, misc)
+        i = best_j
+    return m

@@ -35,6 +35,19 @@ def canonical_key(pos: Position) -> tuple:
     return fixed, loose, pos.tail, pos.frozen
 
 
+def shortened(pos: Position, path: list[Move], rules: Rules) -> list[Move]:
+    """The line cut of its detours until it gets no shorter (twin of ``search.shorten_path``)."""
+    from .shortest import shorten_line
+
+    if len(path) < 3:
+        return path
+    while True:
+        shorter = shorten_line(pos, path, rules)
+        if len(shorter) >= len(path):
+            return path
+        path = shorter
+
+
 def search_order(pos: Position, rules: Rules) -> list[Move]:
     """The legal moves in the order the search tries them (twin of the kernel's)."""
     return legal_moves(pos, rules)
@@ -97,7 +110,8 @@ def needs_deadlock_check(before: Position, move: Move, after: Position) -> bool:
 
 
 def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:
-    """Twin of ``kernel.search``: the same nodes in the same order, the same verdict and solution.
+    """Twin of ``kernel.search``: the same nodes in the same order, the same verdict and solution
+    (cut of its detours as ``search.solve`` cuts it; ``solve``'s polish has no twin).
 
     A position is a node when it is added to the visited set, which happens
     when its parent is expanded (all children at once, in move order); it is
@@ -113,6 +127,7 @@ def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits
         result.stopped_by = stopped_by
         result.peak_entries = len(visited)
         if path is not None:
+            path = shortened(pos, path, rules)
             result.solution = moves_text(path)
             result.solution_length = len(path)
         result.seconds = time.perf_counter() - start

@@ -22,7 +22,9 @@ class Limits:
     ``search.solve`` between kernel slices of about 16,000 nodes (a few
     milliseconds). ``memory_mb`` caps the transposition table. ``prune``
     switches the sound deadlock pruning, ``safe_leads`` the sound cut of a
-    position's moves to one safe lead after the tail deal (``kernel._safe_lead``).
+    position's moves to one safe lead after the tail deal (``kernel._safe_lead``);
+    ``shortest`` asks for a win of minimum length, proved minimal
+    (``search.solve_shortest``), where one exists.
     """
 
     nodes: int = DEFAULT_NODES
@@ -30,6 +32,7 @@ class Limits:
     seconds: float | None = None
     prune: bool = True
     safe_leads: bool = True
+    shortest: bool = False
 
     def __post_init__(self) -> None:
         if self.nodes < 1:
@@ -46,7 +49,10 @@ class SolveResult:
 
     ``status`` is ``won`` (``solution`` replays to a win with the reference
     engine), ``lost`` (exhaustive search) or ``unknown`` (``stopped_by`` names
-    the limit: ``nodes``, ``memory``, ``time`` or ``depth``).
+    the limit: ``nodes``, ``memory``, ``time`` or ``depth``). ``shortest`` is
+    ``proved`` when the solution is a win of minimum length (``solve_shortest``),
+    ``shortened`` when a limit stopped that proof (the solution is the shortest
+    found), and empty for an ordinary solve.
     """
 
     status: str
@@ -62,6 +68,7 @@ class SolveResult:
     deadlock_prunes: int = 0
     dead_at_root: bool = False
     stopped_by: str = ""
+    shortest: str = ""
     deal: int | None = field(default=None)
 
     def as_row(self) -> dict:

@@ -25,13 +25,13 @@ import numpy as np
 
 from ..game.cards import NUM_CARDS, card_text
 from ..game.deal import deal
-from ..game.engine import TAIL, Move, is_won, moves_text
+from ..game.engine import TAIL, Move, is_won, moves_text, parse_moves
 from ..game.position import Position, frozen_floor
 from ..game.rules import CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
 from ..game.verify import check_solution
 from . import kernel as K
 from .reference_search import reference_solve
-from .result import LOST, UNKNOWN, WON, Limits, SolveResult
+from .result import DEFAULT_NODES, LOST, UNKNOWN, WON, Limits, SolveResult
 
 ENTRY_BYTES = 16  # two uint64 per table entry
 FIRST_TABLE = 1 << 12  # entries in a fresh table: 64 KB, as zeroing a bigger one would dominate
@@ -317,7 +317,12 @@ def _buffers() -> _Buffers:
 
 
 def solve(
-    position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), engine: str = "jit", debug: bool = False
+    position: Position,
+    rules: Rules = CLEAR,
+    limits: Limits = Limits(),
+    engine: str = "jit",
+    debug: bool = False,
+    polish: bool = True,
 ) -> SolveResult:
     """Decide whether the position can be won.
 
@@ -328,20 +333,24 @@ def solve(
     the compact state is checked from scratch (``state_problems``) at the root
     and after every kernel move of a winning line, and every kernel position
     on it is compared with the reference engine's; a disagreement raises.
+    The winning line is cut of its detours (``shorten_path``) and, with
+    ``polish``, one with many King moves is replaced by a minimum one when a
+    small shortest search finds it (``polish_path``); neither changes the
+    verdict or the counters.
     """
     if engine == "reference":
         return reference_solve(position, rules, limits)
     if engine != "jit":
         raise ValueError(f"unknown engine '{engine}' (jit or reference)")
     load_solver()
-    return _timed_solve(position, rules, limits, debug)
+    return _timed_solve(position, rules, limits, debug, polish)
 
 
-def _timed_solve(position: Position, rules: Rules, limits: Limits, debug: bool) -> SolveResult:
+def _timed_solve(position: Position, rules: Rules, limits: Limits, debug: bool, polish: bool = True) -> SolveResult:
     start = time.perf_counter()
     stack = _search_stack()
     stack.states[0] = to_compact(position)
-    return _solve_from_root(stack, position, 0, rules, limits, start, debug)
+    return _solve_from_root(stack, position, 0, rules, limits, start, debug, polish)
 
 
 def solve_deal(number: int, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:
@@ -369,6 +378,7 @@ def _solve_from_root(
     limits: Limits,
     start: float,
     debug: bool,
+    polish: bool = True,
 ) -> SolveResult:
     """Search from the state in ``stack.states[0]`` (the position, or deal ``number`` when it is None)."""
     sweeps, freezes, space_any, when_stuck = rule_flags(rules)
@@ -450,6 +460,9 @@ def _solve_from_root(
         path = winning_path(stack, counted[K.C_SP])
         if position is None:
             position = deal(number, rules)
+        path = shorten_path(position, path, rules)
+        if polish:
+            path = polish_path(position, path, rules, limits.prune)
         verify_solution(position, path, rules)
         if debug:
             _debug_line(position, path, rules)
@@ -506,3 +519,188 @@ def verify_solution(position: Position, path: list[Move], rules: Rules) -> None:
         raise VerificationError(f"solution does not replay: {exc}") from exc
     if not is_won(final, rules):
         raise VerificationError(f"solution {moves_text(path)} replays but does not win")
+
+
+# ---------------------------------------------------------------------------
+# shorter solutions (the argument is in ``shortest``)
+
+
+def _codes(path: list[Move]) -> np.ndarray:
+    return np.array([K.TAIL_CODE if m.is_tail else m.card * 8 + m.dst for m in path], dtype=np.uint16)
+
+
+def _decode_line(position: Position, codes: np.ndarray, rules: Rules) -> list[Move]:
+    sweeps, freezes, _, _ = rule_flags(rules)
+    s = to_compact(position)
+    keys = compact_keys(s)
+    path = []
+    for code in codes:
+        path.append(decode_move(s, int(code)))
+        K.make_move(s, keys, code, sweeps, freezes, K.Z, K.ZH, K.SALT, K.MISC)
+    return path
+
+
+def shorten_path(position: Position, path: list[Move], rules: Rules) -> list[Move]:
+    """The winning line without its detours (``kernel.shorten_line``, twin
+    ``shortest.shorten_line``): repeated while it gets shorter. The result is a
+    line of the same positions' game, replayed by the caller's verification."""
+    if len(path) < 3:
+        return path
+    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
+    root = to_compact(position)
+    keys = compact_keys(root)
+    codes = _codes(path)
+    while True:
+        out = np.zeros(len(codes), dtype=np.uint16)
+        n = K.shorten_line(root, keys, codes, out, 1, sweeps, freezes, space_any, when_stuck, K.Z, K.ZH, K.SALT, K.MISC)
+        if n >= len(codes):
+            break
+        codes = out[:n]
+    return path if len(codes) == len(path) else _decode_line(position, codes, rules)
+
+
+POLISH_KINGS = 8  # a line with more King moves than this gets a small shortest search
+POLISH_NODES = 20_000  # its node budget (all iterations together)
+
+
+def polish_path(position: Position, path: list[Move], rules: Rules, prune: bool = True) -> list[Move]:
+    """A minimum-length win instead of ``path`` when ``path`` makes more than
+    POLISH_KINGS King moves and ``solve_shortest``'s iterations find one within
+    POLISH_NODES nodes; else ``path``. Keeps the King shuttles that the detour
+    cut cannot see (moves between fixed columns interleaved with other moves)
+    out of printed and stored solutions at a bounded cost."""
+    from .shortest import cost_to_go, fixed_length
+
+    if sum(1 for m in path if not m.is_tail and m.card % 13 == 12) <= POLISH_KINGS:
+        return path
+    fixed = fixed_length(position)
+    budget = POLISH_NODES
+    start = time.perf_counter()
+    for bound in range(cost_to_go(position, rules, frozenset(position.tail)), len(path) - fixed):
+        status, found, used = _bounded_search(position, rules, bound, fixed, Limits(prune=prune), budget, start)
+        budget -= used
+        if status == K.S_WON:
+            return found
+        if status != K.S_LOST or budget <= 0:
+            break
+    return path
+
+
+def solve_shortest(position: Position, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:
+    """Decide the position and, when won, return a win of minimum length, proved minimal.
+
+    First ``solve`` (its shortened line gives an upper bound U on the extra
+    cost), then ``kernel.shortest_search`` for bound = h, h + 1, ..., U - 1
+    (h: ``shortest.cost_to_go`` at the root) until a win appears; when none does,
+    the line of ``solve`` is minimal. Why a least extra cost is a least length
+    in every preset: ``shortest``. The node and time limits cover the whole;
+    when one stops the proof the shortest line found is returned with
+    ``shortest = "shortened"``. ``nodes`` adds the iterations' nodes to the
+    solve's; the winning line is replayed by the reference engine.
+    """
+    from .shortest import cost_to_go, fixed_length
+
+    start = time.perf_counter()
+    result = solve(position, rules, limits, polish=False)
+    if result.status != WON:
+        return result
+    line = parse_moves(result.solution)
+    fixed = fixed_length(position)
+    upper = len(line) - fixed  # the line's extra cost
+    proved = "proved"
+    nodes = result.nodes
+    for bound in range(cost_to_go(position, rules, frozenset(position.tail)), upper):
+        status, found, used = _bounded_search(position, rules, bound, fixed, limits, limits.nodes - nodes, start)
+        nodes += used
+        if status == K.S_WON:
+            line = found
+            break
+        if status != K.S_LOST:
+            proved = "shortened"
+            break
+    verify_solution(position, line, rules)
+    result.solution = moves_text(line)
+    result.solution_length = len(line)
+    result.nodes = nodes
+    result.shortest = proved
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def jit_bounded_search(position: Position, rules: Rules, bound: int) -> tuple[list[Move] | None, int]:
+    """One iteration of ``solve_shortest``: a win of extra cost <= bound or None, and the
+    nodes (twin: ``shortest.bounded_search``, same nodes)."""
+    from .shortest import fixed_length
+
+    status, line, nodes = _bounded_search(
+        position, rules, bound, fixed_length(position), Limits(), DEFAULT_NODES, time.perf_counter()
+    )
+    if status not in (K.S_WON, K.S_LOST):
+        raise RuntimeError("the default limits stopped a bounded search")
+    return line, nodes
+
+
+def _bounded_search(
+    position: Position, rules: Rules, bound: int, fixed: int, limits: Limits, node_budget: int, start: float
+) -> tuple[int, list[Move] | None, int]:
+    """Run ``kernel.shortest_search`` for one bound to the end or to a limit: (status, line, nodes)."""
+    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
+    is_tail_card = np.zeros(NUM_CARDS, dtype=np.bool_)
+    for c in position.tail:
+        is_tail_card[c] = True
+    top_cap = max(FIRST_TABLE, max_table_entries(limits.memory_mb) * 2 // 3)
+    # a line within the bound has at most fixed + bound / 2 cost-0 moves (each
+    # extra one follows a cost-2 move) and at most bound others
+    stack = _Stack(fixed + 2 * bound + 8)
+    costs = np.zeros(stack.states.shape[0], dtype=np.int64)
+    stack.states[0] = to_compact(position)
+    stack.keys[0] = compact_keys(stack.states[0])
+    cap = FIRST_TABLE
+    table = np.zeros(3 * cap, dtype=np.uint64)
+    counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+    counters[K.C_SP] = -1
+    can_top = np.zeros(52, dtype=np.bool_)
+    dead_scratch = np.zeros(K.DEAD_SCRATCH, dtype=np.int8)
+    while True:
+        slice_limit = min(node_budget, int(counters[K.C_NODES]) + SLICE_NODES)
+        status = K.shortest_search(
+            stack.states,
+            stack.keys,
+            stack.moves,
+            stack.nmoves,
+            stack.midx,
+            costs,
+            table,
+            counters,
+            slice_limit,
+            cap * 3 // 5,
+            bound,
+            is_tail_card,
+            sweeps,
+            freezes,
+            space_any,
+            when_stuck,
+            int(limits.prune),
+            K.Z,
+            K.ZH,
+            K.SALT,
+            K.MISC,
+            can_top,
+            dead_scratch,
+        )
+        if status in (K.S_WON, K.S_LOST):
+            break
+        if status == K.S_GROW and cap < top_cap:
+            cap *= 4 if cap * 4 <= top_cap else 2
+            bigger = np.zeros(3 * cap, dtype=np.uint64)
+            K.rehash_costs(table, bigger)
+            table = bigger
+            continue
+        if status == K.S_NODES and counters[K.C_NODES] < node_budget:
+            if limits.seconds is None or time.perf_counter() - start <= limits.seconds:
+                continue
+        break  # a limit: nodes, memory or time (the stack is sized for the bound)
+    line = None
+    if status == K.S_WON:
+        line = [decode_move(stack.states[d], stack.moves[d, stack.midx[d] - 1]) for d in range(int(counters[K.C_SP]))]
+    return status, line, int(counters[K.C_NODES])
