@@ -139,6 +139,14 @@ class Timers:
         return {p: max(0.0, self.ns[p] - self.bias * self.calls[p]) for p in PARTS}
 
 
+def _commit(folder: Path) -> str:
+    """The git commit of a checkout (or 'unknown' outside git)."""
+    import subprocess
+
+    run = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=folder, capture_output=True, text=True)
+    return run.stdout.strip() if run.returncode == 0 else "unknown"
+
+
 def parse_range(text: str) -> tuple[int, int]:
     first, _, last = text.partition("-")
     lo, hi = int(first), int(last or first)
@@ -380,7 +388,9 @@ def serve(limits: Limits) -> None:
     timers.uninstall()
     with tempfile.TemporaryDirectory() as tmp:
         write_chunk(Path(tmp), "warm-up.parquet", backends.solve_pairs([(1, m) for m in MODES], limits))  # pyarrow
-        code = str(Path(scorpion_solver.__file__).resolve().parent)
+        package = Path(scorpion_solver.__file__).resolve().parent
+        # the checkout's own folder name and the commit, not a machine's absolute path
+        code = f"{package.parent.name}/{package.name} at {_commit(package.parent)}"
         print(json.dumps({"code": code, "timed": timed, "bias": timers.bias}), file=reply, flush=True)
         for line in sys.stdin:
             request = json.loads(line)

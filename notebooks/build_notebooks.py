@@ -1040,7 +1040,7 @@ def find_root() -> Path:
 ROOT = find_root()
 RESULTS = Path(os.environ.get("SCORPION_RESULTS") or ROOT / "results" / "deals-1-1000000").resolve()
 PLAY_ROOT = Path(os.environ.get("SCORPION_PLAY") or ROOT / "results").resolve()
-print(f"exact results: {RESULTS}")
+print(f"exact results: {RESULTS.relative_to(ROOT) if RESULTS.is_relative_to(ROOT) else RESULTS}")
 folders = []
 for path in sorted(PLAY_ROOT.glob("play-*")):
     meta = read_metadata(path)
