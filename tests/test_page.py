@@ -30,10 +30,13 @@ from scorpion_solver.game.cards import card_text
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import legal_moves, move_text, parse_moves, replay_positions
 from scorpion_solver.game.rules import get_rules
+from scorpion_solver.game.view import Observation
+from scorpion_solver.game.view_text import parse_view
 from scorpion_solver.page import Choice, choices_view, page_data, page_problems, render_html
 from scorpion_solver.page.browser import Browser, find_chromium, png_size
-from scorpion_solver.page.data import face_down_cards, position_view
-from scorpion_solver.solver.result import Limits
+from scorpion_solver.page.data import card_words, face_down_cards, position_view
+from scorpion_solver.play.fair import fair_hint
+from scorpion_solver.solver.result import DEFAULT_MEMORY_MB, Limits
 from scorpion_solver.solver.search import solve
 
 CLEAR = get_rules("clear")
@@ -56,6 +59,12 @@ ENDGAME_LINE = "4S:4>2 2S:4>2 tail AH:3>1"
 
 # Deal 5 is won in both modes (a 52-move solution); deal 1 is lost in Clear runs (dead at the root).
 WON_DEAL, LOST_DEAL, WASP_DEAL = 5, 1, 7
+
+# ENDGAME as a player sees it: the face-down card of column 4 and the tail unknown (2S 2H AS AH unseen).
+ENDGAME_VIEW = ENDGAME.replace("2S*", "??*").replace("tail: 2H AS AH", "tail: ?? ?? ??")
+# Small budgets keep the fair pages fast: a few layouts, few nodes per solve.
+FAIR_ARGS = ("--fair", "--samples", "3", "--nodes", "20000")
+FAIR_LIMITS = Limits(nodes=20_000, memory_mb=DEFAULT_MEMORY_MB)
 
 
 def embedded(html: str) -> dict:
@@ -238,6 +247,57 @@ def test_fair_choices_carry_a_share_and_unknown_cards_are_masked():
         choices_view(reached, CLEAR, [shares[0], Choice(legal[1], verdict="lost")], 2, title="mixed")
 
 
+def all_positions(data: dict) -> list[dict]:
+    return [step["position"] for step in data["line"]["steps"]] + [o["position"] for o in data["choices"]["options"]]
+
+
+def test_fair_page_ranks_the_moves_as_hint_fair_and_holds_no_hidden_card(tmp_path):
+    data, path = show(tmp_path, str(WON_DEAL), *FAIR_ARGS)
+    start = deal(WON_DEAL, CLEAR)
+    report = fair_hint(Observation.of(start), CLEAR, 3, 0, FAIR_LIMITS)
+    choices = data["choices"]
+    assert choices["kind"] == "share" and choices["at"] == 0 and page_problems(data) == []
+    assert [(o["move"], o["share"], o["interval"], o["samples"]) for o in choices["options"]] == [
+        (m.text, m.share, list(m.interval), 3) for m in report.moves
+    ]
+    assert sorted(o["move"] for o in choices["options"]) == sorted(move_text(m) for m in legal_moves(start, CLEAR))
+    assert data["verdict"]["text"].startswith(f"winnable in {report.wins} of 3 sampled layouts of the 15 unseen")
+    assert "--fair --samples 3" in data["command"]
+    # What the player cannot see is nowhere in the file: every face-down and tail slot is unknown
+    # (also after a move that turns one up), and no hidden card is named or described.
+    for view in all_positions(data):
+        assert all(card == "??" for col, down in zip(view["columns"], view["down"]) for card in col[:down])
+        assert all(card == "??" for card in view["tail"])
+    html = path.read_text()
+    hidden = face_down_cards(start)
+    assert len(hidden) == 15
+    for card in hidden:
+        assert f'"{card_text(card)}"' not in html, card_text(card)
+    words = [o["effect"]["description"] for o in choices["options"]]
+    assert not any(card_words(card_text(c)) in text for c in hidden for text in words)
+    flip = next(o for o in choices["options"] if o["move"] == "5H:1>3")  # turns up a face-down card of column 1
+    column = flip["position"]["columns"][0]
+    assert column[-1] == "??" and flip["effect"]["flips"] == [[0, len(column) - 1]]
+    assert "an unseen card turned face up in column 1" in flip["effect"]["description"]
+    assert next(o for o in choices["options"] if o["move"] == "tail")["effect"]["group"] == ["??"] * 3
+
+
+def test_fair_page_of_a_view_file_and_moves_that_reveal_nothing(tmp_path):
+    path = tmp_path / "view.txt"
+    path.write_text(ENDGAME_VIEW)
+    data, _ = show(tmp_path, str(path), "--moves", "KS:2>3", *FAIR_ARGS)
+    view, _ = parse_view(ENDGAME_VIEW)
+    reached = view.after(parse_moves("KS:2>3")[0], CLEAR)
+    report = fair_hint(reached, CLEAR, 3, 0, FAIR_LIMITS)
+    assert data["choices"]["at"] == 1 and len(data["line"]["steps"]) == 2
+    assert [o["move"] for o in data["choices"]["options"]] == [m.text for m in report.moves]
+    assert data["line"]["steps"][1]["position"]["columns"][2][0] == "KS"
+    for position in all_positions(data):
+        assert position["columns"][3][0] == "??" and position["tail"] in (["??"] * 3, [])
+    refused = CliRunner().invoke(main, ["show", str(path), "--fair", "--moves", "4S:4>2", "--html", "x.html"])
+    assert refused.exit_code == 2 and refused.output.startswith("error: move 1: 4S:4>2 turns up an unseen card")
+
+
 def test_the_page_loads_nothing_and_its_data_cannot_close_the_script(tmp_path):
     data = page_data(deal(WON_DEAL, CLEAR), CLEAR, command="scorpion show 5 </script><script>alert(1)</script>")
     html = render_html(data)
@@ -263,6 +323,9 @@ def test_position_view_writes_masked_cards_as_unknown():
         (["5", "--moves", "nonsense"], "'nonsense' is not a move"),
         (["0"], "deal number"),
         (["5", "--moves", "9H:6>1", "--moves-file", "x"], "not both"),
+        (["5", "--fair", "--hint"], "--fair and --hint"),
+        (["5", "--fair", "--solution"], "--fair and --solution"),
+        (["5", "--samples", "3"], "give them with --fair"),
         (["no-such-file.txt"], "no-such-file.txt"),
     ],
 )
@@ -514,4 +577,24 @@ def test_fair_page_draws_shares_and_unknown_cards(browser, shots, tmp_path):
     assert "73% of layouts keep it winnable (95%: 61%\u201383%, 200 samples)" in state["caption"]
     assert state["unknownDrawn"] == 14  # the move turned one unknown card face up
     photograph(tab, shots, "fair-phone", PHONE[0])
+    check_clean(tab, path)
+
+
+def test_fair_page_of_a_view_with_unknown_cards_in_the_browser(browser, shots, tmp_path):
+    view_file = tmp_path / "view.txt"
+    view_file.write_text(ENDGAME_VIEW)
+    data, path = show(tmp_path, str(view_file), *FAIR_ARGS, name="fair-view.html")
+    options = data["choices"]["options"]
+    tab = open_page(browser, path, PHONE)
+    assert tab.evaluate(STATE)["unknownDrawn"] == 4  # the face-down card of column 4 and the 3 of the tail
+    assert tab.evaluate("document.querySelectorAll('#choices li button').length") == len(options)
+    best = options[0]
+    tab.click('#choices li button[data-option="0"]')
+    state = tab.evaluate(STATE)
+    assert state["choice"] == best["move"]
+    assert f"{best['share']:.0%} of layouts keep it winnable" in state["caption"]
+    assert tab.evaluate(DRAWN)["columns"] == best["position"]["columns"]
+    photograph(tab, shots, "fair-view-phone", PHONE[0])
+    tab.key("ArrowLeft")
+    assert tab.evaluate(STATE)["choice"] is None
     check_clean(tab, path)

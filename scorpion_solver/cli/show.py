@@ -8,7 +8,7 @@ import click
 
 from ..game.engine import parse_moves
 from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
-from .common import MODE_OPTION, RULES_OPTION, UserError, load_start, rules_from, user_errors
+from .common import MODE_OPTION, RULES_OPTION, UserError, is_deal_number, load_start, rules_from, user_errors
 
 # A hint makes one solve per legal move: a smaller budget per solve than a plain solve (as `scorpion hint`).
 HINT_NODES = 5_000_000
@@ -20,13 +20,21 @@ HINT_NODES = 5_000_000
 @RULES_OPTION
 @click.option("--solution", is_flag=True, help="Add the solver's win (from the position the moves reach).")
 @click.option("--hint", "with_hint", is_flag=True, help="List every legal move (after the moves) with its verdict.")
+@click.option(
+    "--fair",
+    is_flag=True,
+    help="List every legal move (after the moves) with its share of sampled layouts of the unseen cards in which "
+    "it keeps the game winnable, showing only what a player sees (a file may write ?? for unknown cards).",
+)
+@click.option("--samples", type=click.IntRange(1), default=None, help="--fair: layouts sampled [default: 100].")
+@click.option("--seed", type=click.IntRange(0), default=None, help="--fair: the sampling seed [default: 0].")
 @click.option("--moves", "moves_text_", metavar="MOVES", default=None, help="Moves to play first, e.g. '9H:6>1 tail'.")
 @click.option("--moves-file", type=click.Path(dir_okay=False), default=None, help="Read the moves from a file.")
 @click.option(
     "--nodes",
     type=click.IntRange(min=1),
     default=None,
-    help=f"Node budget per solve [default: {DEFAULT_NODES} with --solution, {HINT_NODES} with --hint].",
+    help=f"Node budget per solve [default: {DEFAULT_NODES} with --solution, {HINT_NODES} with --hint or --fair].",
 )
 @click.option(
     "--memory",
@@ -51,6 +59,9 @@ def show_command(
     rules_name: str | None,
     solution: bool,
     with_hint: bool,
+    fair: bool,
+    samples: int | None,
+    seed: int | None,
     moves_text_: str | None,
     moves_file: str | None,
     nodes: int | None,
@@ -63,15 +74,28 @@ def show_command(
     The page steps through a line of moves (buttons, or the arrow keys and
     Home / End): the moves given with --moves, then the solver's win with
     --solution; with --hint it lists every legal move of the last position
-    with its verdict, and choosing one shows the position after it. Every
-    position on the page is the reference engine's.
+    with its verdict, and choosing one shows the position after it. With
+    --fair the page shows only what a player sees (a deal's face-down and
+    tail cards as ? backs; a position file may write ?? for unknown cards)
+    and lists every legal move with its share of --samples layouts of the
+    unseen cards in which it keeps the game winnable, best first, as
+    `scorpion hint --fair` ranks them. Every position on the page is the
+    reference engine's.
     """
-    from ..page.build import hint_page, solution_page
+    from ..page.build import fair_page, hint_page, solution_page
     from ..page.data import page_data
     from ..page.html import write_page
+    from ..play.fair import DEFAULT_FAIR_SAMPLES
 
     if solution and with_hint:
         raise UserError("--solution and --hint draw different things: give one of them")
+    if fair and (solution or with_hint):
+        other = "--solution" if solution else "--hint"
+        raise UserError(
+            f"--fair and {other} draw different things (a solution or a hint peeks at hidden cards): give one"
+        )
+    if not fair and (samples is not None or seed is not None):
+        raise UserError("--samples and --seed choose the sampled layouts of --fair: give them with --fair")
     if moves_text_ is not None and moves_file is not None:
         raise UserError("give the moves with --moves MOVES or --moves-file FILE, not both")
     text = moves_text_ or ""
@@ -81,15 +105,34 @@ def show_command(
                 text = "\n".join(line.split("#", 1)[0] for line in handle)
         except OSError as exc:
             raise UserError(f"cannot read {moves_file}: {exc.strerror}") from None
-    position, rules, number = load_start(source, rules_from(mode, rules_name))
     moves = parse_moves(text)
+    if fair:
+        position, rules, number, mask = load_view(source, rules_from(mode, rules_name), moves)
+    else:
+        position, rules, number = load_start(source, rules_from(mode, rules_name))
     command = command_line(
         source, mode, rules_name, solution, with_hint, moves_text_, moves_file, nodes, memory_mb, seconds, out
     )
+    if fair:
+        extra = (["--samples", str(samples)] if samples is not None else []) + (
+            ["--seed", str(seed)] if seed is not None else []
+        )
+        command = command.replace(" --html ", " " + shlex.join(["--fair", *extra]) + " --html ", 1)
     where = {"deal": number, "source": source, "command": command}
-    budget = nodes or (HINT_NODES if with_hint else DEFAULT_NODES)
+    budget = nodes or (HINT_NODES if with_hint or fair else DEFAULT_NODES)
     limits = Limits(nodes=budget, memory_mb=memory_mb, seconds=seconds)
-    if solution:
+    if fair:
+        data = fair_page(
+            position,
+            rules,
+            moves,
+            limits,
+            DEFAULT_FAIR_SAMPLES if samples is None else samples,
+            seed or 0,
+            mask=mask,
+            **where,
+        )
+    elif solution:
         data = solution_page(position, rules, moves, limits, **where)
     elif with_hint:
         data = hint_page(position, rules, moves, limits, **where)
@@ -105,6 +148,41 @@ def show_command(
     click.echo(
         f"wrote {path}: {data['title']}, {steps} move{'s' if steps != 1 else ''} to step through{extra}{verdict}"
     )
+
+
+def load_view(source: str, rules, moves):
+    """What a player sees of SOURCE, as (a position holding it, rules, deal number or None, the mask of unseen cards).
+
+    A deal number: the deal itself, whose face-down and tail cards are masked
+    at every position (the moves given turn up real cards, as at the table).
+    A position file (which may write ``??``): its view's stand-in with the
+    unseen cards masked; a move given that would turn up an unseen card is
+    refused, since the file does not say which card it is.
+    """
+    from ..game.engine import move_text
+    from ..game.view_text import read_view_file
+    from ..page.data import face_down_cards
+
+    if is_deal_number(source):
+        position, rules, number = load_start(source, rules)
+        return position, rules, number, face_down_cards
+    view, rules = read_view_file(source, rules)
+    problems = view.problems(rules)
+    if problems:
+        raise UserError(f"{source}: {problems[0]}")
+    reached = view
+    for number, move in enumerate(moves, start=1):
+        if move not in reached.legal_moves(rules):
+            raise UserError(f"move {number}: {move_text(move)} is not legal here")
+        after = reached.after(move, rules)
+        if after is None:
+            raise UserError(
+                f"move {number}: {move_text(move)} turns up an unseen card ({source} does not say which): "
+                "give the position after it instead"
+            )
+        reached = after
+    unseen = frozenset(view.unseen)
+    return view.stand_in(), rules, None, lambda _position: unseen
 
 
 def command_line(

@@ -3,7 +3,10 @@
 * :func:`solution_page`: the moves given, then the solver's win from there
   (replayed by the reference engine), or the verdict when there is none;
 * :func:`hint_page`: the moves given, then every legal move of the position
-  reached with its verdict (``analysis.hints.hint``).
+  reached with its verdict (``analysis.hints.hint``);
+* :func:`fair_page`: the same for what a player sees (``play.fair.fair_hint``):
+  unseen cards as ``??``, each move with its share of sampled layouts in
+  which it keeps the game winnable.
 
 Each returns the page data of :mod:`page.data` (whose :func:`page_data` makes
 the page of a plain line of moves, nothing solved); :func:`page.html.write_page`
@@ -18,8 +21,10 @@ from ..analysis.hints import hint
 from ..game.engine import Move, parse_moves, replay
 from ..game.position import Position
 from ..game.rules import Rules
+from ..game.view import UNKNOWN, Observation
+from ..play.fair import DEFAULT_FAIR_SAMPLES, fair_hint
 from ..solver.result import LOST, WON, Limits
-from .data import choices_from_hint, choices_view, page_data
+from .data import Mask, choices_from_fair, choices_from_hint, choices_view, face_down_cards, page_data
 
 
 def _after(count: int) -> str:
@@ -91,3 +96,69 @@ def hint_page(
             reason=report.reason,
         )
     return data
+
+
+def fair_page(
+    start: Position,
+    rules: Rules,
+    moves: Sequence[Move] = (),
+    limits: Limits = Limits(nodes=100_000),
+    samples: int = DEFAULT_FAIR_SAMPLES,
+    seed: int = 0,
+    *,
+    mask: Mask = face_down_cards,
+    deal: int | None = None,
+    source: str = "",
+    command: str = "",
+) -> dict:
+    """The moves given, then every legal move of the view reached, with its share of winnable layouts.
+
+    ``start`` holds the player's view: ``mask`` gives, at each position, the
+    cards the player does not know (for a deal, :func:`page.data.face_down_cards`:
+    the moves given turn up real cards as they would at the table; for a view
+    read from text, its stand-in with the unseen cards masked, and moves that
+    would turn up an unseen card must be refused before). The view of the
+    position reached is judged by :func:`play.fair.fair_hint`. Each option is
+    shown on the stand-in of that view (a position consistent with it) with
+    every unseen card written ``??``, also a card the move turns face up: the
+    page never holds the identity of a card the player has not seen.
+    """
+    reached = replay(start, moves, rules)
+    unknown = frozenset(mask(reached)) if mask else frozenset()
+    view = observation(reached, unknown)
+    report = fair_hint(view, rules, samples, seed, limits)
+    low, high = report.interval
+    if report.unseen:
+        layouts = f"{report.samples} sampled layouts of the {report.unseen} unseen cards (seed {report.seed})"
+    else:
+        layouts = "no card is hidden: one layout, the position itself"
+    reason = f"winnable in {report.wins} of {layouts}: {report.share:.1%} (95% interval {low:.1%} - {high:.1%})" + (
+        f"; {report.unknown} undecided within the budget" if report.unknown else ""
+    )
+    status = "winnable" if report.wins else "unknown" if report.unknown or report.samples == 0 else "lost"
+    verdict = {"status": status, "text": _after(len(moves)) + reason}
+    data = page_data(
+        start, rules, moves, label="moves given", deal=deal, source=source, command=command, verdict=verdict, mask=mask
+    )
+    if report.moves:
+        stand_in = view.stand_in()
+        unseen = frozenset(view.unseen)
+        title = "Fair hint: every legal move" + (f" after move {len(moves)}" if moves else " of the start")
+        data["choices"] = choices_view(
+            stand_in,
+            rules,
+            choices_from_fair(report),
+            len(moves),
+            title=title,
+            status=status,
+            reason=reason + "; a card a move turns up is shown as ? (the view cannot tell which)",
+            mask=lambda _position: unseen,
+        )
+    return data
+
+
+def observation(position: Position, unknown: frozenset[int]) -> Observation:
+    """The view of ``position`` in which the cards of ``unknown`` (face-down or tail cards) are not known."""
+    columns = tuple(tuple(UNKNOWN if c in unknown else c for c in col) for col in position.columns)
+    tail = tuple(UNKNOWN if c in unknown else c for c in position.tail)
+    return Observation(columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen)

@@ -113,23 +113,29 @@ def position_view(pos: Position, rules: Rules, unknown: Collection[int] = ()) ->
     }
 
 
-def move_effect(before: Position, move: Move, after: Position) -> dict:
+def move_effect(before: Position, move: Move, after: Position, unknown: Collection[int] = ()) -> dict:
     """What a move did, read off the positions before and after it (both the engine's).
 
     The group that moved; the cards turned face up (a face-down card never
     moves, so its index in the column is the same before and after); the
     suits swept, each with the column its run was completed in (where its
     King lay, or where the King went if it moved); the suits newly frozen.
-    The group lies face up after the move, so it is never unknown.
+    The cards in ``unknown`` (what the player does not know after the move)
+    are written ``??``: a card a move turns up in a sampled stand-in for a
+    view is not the real one.
     """
+
+    def show(card: int) -> str:
+        return UNKNOWN_CARD if card in unknown else card_text(card)
+
     if move.is_tail:
-        group = [card_text(c) for c in before.tail]
+        group = [show(c) for c in before.tail]
         src, dst = None, list(range(len(before.tail)))
         king_went = {c: i for i, c in enumerate(before.tail)}
     else:
         column = before.columns[move.src]
         index = column.index(move.card)
-        group = [card_text(c) for c in column[index:]]
+        group = [show(c) for c in column[index:]]
         src, dst = move.src, [move.dst]
         king_went = {c: move.dst for c in column[index:]}
     flips = []
@@ -157,7 +163,9 @@ def move_effect(before: Position, move: Move, after: Position) -> dict:
         "sweeps": sweeps,
         "frozen": frozen,
     }
-    effect["description"] = describe(effect, after, into_empty=not move.is_tail and not before.columns[move.dst])
+    effect["description"] = describe(
+        effect, after, into_empty=not move.is_tail and not before.columns[move.dst], unknown=unknown
+    )
     return effect
 
 
@@ -168,7 +176,7 @@ def card_words(card: str) -> str:
     return card[0].replace("T", "10") + SUIT_SYMBOLS[card[1]]
 
 
-def describe(effect: dict, after: Position, into_empty: bool = False) -> str:
+def describe(effect: dict, after: Position, into_empty: bool = False, unknown: Collection[int] = ()) -> str:
     """One sentence for a move: what moved from where to where, what turned up, what was swept or frozen."""
     group = " ".join(card_words(c) for c in effect["group"])
     if effect["src"] is None:
@@ -179,7 +187,11 @@ def describe(effect: dict, after: Position, into_empty: bool = False) -> str:
         onto = "into the empty column" if into_empty else "onto column"
         parts = [f"{what} from column {effect['src'] + 1} {onto} {effect['dst'][0] + 1}"]
     for column, index in effect["flips"]:
-        parts.append(f"{card_words(card_text(after.columns[column][index]))} turned face up in column {column + 1}")
+        card = after.columns[column][index]
+        if card in unknown:
+            parts.append(f"an unseen card turned face up in column {column + 1} (which one, the view cannot tell)")
+        else:
+            parts.append(f"{card_words(card_text(card))} turned face up in column {column + 1}")
     for column, suit in effect["sweeps"]:
         parts.append(f"the {SUIT_NAMES[suit]} run swept from column {column + 1}")
     for suit in effect["frozen"]:
@@ -200,7 +212,7 @@ def line_steps(start: Position, moves: Iterable[Move], rules: Rules, mask: Mask 
             after = play(position, move, rules)
         except ValueError as exc:
             raise type(exc)(f"move {number}: {exc}") from None
-        effect = move_effect(position, move, after)
+        effect = move_effect(position, move, after, mask(after) if mask else ())
         steps.append({"move": effect, "position": _view(after, rules, mask)})
         position = after
     return steps
@@ -241,6 +253,11 @@ def choices_from_hint(report) -> list[Choice]:
     return out
 
 
+def choices_from_fair(report) -> list[Choice]:
+    """The moves of a ``play.fair.FairHint``, best first, as share choices."""
+    return [Choice(m.move, share=m.share, interval=m.interval, samples=m.samples) for m in report.moves]
+
+
 def choices_view(
     position: Position,
     rules: Rules,
@@ -259,7 +276,7 @@ def choices_view(
     options = []
     for c in choices:
         after = play(position, c.move, rules)
-        effect = move_effect(position, c.move, after)
+        effect = move_effect(position, c.move, after, mask(after) if mask else ())
         option = {"move": move_text(c.move), "effect": effect, "position": _view(after, rules, mask)}
         if c.share is not None:
             option.update(share=c.share, interval=list(c.interval) if c.interval else None, samples=c.samples)
