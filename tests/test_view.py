@@ -159,3 +159,12 @@ def test_unknown_slots_are_the_face_down_and_tail_slots_only():
     for i, col in enumerate(view.columns):
         assert all((c == UNKNOWN) == (j < view.hidden[i]) for j, c in enumerate(col))
     assert all(c == UNKNOWN for c in view.tail)
+
+
+def test_view_reader_reads_its_lines_as_the_position_reader_does():
+    """One line reader for both formats: a byte-order mark is dropped, a repeated key names its first line."""
+    view, _ = parse_view(DEAL1_VIEW)
+    assert parse_view("\ufeff" + DEAL1_VIEW) == (view, CLEAR)
+    repeated = DEAL1_VIEW + "col1: AS\n"
+    with pytest.raises(PositionError, match=r"'col1' given twice \(first on line \d+\)"):
+        parse_view(repeated)

@@ -47,6 +47,28 @@ class ParsedPosition:
 _KEY = re.compile(r"^\s*([A-Za-z]+[0-9]*)\s*:(.*)$")
 
 
+def keyed_lines(text: str, fail, seen: dict[str, int]):
+    """The ``key: values`` lines of a position text, as (line number, key, values).
+
+    Comments and blank lines are dropped, a byte-order mark too; ``seen`` gets
+    each key's line number. A line of another shape, or a key given twice,
+    raises ``fail(line number, message)``. Shared by this reader and the
+    view reader (``view_text``), so both read the same lines the same way.
+    """
+    for lineno, raw in enumerate(strip_bom(text).splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        match = _KEY.match(line)
+        if not match:
+            raise fail(lineno, f"expected 'colN: cards', 'tail: cards', 'mode: name' or 'frozen: suits', got '{line}'")
+        key, value = match.group(1).lower(), match.group(2).split()
+        if key in seen:
+            raise fail(lineno, f"'{key}' given twice (first on line {seen[key]})")
+        seen[key] = lineno
+        yield lineno, key, value
+
+
 def parse_position(
     text: str, rules: Rules | None = None, source: str = "position", reachable: bool = True
 ) -> ParsedPosition:
@@ -72,17 +94,7 @@ def parse_position(
             raise fail(lineno, f"{card_text(card)} appears twice ({where_card[card]} and {place})")
         where_card[card] = place
 
-    for lineno, raw in enumerate(strip_bom(text).splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        match = _KEY.match(line)
-        if not match:
-            raise fail(lineno, f"expected 'colN: cards', 'tail: cards', 'mode: name' or 'frozen: suits', got '{line}'")
-        key, value = match.group(1).lower(), match.group(2).split()
-        if key in seen_lines:
-            raise fail(lineno, f"'{key}' given twice (first on line {seen_lines[key]})")
-        seen_lines[key] = lineno
+    for lineno, key, value in keyed_lines(text, fail, seen_lines):
         if key == "mode":
             if len(value) != 1:
                 raise fail(lineno, "mode takes one name, e.g. 'mode: clear'")

@@ -25,12 +25,11 @@ import re
 from .cards import RUN_LENGTH, CardError, card_text, parse_card, parse_suit, run_of_suit, suit_of
 from .engine import settle
 from .position import NUM_COLUMNS, TAIL_SIZE, run_start
-from .position_text import PositionError
+from .position_text import PositionError, keyed_lines
 from .rules import CLEAR, Rules, get_rules
 from .view import UNKNOWN, Observation
 
 UNKNOWN_TOKEN = "??"
-_KEY = re.compile(r"^\s*([A-Za-z]+[0-9]*)\s*:(.*)$")
 
 
 def has_unknown(text: str) -> bool:
@@ -55,17 +54,7 @@ def parse_view(text: str, rules: Rules | None = None, source: str = "position") 
             raise fail(lineno, f"{card_text(card)} appears twice ({where[card]} and {place})")
         where[card] = place
 
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        match = _KEY.match(line)
-        if not match:
-            raise fail(lineno, f"expected 'colN: cards', 'tail: cards', 'mode: name' or 'frozen: suits', got '{line}'")
-        key, value = match.group(1).lower(), match.group(2).split()
-        if key in lines_of:
-            raise fail(lineno, f"'{key}' given twice (first on line {lines_of[key]})")
-        lines_of[key] = lineno
+    for lineno, key, value in keyed_lines(text, fail, lines_of):
         if key == "mode":
             if len(value) != 1:
                 raise fail(lineno, "mode takes one name, e.g. 'mode: clear'")
