@@ -230,6 +230,22 @@ def test_6560_classic_solution_is_short_and_without_detours():
                 assert j <= i + 2  # nor two moves away
 
 
+def test_solve_without_shorten_returns_the_search_line_and_the_same_counters():
+    """``shorten=False`` (hop's sampled layouts): the 150-move line as found, replayed to a win; the same search."""
+    start = deal(6560, CLASSIC)
+    raw = solve(start, CLASSIC, shorten=False)
+    tidy = solve(start, CLASSIC)
+    assert parse_moves(raw.solution) == reference_line(6560, CLASSIC)
+    assert raw.solution_length == 150 and tidy.solution_length < 150
+    assert is_won(replay(start, parse_moves(raw.solution), CLASSIC), CLASSIC)
+    assert (raw.status, raw.nodes, raw.moves_made, raw.peak_entries) == (
+        tidy.status,
+        tidy.nodes,
+        tidy.moves_made,
+        tidy.peak_entries,
+    )
+
+
 def test_polish_gives_6560_classic_its_minimum():
     start = deal(6560, CLASSIC)
     line = parse_moves(solve(start, CLASSIC).solution)

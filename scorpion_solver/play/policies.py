@@ -67,10 +67,10 @@ class Cost:
     nodes: int = 0
 
 
-def _solve(position, rules: Rules, limits: Limits):
+def _solve(position, rules: Rules, limits: Limits, shorten: bool = True):
     from ..solver.search import solve  # numba loads on first use
 
-    return solve(position, rules, limits)
+    return solve(position, rules, limits, shorten=shorten)
 
 
 class Policy:
@@ -144,8 +144,10 @@ class HopPolicy(Policy):
     def settings(self) -> dict:
         return {**super().settings(), "samples": self.samples, "nodes": self.limits.nodes, "bandit": self.bandit}
 
-    def _run(self, position):
-        result = _solve(position, self.rules, self.limits)
+    def _run(self, position, shorten: bool = False):
+        # A sampled layout's solve gives a verdict and a first move: its line is not cut or polished
+        # (that was most of the cost of a solve); the plan played once nothing is hidden is.
+        result = _solve(position, self.rules, self.limits, shorten)
         self.cost.solves += 1
         self.cost.nodes += result.nodes
         return result
@@ -167,7 +169,7 @@ class HopPolicy(Policy):
     def _follow_plan(self, view: Observation) -> Move | None:
         key = view.key()
         if key not in self._plan:
-            result = self._run(view.stand_in())
+            result = self._run(view.stand_in(), shorten=True)
             self._plan[key] = tuple(parse_moves(result.solution)) if result.status == WON else ()
         line = self._plan.pop(key)
         if not line:

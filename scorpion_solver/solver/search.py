@@ -323,6 +323,7 @@ def solve(
     engine: str = "jit",
     debug: bool = False,
     polish: bool = True,
+    shorten: bool = True,
 ) -> SolveResult:
     """Decide whether the position can be won.
 
@@ -336,21 +337,26 @@ def solve(
     The winning line is cut of its detours (``shorten_path``) and, with
     ``polish``, one with many King moves is replaced by a minimum one when a
     small shortest search finds it (``polish_path``); neither changes the
-    verdict or the counters.
+    verdict or the counters. ``shorten=False`` keeps the line as the search
+    found it (no cut, no polish: for callers that use only the verdict and
+    the first move, such as hop's sampled layouts, where the two were most
+    of the cost of a solve).
     """
     if engine == "reference":
         return reference_solve(position, rules, limits)
     if engine != "jit":
         raise ValueError(f"unknown engine '{engine}' (jit or reference)")
     load_solver()
-    return _timed_solve(position, rules, limits, debug, polish)
+    return _timed_solve(position, rules, limits, debug, polish, shorten)
 
 
-def _timed_solve(position: Position, rules: Rules, limits: Limits, debug: bool, polish: bool = True) -> SolveResult:
+def _timed_solve(
+    position: Position, rules: Rules, limits: Limits, debug: bool, polish: bool = True, shorten: bool = True
+) -> SolveResult:
     start = time.perf_counter()
     stack = _search_stack()
     stack.states[0] = to_compact(position)
-    return _solve_from_root(stack, position, 0, rules, limits, start, debug, polish)
+    return _solve_from_root(stack, position, 0, rules, limits, start, debug, polish, shorten)
 
 
 def solve_deal(number: int, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:
@@ -379,6 +385,7 @@ def _solve_from_root(
     start: float,
     debug: bool,
     polish: bool = True,
+    shorten: bool = True,
 ) -> SolveResult:
     """Search from the state in ``stack.states[0]`` (the position, or deal ``number`` when it is None)."""
     sweeps, freezes, space_any, when_stuck = rule_flags(rules)
@@ -460,9 +467,10 @@ def _solve_from_root(
         path = winning_path(stack, counted[K.C_SP])
         if position is None:
             position = deal(number, rules)
-        path = shorten_path(position, path, rules)
-        if polish:
-            path = polish_path(position, path, rules, limits.prune)
+        if shorten:
+            path = shorten_path(position, path, rules)
+            if polish:
+                path = polish_path(position, path, rules, limits.prune)
         verify_solution(position, path, rules)
         if debug:
             _debug_line(position, path, rules)
