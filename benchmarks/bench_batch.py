@@ -72,7 +72,9 @@ PARTS = ("deal", "search", "verify")
 TIMED = (
     ("scorpion_solver.game.deal", "deal", "deal"),
     ("scorpion_solver.solver.deal_kernel", "DealWriter.deal_into", "deal"),
+    ("scorpion_solver.solver.deal_kernel", "DealWriter.deal_many", "deal"),
     ("scorpion_solver.solver.kernel", "search", "search"),
+    ("scorpion_solver.solver.kernel", "screen_roots", "search"),
     ("scorpion_solver.solver.search", "verify_solution", "verify"),
 )
 

@@ -34,10 +34,14 @@ def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
     Runs in worker processes. An exception names the deal and mode.
     """
     from ..game.deal import deal
-    from ..solver.search import solve_deal, solve_shortest
+    from ..solver.search import screen_deals, solve_deal, solve_shortest
 
     if not _warm:
         warm_up()
+    screened: dict[str, dict] = {}  # mode -> the results of its deals lost at the root, found chunk-wise
+    if not limits.shortest:
+        for mode in dict.fromkeys(m for _, m in pairs):
+            screened[mode] = screen_deals([n for n, m in pairs if m == mode], get_rules(mode), limits)
     rows = []
     for number, mode in pairs:
         rules = get_rules(mode)
@@ -45,7 +49,7 @@ def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
             if limits.shortest:
                 result = solve_shortest(deal(number, rules), rules, limits)
             else:
-                result = solve_deal(number, rules, limits)
+                result = screened[mode].get(number) or solve_deal(number, rules, limits)
         except Exception as exc:
             raise RuntimeError(f"deal {number} ({mode}): {type(exc).__name__}: {exc}") from exc
         row = dict(vars(result))  # as_row() without asdict's deep copy: every field is a scalar

@@ -154,6 +154,13 @@ def deal_state(number, key, nkey, face_down, state, deck, mt):
         state[LOCCOL + card] = -1
 
 
+@nb.njit(**JIT)
+def deal_states(numbers, words, nwords, face_down, states, deck, mt):
+    """``deal_state`` for every deal of a chunk: deal ``numbers[i]`` (its words ``words[i, :nwords[i]]``) into ``states[i]``."""
+    for i in range(numbers.shape[0]):
+        deal_state(min(numbers[i], MS_LIMIT), words[i], nwords[i], face_down, states[i], deck, mt)
+
+
 class DealWriter:
     """Deals into compact states with its own scratch (one per thread)."""
 
@@ -183,3 +190,13 @@ class DealWriter:
             return False
         deal_state(min(number, MS_LIMIT), self.key, nkey, self.face_down(face_down), state, self.deck, self.mt)
         return True
+
+    def deal_many(self, numbers: np.ndarray, face_down: tuple[int, ...], states: np.ndarray) -> None:
+        """Write deals ``numbers`` (int64, 1 to 2^63 - 1, checked) into the rows of ``states`` in one call."""
+        if numbers.size and (numbers.min() < 1):
+            check_deal_number(int(numbers.min()))
+        words = np.empty((numbers.size, MAX_WORDS), dtype=np.int64)
+        words[:, 0] = numbers & MASK32
+        words[:, 1] = numbers >> 32
+        nwords = np.where(words[:, 1] == 0, 1, 2).astype(np.int64)
+        deal_states(numbers, words, nwords, self.face_down(face_down), states, self.deck, self.mt)

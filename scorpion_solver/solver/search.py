@@ -451,18 +451,7 @@ def _solve_from_root(
             stopped_by = "time"
             break
     counted = counters.tolist()  # Python ints at once, not one numpy scalar per field
-    result = SolveResult(
-        status=WON if status == K.S_WON else LOST if status == K.S_LOST else UNKNOWN,
-        rules=rules.name,
-        nodes=counted[K.C_NODES],
-        moves_made=counted[K.C_MAKES],
-        peak_entries=counted[K.C_ENTRIES],
-        max_depth=counted[K.C_MAXDEPTH],
-        deadlock_checks=counted[K.C_CHECKS],
-        deadlock_prunes=counted[K.C_PRUNES],
-        dead_at_root=bool(counted[K.C_DEAD_ROOT]),
-        stopped_by=stopped_by,
-    )
+    result = _counted_result(status, counted, rules, stopped_by)
     if status == K.S_WON:
         path = winning_path(stack, counted[K.C_SP])
         if position is None:
@@ -480,6 +469,62 @@ def _solve_from_root(
         result.solution_length = len(path)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _counted_result(status: int, counted: list[int], rules: Rules, stopped_by: str) -> SolveResult:
+    """A SolveResult from the kernel's status and counters (the line and the seconds are the caller's)."""
+    return SolveResult(
+        status=WON if status == K.S_WON else LOST if status == K.S_LOST else UNKNOWN,
+        rules=rules.name,
+        nodes=counted[K.C_NODES],
+        moves_made=counted[K.C_MAKES],
+        peak_entries=counted[K.C_ENTRIES],
+        max_depth=counted[K.C_MAXDEPTH],
+        deadlock_checks=counted[K.C_CHECKS],
+        deadlock_prunes=counted[K.C_PRUNES],
+        dead_at_root=bool(counted[K.C_DEAD_ROOT]),
+        stopped_by=stopped_by,
+    )
+
+
+SCREEN_LIMIT = (1 << 63) - 1  # deal numbers up to this go through screen_deals' int64 arrays
+
+
+def screen_deals(numbers: list[int], rules: Rules = CLEAR, limits: Limits = Limits()) -> dict[int, SolveResult]:
+    """The results of the deals of ``numbers`` that are lost at the root, found in two jitted calls.
+
+    A batch's fast path for the deals the deadlock test decides before any
+    move (about 84% of them): ``deal_kernel.deal_states`` deals the chunk,
+    ``kernel.screen_roots`` runs ``search``'s own root step on each; a deal it
+    decides gets the result ``solve_deal`` would give (the same counters:
+    tests/test_screen.py compares them), with ``seconds`` the chunk's time
+    shared equally among them. The other deals are left out of the result,
+    to be solved one by one. Nothing is decided without the deadlock test
+    (``limits.prune`` off) or for numbers past ``SCREEN_LIMIT``.
+    """
+    if not limits.prune:
+        return {}
+    load_solver()
+    start = time.perf_counter()
+    numbers = [n for n in numbers if n <= SCREEN_LIMIT]
+    array = np.array(numbers, dtype=np.int64)
+    buffers = _buffers()
+    states = np.zeros((len(numbers), K.STATE_SIZE), dtype=np.int8)
+    buffers.deals.deal_many(array, rules.face_down, states)
+    counters = np.zeros((len(numbers), K.COUNTERS_SIZE), dtype=np.int64)
+    statuses = np.zeros(len(numbers), dtype=np.int64)
+    sweeps, _, space_any, _ = rule_flags(rules)
+    _, (can_top, _, dead_scratch) = buffers.fresh()
+    decided = K.screen_roots(states, counters, statuses, sweeps, space_any, K.PRUNE_DEADLOCK, can_top, dead_scratch)
+    out: dict[int, SolveResult] = {}
+    if not decided:
+        return out
+    share = (time.perf_counter() - start) / decided
+    for number, status, counted in zip(numbers, statuses.tolist(), counters.tolist()):
+        if status == K.S_LOST:
+            result = out[number] = _counted_result(status, counted, rules, "")
+            result.seconds = share
+    return out
 
 
 _CARD_TEXT = tuple(card_text(card) for card in range(NUM_CARDS))
