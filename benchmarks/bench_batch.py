@@ -39,7 +39,7 @@ both alike and their ratio is a paired measurement. Then the root split
 (``--split-calls``, on by default) times the pieces of one solve of a deal
 decided at the root in isolation (the fastest mean CPU time of five rounds).
 Compilation and loading are excluded (a warm-up solve in each mode and a
-warm-up Parquet file first); the known verdicts of RULES.md are checked
+warm-up Parquet file first); the known verdicts of docs/rules.md are checked
 before timing. JSON and markdown reports go to
 ``benchmarks/results/`` (``batch-FIRST-LAST-<date>``).
 """

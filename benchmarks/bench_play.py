@@ -2,7 +2,7 @@
 """Play benchmark: decisions per second and games per hour for each policy, and the cost per solve.
 
 Plays the first winnable deals of each mode (the exact results say which:
-``results/deals-1-1000000``, or the RULES.md known deals 5, 33, 37 when that
+``results/deals-1-1000000``, or the docs/rules.md known deals 5, 33, 37 when that
 folder is absent) with ``random``, ``greedy`` and ``hop`` (K samples, N nodes
 per solve), as ``scorpion play`` does (the harness's proof solves included),
 after a warm-up game (compile time excluded). Times are CPU seconds of this

@@ -6,7 +6,7 @@ Usage::
     python benchmarks/bench_solver.py --last 200      # a quicker look
     python benchmarks/bench_solver.py --cold          # also measure compilation from scratch
 
-The run first validates (known verdicts of deals 1-40 from RULES.md), then
+The run first validates (known verdicts of deals 1-40 from docs/rules.md), then
 times the solves with compilation excluded (one warm-up solve first; with
 ``--cold`` the compile time is measured separately in a fresh numba cache).
 It reports per mode: won / lost / unknown, CPU and wall seconds (total,

@@ -77,7 +77,7 @@ HARD_DEALS = {"clear": [674, 515, 103, 571, 230], "classic": [123387, 116173, 85
 HARD_REPEATS = 5
 LARGEST_DEALS = {"clear": [700647, 190516]}
 
-KNOWN_WON = {"clear": {5, 33, 37}, "classic": {5, 37}}  # RULES.md, "Known verdicts", deals 1-40
+KNOWN_WON = {"clear": {5, 33, 37}, "classic": {5, 37}}  # docs/rules.md, "Verdicts", deals 1-40
 
 
 def validate_known_verdicts() -> None:

@@ -28,7 +28,7 @@ from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import is_won, parse_moves, replay
 from scorpion_solver.game.rules import get_rules
 
-WON_1_40 = {"clear": {5, 33, 37}, "classic": {5, 37}}  # RULES.md, "Known verdicts"
+WON_1_40 = {"clear": {5, 33, 37}, "classic": {5, 37}}  # docs/rules.md, "Verdicts"
 
 
 def invoke(*args: str):

@@ -1,10 +1,10 @@
-"""Golden deals: deal N is PySolFC's Scorpion game N (RULES.md, "The deal").
+"""Golden deals: deal N is PySolFC's Scorpion game N (docs/rules.md, "Deal numbers").
 
 The layouts below were produced once by the package and cross-checked against
 the independent package pysol-cards (shuffle(createCards(1), n,
 RandomBase.DEALS_PYSOLFC), and for n = 32000 its Mersenne Twister generator
 MTRandom directly, because pysol-cards switches generators at n > 32000 while
-PySolFC and RULES.md switch at n >= 32000). pysol-cards is not a test
+PySolFC and docs/rules.md switch at n >= 32000). pysol-cards is not a test
 dependency: the goldens are pasted as text.
 """
 
@@ -165,7 +165,7 @@ def test_deal_1_read_seven_to_a_row():
 
 
 def _spec_deal(n, force_ms=False):
-    """RULES.md 'The deal', written out again independently of the package: str() of the deal."""
+    """docs/rules.md 'Deal numbers', written out again independently of the package: str() of the deal."""
     import random
 
     suits, ranks = "CSHD", "A23456789TJQK"
@@ -213,7 +213,7 @@ def test_spec_reimplementation_reproduces_the_goldens():
 
 
 def test_32000_uses_the_mersenne_twister():
-    # pysol-cards would use the Microsoft generator for 32000; PySolFC and RULES.md do not.
+    # pysol-cards would use the Microsoft generator for 32000; PySolFC and docs/rules.md do not.
     ms_32000 = _spec_deal(32000, force_ms=True)
     assert ms_32000 != GOLDEN[32000]
     assert str(deal(32000)) == GOLDEN[32000]

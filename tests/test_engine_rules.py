@@ -1,4 +1,4 @@
-"""The reference engine, one rule edge case per test (RULES.md, "Moves", "The two modes").
+"""The reference engine, one rule edge case per test (docs/rules.md, "Moves", "The two modes").
 
 Positions are hand-built in the text format. In Clear runs mode whole suits may
 be left out (they count as swept), which keeps the positions small; classic
@@ -735,7 +735,7 @@ def test_replay_of_nothing_is_the_start():
 
 
 # --------------------------------------------------------------------------
-# perft (RULES.md table for deal 1)
+# perft (docs/rules.md table for deal 1)
 
 PERFT_DEAL_1 = {
     "clear": [6, 29, 123, 466, 1560, 4735],

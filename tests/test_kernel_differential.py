@@ -15,7 +15,7 @@ lines the solver finds, in every rules preset. At every visited position:
 
 Keys: permuting interchangeable columns keeps the key; on everything visited,
 canonical_key -> position_key is a bijection. perft against engine.perft and
-the RULES.md table. The compact layout of the kernel's docstring.
+the docs/rules.md table. The compact layout of the kernel's docstring.
 
 The playouts decode and check the kernel's states with local helpers (an
 independent reading of the documented layout, stricter than

@@ -213,7 +213,7 @@ def test_play_folder_skips_known_lost_deals_and_resumes(exact_folder, tmp_path):
     rows = read_play_folder(out).to_pylist()
     assert len(rows) == 22
     played = {(r["deal"], r["mode"]) for r in rows if r["played"]}
-    assert played == {(33, "clear"), (37, "clear"), (37, "classic")}  # RULES.md known verdicts
+    assert played == {(33, "clear"), (37, "clear"), (37, "classic")}  # docs/rules.md known verdicts
     for r in rows:
         if not r["played"]:
             assert (r["outcome"], r["reason"], r["thoughtful"]) == ("lost", "not-played", "lost")

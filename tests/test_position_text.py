@@ -1,4 +1,4 @@
-"""The position text format of RULES.md: writing, reading, and every rejection."""
+"""The position text format of docs/rules.md: writing, reading, and every rejection."""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, PRESETS, SCORPIO
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_deadlocked, jit_perft, solve
 
-# perft(deal 1, d) for d = 1..5. clear and classic are RULES.md's table; the relatives were
+# perft(deal 1, d) for d = 1..5. clear and classic are docs/rules.md's table; the relatives were
 # computed with engine.perft and agree with search.jit_perft (the test checks both).
 PERFT_DEAL_1 = {
     "clear": (6, 29, 123, 466, 1560),

@@ -70,7 +70,7 @@ def winning_lines(verdicts_1_40):
 
 
 # ---------------------------------------------------------------------------
-# known verdicts (RULES.md)
+# known verdicts (docs/rules.md)
 
 
 @pytest.mark.parametrize("rules", MODES, ids=lambda r: r.name)

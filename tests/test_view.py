@@ -29,7 +29,7 @@ def test_view_of_deal_1_hides_the_twelve_face_down_cards_and_the_tail():
     view = Observation.of(deal(1, CLEAR))
     assert format_view(view, CLEAR) == DEAL1_VIEW
     assert len(view.hidden_slots()) == 15
-    # the unseen cards are exactly deal 1's face-down cards and tail (RULES.md)
+    # the unseen cards are exactly deal 1's face-down cards and tail (docs/rules.md)
     hidden = "JD 5H KH 2D KD 3H 9H KC 2S JC 9S KS 9C 2H 6H".split()
     from scorpion_solver.game.cards import card_text
 

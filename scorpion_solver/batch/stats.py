@@ -266,7 +266,7 @@ def rules_bug_text(deals: list[int]) -> str:
     bar = "!" * 78
     return (
         f"{bar}\nRULES BUG: {len(deals)} deal(s) won in classic but lost in clear: {shown}\n"
-        "Every deal winnable in classic must be winnable in clear (RULES.md), and 'lost' is an\n"
+        "Every deal winnable in classic must be winnable in clear (docs/rules.md), and 'lost' is an\n"
         "exhaustive verdict: the rules engine or the solver is wrong. Start from the classic\n"
         f"solution in the folder's 'solution' column (scorpion replay DEAL --mode clear MOVES).\n{bar}"
     )
@@ -283,7 +283,7 @@ def _p_text(p: float) -> str:
 # any two presets over the same deals, from one folder or several
 
 # How permissive each rule choice is: a later entry allows every move of an
-# earlier one. Frozen runs are below both swept and left runs (RULES.md: every
+# earlier one. Frozen runs are below both swept and left runs (docs/rules.md: every
 # deal won in classic is won in clear; Goodsol's runs move, classic's never
 # do); swept and left runs are not ordered (different win conditions).
 _TAIL_ORDER = {"when_stuck": 0, "anytime": 1}

@@ -1,7 +1,7 @@
 """Cards as small integers, and their text form.
 
 A card is an int 0..51: ``suit * 13 + rank - 1`` with suits in the order
-``C S H D`` and ranks Ace = 1 .. King = 13 (RULES.md, "Cards"). With this
+``C S H D`` and ranks Ace = 1 .. King = 13 (docs/rules.md, "Cards"). With this
 numbering the card a card builds on (same suit, one rank higher) is simply
 ``card + 1``, unless the card is a King.
 

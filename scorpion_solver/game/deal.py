@@ -1,4 +1,4 @@
-"""Deal numbers are PySolFC game numbers (RULES.md, "The deal").
+"""Deal numbers are PySolFC game numbers (docs/rules.md, "Deal numbers").
 
 Deal ``n`` is the layout PySolFC shows for Scorpion (game id 29) game number
 ``n``: below 32000 the Microsoft FreeCell generator over the FreeCell deck

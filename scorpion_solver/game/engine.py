@@ -1,7 +1,7 @@
 """The reference rules engine: plain Python, no cleverness.
 
 This is the oracle every faster piece is tested against. It implements
-RULES.md literally on immutable :class:`Position` values: the legal moves in
+docs/rules.md literally on immutable :class:`Position` values: the legal moves in
 canonical form and order, playing a move (flips, sweeps, freezes), won and
 lost, the move notation, replaying a move list, and perft.
 
@@ -149,7 +149,7 @@ def _movable(pos: Position, column: int, index: int) -> bool:
 
 
 def _is_relocation(pos: Position, move: Move) -> bool:
-    """A whole column moving into an empty column (RULES.md, Moves 2)."""
+    """A whole column moving into an empty column (docs/rules.md, "Spaces")."""
     return not move.is_tail and pos.columns[move.src][0] == move.card and not pos.columns[move.dst]
 
 

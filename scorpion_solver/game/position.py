@@ -2,8 +2,8 @@
 
 A :class:`Position` is immutable and hashable. Columns are tuples of cards,
 bottom card first; ``hidden[i]`` counts the face-down cards at the bottom of
-column i (face-down cards are always the lowest ones, RULES.md "Position text
-format"). ``tail`` holds the three tail cards in dealing order (they land on
+column i (face-down cards are always the lowest ones, docs/rules.md "Position
+text"). ``tail`` holds the three tail cards in dealing order (they land on
 columns 1, 2, 3) or is empty once dealt. Cards on neither the table nor the
 tail have been swept; they always form whole suits. ``frozen`` lists the suits
 whose complete run is frozen (classic only; empty otherwise).

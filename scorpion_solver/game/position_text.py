@@ -1,4 +1,4 @@
-"""Reading and writing the position text format of RULES.md.
+"""Reading and writing the position text format of docs/rules.md.
 
 ::
 

@@ -1,8 +1,8 @@
 """Rule variants as data.
 
 Every rule choice the engines make is a field of :class:`Rules`; a variant is a
-named preset. The two Scorpion modes of RULES.md are ``clear`` (the default) and
-``classic``; the relatives of RULES.md ("Relatives") are presets too, each with
+named preset. The two Scorpion modes of docs/rules.md are ``clear`` (the default) and
+``classic``; the relatives of docs/rules.md ("Relatives") are presets too, each with
 its source.
 """
 
@@ -62,28 +62,28 @@ class Rules:
 
 CLEAR = Rules(
     name="clear",
-    source="RULES.md 'Clear runs' (cardgames.io with 'Clear completed runs')",
+    source="docs/rules.md 'Clear runs' (cardgames.io with 'Clear completed runs')",
 )
 CLASSIC = Rules(
     name="classic",
     runs=RUNS_FROZEN,
     tail=TAIL_WHEN_STUCK,
-    source="RULES.md 'Classic' (the traditional rule: tail only when no move remains)",
+    source="docs/rules.md 'Classic' (the traditional rule: tail only when no move remains)",
 )
 WASP = Rules(
     name="wasp",
     space=SPACE_ANY,
-    source="RULES.md 'Relatives': Wasp, PySolFC game id 185; Wikipedia 'Scorpion (solitaire)'",
+    source="docs/rules.md 'Relatives': Wasp, PySolFC game id 185; Wikipedia 'Scorpion (solitaire)'",
 )
 SCORPION2 = Rules(
     name="scorpion2",
     face_down=(3, 3, 3, 0, 0, 0, 0),
-    source="RULES.md 'Relatives': Scorpion II / Easy Scorpion, PySolFC game id 672",
+    source="docs/rules.md 'Relatives': Scorpion II / Easy Scorpion, PySolFC game id 672",
 )
 GOODSOL = Rules(
     name="goodsol",
     runs=RUNS_LEFT,
-    source="RULES.md 'Relatives': Pretty Good Solitaire (Goodsol) Scorpion rules",
+    source="docs/rules.md 'Relatives': Pretty Good Solitaire (Goodsol) Scorpion rules",
 )
 
 PRESETS: dict[str, Rules] = {r.name: r for r in (CLEAR, CLASSIC, WASP, SCORPION2, GOODSOL)}

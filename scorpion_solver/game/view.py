@@ -11,7 +11,7 @@ are known as a set, not where they lie. A view made from a position by
 no unknown slot, so every tool that takes a view also takes a position).
 
 Why sampling is exact. The deal is a uniform shuffle of the 52 cards
-(RULES.md, "The deal"), so before any move every assignment of cards to the
+(docs/rules.md, "Deal numbers"), so before any move every assignment of cards to the
 52 slots is equally likely. A move never looks at a face-down card: which
 moves are legal, and what they do to face-up cards, depends only on the
 face-up cards, the face-down counts and whether the tail is there (the engine

@@ -1,6 +1,6 @@
 """Deadlock detection, the plain-Python twin of the kernel's ``_deadlocked``.
 
-Facts of the rules this rests on (RULES.md, "Moves"):
+Facts of the rules this rests on (docs/rules.md, "Moves"):
 
 * cards only ever land on column tops;
 * a non-King card leads a move only onto its successor (same suit, one rank

@@ -1,7 +1,7 @@
 """The jitted deal generator: deal number to the kernel's compact state, in a few microseconds.
 
-The jitted twin of ``game.deal`` (PySolFC's Scorpion deals, RULES.md "The
-deal"): the Microsoft FreeCell generator below 32000, CPython's Mersenne
+The jitted twin of ``game.deal`` (PySolFC's Scorpion deals, docs/rules.md "Deal
+numbers"): the Microsoft FreeCell generator below 32000, CPython's Mersenne
 Twister seeded with the deal number from 32000 on (``random.Random(n)``:
 ``init_by_array`` over the number's 32-bit words, then ``random()`` from two
 outputs, and PySolFC's ``randint(a, b) = a + int(random() * (b + 1 - a))``),
