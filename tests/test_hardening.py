@@ -125,6 +125,13 @@ def test_3_non_finite_seconds_are_refused(command, value):
     assert_user_error(run(*command, "--time", value), "Invalid value for '--time'")
 
 
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), 0.0, -1.0])
+def test_3_the_api_refuses_non_finite_seconds_too(value):
+    with pytest.raises(ValueError, match="finite positive number of seconds"):
+        Limits(seconds=value)
+    assert Limits(seconds=0.5).seconds == 0.5
+
+
 # ---------------------------------------------------------------------------
 # 4. solve streams a range
 

@@ -5,6 +5,7 @@ The fields of :class:`SolveResult` are the columns of the batch output.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
@@ -39,8 +40,9 @@ class Limits:
             raise ValueError("the node budget must be at least 1")
         if self.memory_mb < 1:
             raise ValueError("the memory budget must be at least 1 MB")
-        if self.seconds is not None and self.seconds <= 0:
-            raise ValueError("the time limit must be positive")
+        if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds > 0):
+            # NaN compares false both ways and infinity is no limit (and no JSON): both refused, as the CLI does
+            raise ValueError(f"the time limit must be a finite positive number of seconds, got {self.seconds!r}")
 
 
 @dataclass
