@@ -69,32 +69,48 @@ def keyed_lines(text: str, fail, seen: dict[str, int]):
         yield lineno, key, value
 
 
-def parse_position(
-    text: str, rules: Rules | None = None, source: str = "position", reachable: bool = True
-) -> ParsedPosition:
-    """Read a position. ``rules`` (if given) overrides the text's ``mode:`` line.
+@dataclass
+class TextFields:
+    """The lines of a position text, read and checked line by line (``read_fields``)."""
 
-    ``reachable=False`` skips the face-down checks no deal could fail (more
-    face-down cards in a column than the rules deal there), for the
-    synthetic positions of engine tests; a column entirely face down is
-    refused either way.
+    columns: dict[int, tuple[list[int], int, int]]  # column index -> (cards bottom first, face-down count, line)
+    tail: list[int]  # [] once dealt
+    frozen: list[tuple[int, int]]  # (suit, line)
+    mode_rules: Rules | None
+    where: dict[int, str]  # known card -> where it lies ("col3", "tail")
+    lines: dict[str, int]  # key -> line number
+
+
+def read_fields(text: str, source: str, unknown: int | None = None) -> TextFields:
+    """Read the lines of a position text; shared by this reader and the view reader (``view_text``).
+
+    Checks what one line shows: the shape of each line, each card, a card
+    given twice, a face-down card (or, with ``unknown``, the unknown card
+    ``??``, read as ``unknown`` and counted face down) above a face-up one,
+    the tail's length; and that every column and the tail have their line.
+    What depends on the whole text is the callers'.
     """
-    seen_lines: dict[str, int] = {}
+    lines: dict[str, int] = {}
     columns: dict[int, tuple[list[int], int, int]] = {}
     tail: list[int] | None = None
-    frozen_suits: list[tuple[int, int]] = []
+    frozen: list[tuple[int, int]] = []
     mode_rules: Rules | None = None
-    where_card: dict[int, str] = {}
+    where: dict[int, str] = {}
 
     def fail(lineno: int, message: str) -> PositionError:
         return PositionError(f"{source}, line {lineno}: {visible(message)}")
 
-    def note_card(card: int, place: str, lineno: int) -> None:
-        if card in where_card:
-            raise fail(lineno, f"{card_text(card)} appears twice ({where_card[card]} and {place})")
-        where_card[card] = place
+    def read_card(token: str, place: str, lineno: int) -> tuple[int, bool]:
+        try:
+            card, face_down = parse_card(token)
+        except CardError as exc:
+            raise fail(lineno, f"{place}: {exc}") from None
+        if card in where:
+            raise fail(lineno, f"{card_text(card)} appears twice ({where[card]} and {place})")
+        where[card] = place
+        return card, face_down
 
-    for lineno, key, value in keyed_lines(text, fail, seen_lines):
+    for lineno, key, value in keyed_lines(text, fail, lines):
         if key == "mode":
             if len(value) != 1:
                 raise fail(lineno, "mode takes one name, e.g. 'mode: clear'")
@@ -103,14 +119,15 @@ def parse_position(
             except ValueError as exc:
                 raise fail(lineno, str(exc)) from None
         elif re.fullmatch(r"col[1-7]", key):
-            index = int(key[3]) - 1
             cards, hidden, face_up_seen = [], 0, None
             for token in value:
-                try:
-                    card, face_down = parse_card(token)
-                except CardError as exc:
-                    raise fail(lineno, f"{key}: {exc}") from None
-                note_card(card, key, lineno)
+                if unknown is not None and token.rstrip("*") == UNKNOWN_TOKEN:
+                    if face_up_seen is not None:
+                        raise fail(lineno, f"{key}: the unknown card ?? lies above face-up card {face_up_seen}")
+                    cards.append(unknown)
+                    hidden += 1
+                    continue
+                card, face_down = read_card(token, key, lineno)
                 if face_down:
                     if face_up_seen is not None:
                         raise fail(lineno, f"{key}: face-down card {token} lies above face-up card {face_up_seen}")
@@ -118,31 +135,21 @@ def parse_position(
                 elif face_up_seen is None:
                     face_up_seen = token
                 cards.append(card)
-            if cards and hidden == len(cards):
-                raise fail(
-                    lineno,
-                    f"{key}: every card is face down; the top card of a column always lies face up "
-                    f"(write {value[-1].rstrip('*')} without '*')",
-                )
-            columns[index] = (cards, hidden, lineno)
+            columns[int(key[3]) - 1] = (cards, hidden, lineno)
         elif key == "tail":
-            if value == ["-"]:
-                tail = []
-            else:
-                tail = []
+            tail = []
+            if value != ["-"]:
                 for token in value:
-                    try:
-                        card, _ = parse_card(token)  # '*' allowed: tail cards are face down by nature
-                    except CardError as exc:
-                        raise fail(lineno, f"tail: {exc}") from None
-                    note_card(card, "tail", lineno)
-                    tail.append(card)
+                    if unknown is not None and token.rstrip("*") == UNKNOWN_TOKEN:
+                        tail.append(unknown)
+                    else:
+                        tail.append(read_card(token, "tail", lineno)[0])  # '*' allowed: tail cards are face down
                 if len(tail) != TAIL_SIZE:
                     raise fail(lineno, f"the tail holds {TAIL_SIZE} cards (or '-' once dealt), got {len(tail)}")
         elif key == "frozen":
             for token in value:
                 try:
-                    frozen_suits.append((parse_suit(token), lineno))
+                    frozen.append((parse_suit(token), lineno))
                 except CardError as exc:
                     raise fail(lineno, f"frozen: {exc}") from None
         else:
@@ -153,8 +160,37 @@ def parse_position(
         raise PositionError(f"{source}: no line for {', '.join(missing)} (write an empty column as 'colN:')")
     if tail is None:
         raise PositionError(f"{source}: no 'tail:' line (write 'tail: -' once the tail is dealt)")
-    rules = rules or mode_rules or CLEAR
-    last_line = max(seen_lines.values()) if seen_lines else 1
+    return TextFields(columns, tail, frozen, mode_rules, where, lines)
+
+
+UNKNOWN_TOKEN = "??"  # the view's unknown card (view_text)
+
+
+def parse_position(
+    text: str, rules: Rules | None = None, source: str = "position", reachable: bool = True
+) -> ParsedPosition:
+    """Read a position. ``rules`` (if given) overrides the text's ``mode:`` line.
+
+    ``reachable=False`` skips the face-down checks no deal could fail (more
+    face-down cards in a column than the rules deal there), for the
+    synthetic positions of engine tests; a column entirely face down is
+    refused either way.
+    """
+    fields = read_fields(text, source)
+    columns, tail, frozen_suits, where_card = fields.columns, fields.tail, fields.frozen, fields.where
+
+    def fail(lineno: int, message: str) -> PositionError:
+        return PositionError(f"{source}, line {lineno}: {visible(message)}")
+
+    for index, (cards, hidden_count, lineno) in sorted(columns.items()):
+        if cards and hidden_count == len(cards):
+            raise fail(
+                lineno,
+                f"col{index + 1}: every card is face down; the top card of a column always lies face up "
+                f"(write {card_text(cards[-1])} without '*')",
+            )
+    rules = rules or fields.mode_rules or CLEAR
+    last_line = max(fields.lines.values()) if fields.lines else 1
     for index, (_, hidden_count, lineno) in sorted(columns.items()):
         dealt = rules.face_down[index]
         if reachable and hidden_count > dealt:

@@ -20,16 +20,12 @@ Swept suits (Clear runs) are the whole suits missing from the text.
 
 from __future__ import annotations
 
-import re
-
-from .cards import RUN_LENGTH, CardError, card_text, parse_card, parse_suit, run_of_suit, suit_of
+from .cards import RUN_LENGTH, card_text, run_of_suit, suit_of
 from .engine import settle
-from .position import NUM_COLUMNS, TAIL_SIZE, run_start
-from .position_text import PositionError, keyed_lines
-from .rules import CLEAR, Rules, get_rules
+from .position import NUM_COLUMNS, run_start
+from .position_text import UNKNOWN_TOKEN, PositionError, read_fields
+from .rules import CLEAR, Rules
 from .view import UNKNOWN, Observation
-
-UNKNOWN_TOKEN = "??"
 
 
 def has_unknown(text: str) -> bool:
@@ -39,85 +35,19 @@ def has_unknown(text: str) -> bool:
 
 def parse_view(text: str, rules: Rules | None = None, source: str = "position") -> tuple[Observation, Rules]:
     """Read a view (position text that may hold ``??``); ``rules`` overrides its ``mode:`` line."""
-    lines_of: dict[str, int] = {}
+    fields = read_fields(text, source, unknown=UNKNOWN)
+    tail, where, lines_of = fields.tail, fields.where, fields.lines
+    frozen = [suit for suit, _ in fields.frozen]
     columns: dict[int, tuple[list[int], int]] = {}
-    tail: list[int] | None = None
-    frozen: list[int] = []
-    mode_rules = None
-    where: dict[int, str] = {}
-
-    def fail(lineno: int, message: str) -> PositionError:
-        return PositionError(f"{source}, line {lineno}: {message}")
-
-    def note(card: int, place: str, lineno: int) -> None:
-        if card in where:
-            raise fail(lineno, f"{card_text(card)} appears twice ({where[card]} and {place})")
-        where[card] = place
-
-    for lineno, key, value in keyed_lines(text, fail, lines_of):
-        if key == "mode":
-            if len(value) != 1:
-                raise fail(lineno, "mode takes one name, e.g. 'mode: clear'")
-            try:
-                mode_rules = get_rules(value[0])
-            except ValueError as exc:
-                raise fail(lineno, str(exc)) from None
-        elif re.fullmatch(r"col[1-7]", key):
-            cards, hidden, face_up = [], 0, None
-            for token in value:
-                if token.rstrip("*") == UNKNOWN_TOKEN:
-                    if face_up is not None:
-                        raise fail(lineno, f"{key}: the unknown card ?? lies above face-up card {face_up}")
-                    cards.append(UNKNOWN)
-                    hidden += 1
-                    continue
-                try:
-                    card, face_down = parse_card(token)
-                except CardError as exc:
-                    raise fail(lineno, f"{key}: {exc}") from None
-                note(card, key, lineno)
-                if face_down:
-                    if face_up is not None:
-                        raise fail(lineno, f"{key}: face-down card {token} lies above face-up card {face_up}")
-                    hidden += 1
-                elif face_up is None:
-                    face_up = token
-                cards.append(card)
-            if cards and cards[-1] == UNKNOWN and hidden == len(cards):
-                raise fail(lineno, f"{key}: the top card of a column is face up; it cannot be ??")
-            if cards and hidden == len(cards):
-                hidden -= 1  # a known face-down card on top turns face up
-            columns[int(key[3]) - 1] = (cards, hidden)
-        elif key == "tail":
-            tail = []
-            if value != ["-"]:
-                for token in value:
-                    if token.rstrip("*") == UNKNOWN_TOKEN:
-                        tail.append(UNKNOWN)
-                        continue
-                    try:
-                        card, _ = parse_card(token)
-                    except CardError as exc:
-                        raise fail(lineno, f"tail: {exc}") from None
-                    note(card, "tail", lineno)
-                    tail.append(card)
-                if len(tail) != TAIL_SIZE:
-                    raise fail(lineno, f"the tail holds {TAIL_SIZE} cards (or '-' once dealt), got {len(tail)}")
-        elif key == "frozen":
-            for token in value:
-                try:
-                    frozen.append(parse_suit(token))
-                except CardError as exc:
-                    raise fail(lineno, f"frozen: {exc}") from None
-        else:
-            raise fail(lineno, f"unknown line '{key}:' (expected mode, col1..col7, tail or frozen)")
-
-    missing = [f"col{i + 1}" for i in range(NUM_COLUMNS) if i not in columns]
-    if missing:
-        raise PositionError(f"{source}: no line for {', '.join(missing)} (write an empty column as 'colN:')")
-    if tail is None:
-        raise PositionError(f"{source}: no 'tail:' line (write 'tail: -' once the tail is dealt)")
-    rules = rules or mode_rules or CLEAR
+    for index, (cards, hidden, lineno) in fields.columns.items():
+        if cards and cards[-1] == UNKNOWN and hidden == len(cards):
+            raise PositionError(
+                f"{source}, line {lineno}: col{index + 1}: the top card of a column is face up; it cannot be ??"
+            )
+        if cards and hidden == len(cards):
+            hidden -= 1  # a known face-down card on top turns face up
+        columns[index] = (cards, hidden)
+    rules = rules or fields.mode_rules or CLEAR
     col_cards = tuple(tuple(columns[i][0]) for i in range(NUM_COLUMNS))
     hidden = tuple(columns[i][1] for i in range(NUM_COLUMNS))
     unknown = sum(c == UNKNOWN for col in col_cards for c in col) + sum(c == UNKNOWN for c in tail)
@@ -142,7 +72,10 @@ def parse_view(text: str, rules: Rules | None = None, source: str = "position") 
     frozen_suits = set(frozen) if rules.freezes else set()
     for suit in frozen_suits:
         if not any(run_start(col, h, suit) is not None for col, h in zip(col_cards, hidden)):
-            raise fail(lines_of["frozen"], f"frozen: suit {'CSHD'[suit]} does not lie as a face-up King-to-Ace run")
+            raise PositionError(
+                f"{source}, line {lines_of['frozen']}: frozen: suit {'CSHD'[suit]} does not lie as a face-up "
+                "King-to-Ace run"
+            )
     col_lists, hidden_list = [list(c) for c in col_cards], list(hidden)
     settle(col_lists, hidden_list, frozen_suits, range(NUM_COLUMNS), rules)  # runs on top: swept or frozen
     remaining = {c for col in col_lists for c in col} | set(tail)
