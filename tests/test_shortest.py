@@ -17,10 +17,11 @@ from click.testing import CliRunner
 from scorpion_solver import deal, parse_position
 from scorpion_solver.cli import main
 from scorpion_solver.game.engine import apply_move, is_won, legal_moves, moves_text, parse_moves, replay
-from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, WASP
+from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, PRESETS, WASP
 from scorpion_solver.solver import kernel as K
 from scorpion_solver.solver import search as S
 from scorpion_solver.solver.reference_search import canonical_key
+from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_bounded_search, solve, solve_shortest
 from scorpion_solver.solver.shortest import (
     bounded_search,
@@ -165,6 +166,39 @@ def test_cost_to_go_is_a_lower_bound_along_shortest_lines(positions):
         for i in range(len(line)):
             assert cost_to_go(here, rules, tail_cards) <= extra_cost(here, line[i:], rules, tail_cards)
             here = apply_move(here, line[i], rules)
+
+
+# Clear runs: KD lies on 2C with QD and JD further down; 4C leads onto 5C and KD rides along, off
+# the diamonds, so KD never has to move (a bound that counted it hid this deal's 50-move win).
+RIDING_KING_DEAL = 1758
+
+
+@pytest.mark.parametrize("rules", [CLEAR, CLASSIC, WASP, GOODSOL, PRESETS["scorpion2"]], ids=lambda r: r.name)
+def test_cost_to_go_is_a_lower_bound_along_every_found_win(rules):
+    """Admissibility along lines the bound played no part in (solve's first-found wins), not only shortest ones."""
+    checked = 0
+    for number in [*range(1, 301), RIDING_KING_DEAL]:
+        start = deal(number, rules)
+        result = solve(start, rules, Limits(nodes=200_000))
+        if result.status != "won":
+            continue
+        line = parse_moves(result.solution)
+        tail_cards = frozenset(start.tail)
+        here = start
+        for i in range(len(line)):
+            assert cost_to_go(here, rules, tail_cards) <= extra_cost(here, line[i:], rules, tail_cards), (number, i)
+            here = apply_move(here, line[i], rules)
+        checked += 1
+    assert checked >= 20
+
+
+def test_deal_1758_clear_has_a_50_move_minimum():
+    start = deal(RIDING_KING_DEAL, CLEAR)
+    for safe_leads in (False, True):
+        result = solve_shortest(start, CLEAR, Limits(safe_leads=safe_leads))
+        assert (result.solution_length, result.shortest) == (50, "proved")
+        assert is_won(replay(start, parse_moves(result.solution), CLEAR), CLEAR)
+        assert sum(m.card % 13 == 12 for m in parse_moves(result.solution) if not m.is_tail) == 1
 
 
 def test_kernel_cost_and_bound_match_the_plain_ones(positions):

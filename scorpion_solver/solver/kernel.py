@@ -1373,11 +1373,13 @@ def move_cost(s, code, is_tail_card):
 def cost_to_go(s, sweeps, is_tail_card):
     """A lower bound on the extra cost still to pay (twin: shortest.cost_to_go).
 
-    The cards under a King change only when the King moves, and its run needs
-    every other card of its suit above it: so a King with a card of its suit
-    under it must move, and so must, without sweeps (where a King ends at the
-    bottom of a column or on the Ace of a run), a King lying on any card but
-    an Ace. Once the tail is dealt, a non-King tail card not on its successor
+    The card directly under a King changes only when the King leads (a rider
+    keeps the card it lies on; the cards further down change whenever a card
+    between leads and the King rides along). So a King lying directly on a
+    card of its own suit must lead (that card belongs above it, in its run),
+    and so must, without sweeps (where a won King lies at the bottom of a
+    column or on the Ace of a run), a King lying directly on any card but an
+    Ace. Once the tail is dealt, a non-King tail card not on its successor
     must still lead (cost 1 each).
     """
     n = 0
@@ -1388,14 +1390,9 @@ def cost_to_go(s, sweeps, is_tail_card):
         i = s[LOCIDX + king]
         if i == 0:
             continue
-        base = COLS + COL_CAP * col
-        if not sweeps and s[base + i - 1] % 13 != 0:
+        under = s[COLS + COL_CAP * col + i - 1]
+        if under // 13 == king // 13 or (not sweeps and under % 13 != 0):
             n += 1
-            continue
-        for h in range(i):
-            if s[base + h] // 13 == king // 13:
-                n += 1
-                break
     if s[DEALT] == 1:
         for c in range(52):
             if is_tail_card[c] and c % 13 != 12:

@@ -88,19 +88,24 @@ def fixed_length(pos: Position) -> int:
 def cost_to_go(pos: Position, rules: Rules, tail_cards: frozenset[int]) -> int:
     """A lower bound on the extra cost still to pay (twin of ``kernel.cost_to_go``).
 
-    The cards under a King change only when the King moves, and its run needs
-    every other card of its suit above it: so a King with a card of its suit
-    under it must move, and so must, without sweeps (a King then ends at the
-    bottom of a column or on the Ace of a run), a King lying on any card but an
-    Ace. Once the tail is dealt, a non-King tail card not on its successor must
-    still lead (cost 1 each)."""
+    The card directly under a King changes only when the King leads (a rider
+    keeps the card it lies on; the cards further down change whenever a card
+    between leads and the King rides along). So a King lying directly on a
+    card of its own suit must lead (that card belongs above it, in its run),
+    and so must, without sweeps (where a won King lies at the bottom of a
+    column or on the Ace of a run), a King lying directly on any card but an
+    Ace. Once the tail is dealt, a non-King tail card not on its successor
+    must still lead (cost 1 each).
+
+    (Until 2026-12-01 a King with a card of its suit anywhere under it was
+    counted: not a lower bound, since a card between them may lead with the
+    King riding, as in Clear deal 1758, whose 50-move win that bound hid.)"""
     n = 0
     for cards in pos.columns:
         for i, c in enumerate(cards):
             if is_king(c) and i > 0:
-                if not rules.sweeps and cards[i - 1] % 13 != 0:
-                    n += 1
-                elif any(x // 13 == c // 13 for x in cards[:i]):
+                under = cards[i - 1]
+                if under // 13 == c // 13 or (not rules.sweeps and under % 13 != 0):
                     n += 1
             elif c in tail_cards and not pos.tail and not is_king(c) and not (i > 0 and cards[i - 1] == c + 1):
                 n += 1
