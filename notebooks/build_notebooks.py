@@ -401,7 +401,7 @@ SEARCH_EFFORT = [
     md("""
         ## Solution lengths
 
-        The number of moves of the solution found for each won deal (RULES.md notation, one
+        The number of moves of the solution found for each won deal (docs/rules.md notation, one
         move = one step of the walkthrough). The search is depth-first: this is the first
         solution it found, not necessarily the shortest.
     """),
@@ -443,7 +443,7 @@ MODE_COMPARISON = [
 
         Every deal is played in both modes, so the modes are compared on the same deals: the paired
         2×2 table and McNemar's test on its discordant cells (`stats.paired`, as `scorpion stats`
-        prints them). RULES.md says every deal winnable in classic is winnable in clear: a deal won
+        prints them). docs/rules.md says every deal winnable in classic is winnable in clear: a deal won
         in classic but lost in clear is a rules bug and is shown loudly below.
     """),
     SOURCE_NOTE,
@@ -476,7 +476,7 @@ MODE_COMPARISON = [
                              + ", ".join(map(str, rules_bugs[:50]))
                              + "\\n\\nStart from the classic solution: `scorpion replay DEAL --mode clear MOVES`."))
         else:
-            print("rules check: no deal is won in classic but lost in clear, as RULES.md requires")
+            print("rules check: no deal is won in classic but lost in clear, as docs/rules.md requires")
     """),
     md("""
         ## How much the clear rule adds
@@ -812,7 +812,7 @@ RELATIVES = [
     md("""
         # The relatives: Wasp, Scorpion II and Goodsol rules
 
-        Win rates of the three relatives of RULES.md ("Relatives"), each solved exactly by the same
+        Win rates of the three relatives of docs/rules.md ("Relatives"), each solved exactly by the same
         engine with other rule flags (`scorpion_solver.game.rules`), and the paired comparisons the
         rules imply: every deal won in Clear runs is won in Wasp (any card may enter a space) and in
         Scorpion II (column 4 dealt face up); every deal won in classic is won in Goodsol (runs stay
