@@ -27,7 +27,7 @@ from ..game.cards import NUM_CARDS, card_text
 from ..game.deal import deal
 from ..game.engine import TAIL, Move, is_won, moves_text, parse_moves
 from ..game.position import Position, frozen_floor
-from ..game.rules import CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
+from ..game.rules import CLASSIC, CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
 from ..game.verify import check_solution
 from . import kernel as K
 from .reference_search import reference_solve
@@ -265,6 +265,11 @@ def load_solver(notify=None) -> float:
     _loaded = True  # before the warm-up solve, which calls solve() itself
     try:
         _timed_solve(deal(1), CLEAR, Limits(nodes=1000, memory_mb=16), debug=False)
+        # a win whose line gets the detour cut and the polish (a small shortest search), and the
+        # chunk screen: each is jitted code of its own, compiled or loaded on first use, which
+        # would otherwise land in the seconds of the first won deal or chunk a process solves
+        _timed_solve(deal(6560, CLASSIC), CLASSIC, Limits(nodes=200_000, memory_mb=16), debug=False)
+        screen_deals([1, 2], CLEAR, Limits(nodes=1000, memory_mb=16))
         small, bigger = np.zeros((4, 2), dtype=np.uint64), np.zeros((16, 2), dtype=np.uint64)
         K.rehash(small, bigger)
     except BaseException:
