@@ -1371,17 +1371,9 @@ def move_cost(s, code, is_tail_card):
 
 @nb.njit(**INLINE)
 def cost_to_go(s, sweeps, is_tail_card):
-    """A lower bound on the extra cost still to pay (twin: shortest.cost_to_go).
-
-    The card directly under a King changes only when the King leads (a rider
-    keeps the card it lies on; the cards further down change whenever a card
-    between leads and the King rides along). So a King lying directly on a
-    card of its own suit must lead (that card belongs above it, in its run),
-    and so must, without sweeps (where a won King lies at the bottom of a
-    column or on the Ace of a run), a King lying directly on any card but an
-    Ace. Once the tail is dealt, a non-King tail card not on its successor
-    must still lead (cost 1 each).
-    """
+    """A lower bound on the extra cost still to pay: the Kings that must still
+    lead and the tail cards that must still lead (the argument is in its twin,
+    ``shortest.cost_to_go``)."""
     n = 0
     for king in range(12, 52, 13):
         col = s[LOCCOL + king]
