@@ -35,8 +35,23 @@ from .intervals import wilson_interval
 DEFAULT_FAIR_SAMPLES = 100
 
 
+class _SampledShare:
+    """The share of ``samples`` layouts that are ``wins``, with its 95% Wilson interval."""
+
+    wins: int
+    samples: int
+
+    @property
+    def share(self) -> float:
+        return self.wins / self.samples if self.samples else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.samples)
+
+
 @dataclass(frozen=True)
-class FairMove:
+class FairMove(_SampledShare):
     move: Move
     wins: int  # layouts in which the move keeps the game winnable
     unknown: int  # layouts the budget left undecided
@@ -46,14 +61,6 @@ class FairMove:
     @property
     def text(self) -> str:
         return move_text(self.move)
-
-    @property
-    def share(self) -> float:
-        return self.wins / self.samples if self.samples else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.samples)
 
     @property
     def mean_win_moves(self) -> float | None:
@@ -74,7 +81,7 @@ class FairMove:
 
 
 @dataclass(frozen=True)
-class FairHint:
+class FairHint(_SampledShare):
     rules: str
     samples: int  # layouts judged (1 when nothing is hidden)
     unseen: int  # cards the player has not seen
@@ -85,14 +92,6 @@ class FairHint:
     nodes: int
     seconds: float
     seed: int
-
-    @property
-    def share(self) -> float:
-        return self.wins / self.samples if self.samples else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.samples)
 
     @property
     def best(self) -> FairMove | None:
