@@ -3,8 +3,9 @@
 Takes the Clear (or classic) deals of ``results/deals-1-1000000`` that needed
 the most nodes (``--top``), or a range of deals (``--range 1-3000``), solves
 each with the current build (``Limits()``: every sound reduction on; pass
-``--off`` for ``safe_leads=False``) and compares verdict and nodes with the
-committed row, which was solved before the reduction existed. Prints one line
+``--off`` for ``safe_leads=False``, ``--no-successor-above`` for the deadlock
+test without that rule) and compares verdict and nodes with the
+committed row (see results/README.md for the build each folder was solved with). Prints one line
 per deal and the totals; a verdict that differs is reported and makes the exit
 status 1. Nodes are machine-independent; the seconds are CPU seconds of this
 run, for orientation only::
@@ -37,6 +38,7 @@ def main() -> int:
     parser.add_argument("--top", type=int, help="the N deals that needed the most nodes")
     parser.add_argument("--range", dest="deal_range", help="deals A-B")
     parser.add_argument("--off", action="store_true", help="solve with safe_leads=False")
+    parser.add_argument("--no-successor-above", action="store_true", help="solve with successor_above=False")
     parser.add_argument("--quiet", action="store_true", help="totals only")
     args = parser.parse_args()
 
@@ -54,7 +56,7 @@ def main() -> int:
     else:
         parser.error("give --top N or --range A-B")
     rules = get_rules(args.mode)
-    limits = Limits(safe_leads=not args.off)
+    limits = Limits(safe_leads=not args.off, successor_above=not args.no_successor_above)
     solve(deal(1, rules), rules, limits)  # compile outside the timing
     before = after = 0
     seconds = 0.0

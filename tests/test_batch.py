@@ -187,6 +187,7 @@ def test_metadata_records_settings(ref60):
         "seconds": None,
         "prune": True,
         "safe_leads": True,
+        "successor_above": True,
     }
     assert meta["deals"]["spec"] == "1-60" and meta["deals"]["count"] == 60 and meta["chunk"] == 10
     assert meta["columns"] == list(B.SCHEMA.names)

@@ -9,7 +9,7 @@ import pytest
 from scorpion_solver import CLASSIC, CLEAR, Position, deal, format_position, is_won, legal_moves, parse_position
 from scorpion_solver.game.cards import SUITS, run_of_suit
 from scorpion_solver.game.engine import apply_move, parse_moves, replay, settle
-from scorpion_solver.game.rules import WASP
+from scorpion_solver.game.rules import GOODSOL, SCORPION2, WASP
 from scorpion_solver.solver.deadlock import can_become_top, is_deadlocked
 
 RUN = {s: " ".join(r + s for r in "KQJT98765432A") for s in SUITS}
@@ -166,7 +166,7 @@ def _winnable(start, rules, budget):
 
 def _soundness_sample(rules, seed, count, budget):
     rng = random.Random(seed)
-    verdicts = {"won": 0, "lost-deadlocked": 0, "lost-open": 0}
+    verdicts = {"won": 0, "lost-deadlocked": 0, "lost-open": 0, "lost-by-the-rule": 0}
     for _ in range(count):
         p = _random_position(rng, rules)
         try:
@@ -176,6 +176,7 @@ def _soundness_sample(rules, seed, count, budget):
         dead = is_deadlocked(p, rules)
         assert not (won and dead), f"deadlock claimed in a winnable position:\n{format_position(p, rules)}"
         verdicts["won" if won else "lost-deadlocked" if dead else "lost-open"] += 1
+        verdicts["lost-by-the-rule"] += dead and not is_deadlocked(p, rules, successor_above=False)
     return verdicts
 
 
@@ -193,17 +194,81 @@ def test_deadlock_is_sound_on_many_random_positions(rules):
     assert verdicts["won"] >= 10 and verdicts["lost-deadlocked"] >= 2, verdicts
 
 
+def _rule_sample(rules, seed, wanted, budget):
+    """Random positions that only the successor-above rule proves lost, each searched exhaustively:
+    none may be winnable. Returns how many were searched."""
+    rng = random.Random(seed)
+    found = 0
+    for _ in range(1000 * wanted):
+        p = _random_position(rng, rules)
+        if not is_deadlocked(p, rules) or is_deadlocked(p, rules, successor_above=False):
+            continue
+        try:
+            won = _winnable(p, rules, budget)
+        except _Budget:
+            continue
+        assert not won, f"the successor-above rule claimed a winnable position lost:\n{format_position(p, rules)}"
+        found += 1
+        if found == wanted:
+            break
+    return found
+
+
+# Under Wasp rules a card can escape its successor into a space, so the rule decides fewer positions.
+RULE_SAMPLE = [(CLEAR, 40), (CLASSIC, 40), (WASP, 10), (GOODSOL, 40), (SCORPION2, 40)]
+
+
+@pytest.mark.parametrize("rules, wanted", RULE_SAMPLE, ids=lambda r: getattr(r, "name", ""))
+def test_successor_above_rule_is_sound_where_it_decides(rules, wanted):
+    assert _rule_sample(rules, seed=7, wanted=wanted, budget=20000) == wanted
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules, wanted", RULE_SAMPLE, ids=lambda r: getattr(r, "name", ""))
+def test_successor_above_rule_is_sound_on_many_positions(rules, wanted):
+    assert _rule_sample(rules, seed=2026, wanted=10 * wanted, budget=50000) == 10 * wanted
+
+
+# Hearts only. 5H must lead onto 6H, which lies on it: 6H must go first, onto 7H, which lies
+# under 5H. The test without the rule lets 5H leave once 6H can be a top (it is one) and so
+# 7H become a top; the rule sees that only 6H (the one card between) could take 6H away.
+OWN_SUCCESSOR_ON_TOP = """\
+col1: 7H 5H 6H
+col2: KH QH JH TH 9H 8H
+col3: 4H 3H 2H AH
+col4:
+col5:
+col6:
+col7:
+tail: -
+"""
+
+
+def test_a_successor_lying_on_its_own_card_is_a_deadlock_only_the_rule_sees():
+    p = pos(OWN_SUCCESSOR_ON_TOP)
+    assert is_deadlocked(p, CLEAR) and not is_deadlocked(p, CLEAR, successor_above=False)
+    assert not _winnable(p, CLEAR, 1000)
+    # With a card between them that can leave (9H onto TH), 6H rides away on it, and the hearts finish.
+    opened = pos(
+        OWN_SUCCESSOR_ON_TOP.replace("col1: 7H 5H 6H", "col1: 7H 5H 9H 6H")
+        .replace("9H 8H", "")
+        .replace("col4:", "col4: 8H")
+    )
+    assert not is_deadlocked(opened, CLEAR)
+    assert is_won(replay(opened, parse_moves("9H:1>2 5H:1>2 6H:2>1 8H:4>2 7H:1>2 4H:3>2"), CLEAR), CLEAR)
+
+
 # --------------------------------------------------------------------------
 # The search skips the full test after a move that took the last space when
 # kernel._space_by_chains finds a column that can become empty; that is sound
 # only if every such answer is one the full test derives too.
 
 
-def _chain_says_space(p, rules):
+def _chain_says_space(p, rules, successor_above=True):
     from scorpion_solver.solver import kernel
     from scorpion_solver.solver.search import to_compact
 
-    return bool(kernel._space_by_chains(to_compact(p), int(rules.sweeps)))
+    return bool(kernel._space_by_chains(to_compact(p), int(rules.sweeps), successor_above))
 
 
 # Clubs and Diamonds swept. No empty column, and no bottom card can leave at once: 5H needs 6H on top,
@@ -230,8 +295,9 @@ def test_space_found_through_a_chain_of_two_links():
     assert not _chain_says_space(blocked, rules)
 
 
+@pytest.mark.parametrize("successor_above", [True, False], ids=["successor-above", "without"])
 @pytest.mark.parametrize("rules", [CLEAR, CLASSIC, WASP], ids=lambda r: r.name)
-def test_space_by_chains_agrees_with_the_full_test(rules):
+def test_space_by_chains_agrees_with_the_full_test(rules, successor_above):
     rng = random.Random(1105)
     found = {True: 0, False: 0}
     positions = [_random_position(rng, rules) for _ in range(300)]
@@ -244,9 +310,9 @@ def test_space_by_chains_agrees_with_the_full_test(rules):
             p = apply_move(p, rng.choice(moves), rules)
             positions.append(p)
     for p in positions:
-        chain = _chain_says_space(p, rules)
+        chain = _chain_says_space(p, rules, successor_above)
         if chain:
-            assert can_become_top(p, rules)[1], format_position(p, rules)
+            assert can_become_top(p, rules, successor_above)[1], format_position(p, rules)
         if all(p.columns):
             found[chain] += 1
     # Both answers occur among positions without an empty column, so the check bites.

@@ -249,7 +249,7 @@ def test_5_a_full_disk_is_one_line_and_the_folder_resumes(tmp_path):
 
 
 def test_6_a_refused_table_is_unknown_stopped_by_memory():
-    # Load the solver, then allow 32 MB more address space: deal 674 (Clear, 1.9 million nodes)
+    # Load the solver, then allow 32 MB more address space: deal 375728 (Clear, 3.8 million nodes)
     # grows its table past that long before it is decided; its budget allows 4 GB.
     script = textwrap.dedent("""
         import resource, sys
@@ -258,12 +258,12 @@ def test_6_a_refused_table_is_unknown_stopped_by_memory():
         load_solver()
         size = int(next(l for l in open("/proc/self/status") if l.startswith("VmSize")).split()[1]) * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size + (32 << 20), resource.RLIM_INFINITY))
-        main(["solve", "674", "--memory", "4096"])
+        main(["solve", "375728", "--memory", "4096"])
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert "Traceback" not in done.stderr and done.returncode == 0, done.stderr
     assert re.fullmatch(
-        r"deal 674 clear: unknown \(stopped by the memory limit\) \[\d+ nodes, [0-9.]+ s\]\n", done.stdout
+        r"deal 375728 clear: unknown \(stopped by the memory limit\) \[\d+ nodes, [0-9.]+ s\]\n", done.stdout
     )
 
 

@@ -191,7 +191,7 @@ def compact_problems(s: np.ndarray, keys: np.ndarray, want: Position | None = No
 class Stats:
     def __init__(self) -> None:
         self.positions = self.children = self.dealt = self.spaces = self.swept = self.frozen = 0
-        self.won = self.dead = self.no_moves = 0
+        self.won = self.dead = self.dead_by_rule = self.no_moves = 0
         self.distinct: set[tuple[int, int]] = set()
 
 
@@ -235,10 +235,16 @@ def check_position(pos: Position, rules, rng: random.Random, stats: Stats) -> li
         assert got == children[j]
         assert state_problems(state, keys) == []
 
-    can_top, _ = deadlock.can_become_top(pos, rules)
-    dead = deadlock.is_deadlocked(pos, rules)
-    assert jit_deadlocked(pos, rules) == (dead, can_top), f"deadlock test differs ({rules.name}):\n{pos}"
-    stats.dead += dead
+    dead = {}
+    for successor_above in (True, False):
+        can_top, _ = deadlock.can_become_top(pos, rules, successor_above)
+        dead[successor_above] = deadlock.is_deadlocked(pos, rules, successor_above)
+        assert jit_deadlocked(pos, rules, successor_above) == (dead[successor_above], can_top), (
+            f"deadlock test differs ({rules.name}, successor_above={successor_above}):\n{pos}"
+        )
+    assert dead[True] or not dead[False]  # the rule only adds proofs
+    stats.dead += dead[True]
+    stats.dead_by_rule += dead[True] and not dead[False]
 
     key = record_key(pos)
     stats.distinct.add(key)
@@ -286,6 +292,7 @@ def test_random_playouts_match_the_engine(rules):
     # The playouts reach the interesting states, not only fresh deals.
     assert stats.dealt >= 200 and stats.spaces >= 100, vars(stats)
     assert stats.dead >= 50 and stats.positions - stats.dead >= 50, vars(stats)
+    assert stats.dead_by_rule >= 10, vars(stats)  # positions only the successor-above rule proves lost
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=IDS)

@@ -141,8 +141,10 @@ def test_verdicts_equal_on_and_off_1_to_300(rules):
 def test_reference_search_cuts_the_same_nodes():
     """The plain twin applies the same rule: the same nodes as the kernel, on and off."""
     for rules, number in ((CLEAR, 202), (CLASSIC, 37), (CLEAR, 5), (GOODSOL, 33)):
-        for limits in (Limits(), Limits(safe_leads=False)):
+        for limits in (Limits(), Limits(safe_leads=False), Limits(successor_above=False)):
             twin, jit = reference_solve(deal(number, rules), rules, limits), solve(deal(number, rules), rules, limits)
             assert (twin.status, twin.nodes, twin.solution) == (jit.status, jit.nodes, jit.solution)
-    on, off = solve(deal(202), CLEAR), solve(deal(202), CLEAR, Limits(safe_leads=False))
+    # without the successor-above rule, which proves deal 202 lost at the root
+    on = solve(deal(202), CLEAR, Limits(successor_above=False))
+    off = solve(deal(202), CLEAR, Limits(safe_leads=False, successor_above=False))
     assert (off.nodes, on.nodes) == (20572, 14505)

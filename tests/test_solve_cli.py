@@ -50,8 +50,8 @@ def test_position_file_uses_its_own_mode_line(tmp_path):
 
 
 def test_budget_stop_is_reported_as_unknown():
-    result = run("solve", "674", "--nodes", "1000")
-    assert result.stdout.startswith("deal 674 clear: unknown (stopped by the nodes limit)")
+    result = run("solve", "4929", "--nodes", "1000")
+    assert result.stdout.startswith("deal 4929 clear: unknown (stopped by the nodes limit)")
 
 
 def test_no_prune_gives_the_same_verdicts():

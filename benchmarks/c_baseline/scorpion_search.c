@@ -64,6 +64,7 @@
 /* counters */
 #define PRUNE_DEADLOCK 1
 #define PRUNE_SAFE_LEADS 2
+#define PRUNE_SUCCESSOR_ABOVE 4
 
 #define C_NODES 0
 #define C_ENTRIES 1
@@ -506,8 +507,27 @@ static inline void child_keys(const int8_t *restrict s, const uint64_t *restrict
 /* ------------------------------------------------------------------------- */
 /* deadlock detection (kernel._can_become_top, _space_by_chains, _deadlocked) */
 
+/* The successor-above rule (kernel._successor_free): may y + 1 be a top y can lead onto? Not while
+ * y + 1 lies above y in y's column and none of the cards from just above y up to y + 1 has left. */
+static inline int successor_free(const int8_t *restrict s, const int8_t *restrict info, int y)
+{
+    int t = y + 1;
+    int col = s[LOCCOL + t];
+    if (col < 0 || col != s[LOCCOL + y])
+        return 1;
+    int lo = s[LOCIDX + y], hi = s[LOCIDX + t];
+    if (hi < lo)
+        return 1;
+    const int8_t *column = s + COLS + COL_CAP * col;
+    for (int h = lo + 1; h <= hi; h++)
+        if (info[column[h]] & F_LEFT)
+            return 1;
+    return 0;
+}
+
 static inline int can_become_top(const int8_t *restrict s, uint8_t *restrict can_top, int8_t *restrict scratch,
-                                 int64_t sweeps, int64_t space_any, int stop_when_met, int stop_at_space)
+                                 int64_t sweeps, int64_t space_any, int stop_when_met, int stop_at_space,
+                                 int successor_above)
 {
     int8_t *restrict info = scratch;
     int8_t *restrict under = scratch + 64;
@@ -516,6 +536,7 @@ static inline int can_become_top(const int8_t *restrict s, uint8_t *restrict can
     memset(info, 0, 52);
     int space = 0;
     uint64_t required = 0; /* bit c: card c must become a top (stop_when_met only) */
+    uint64_t required_left = 0; /* bit c: card c must leave (successor_above and stop_when_met only) */
     for (int col = 0; col < 7; col++) {
         int length = s[LEN + col];
         const int8_t *column = s + COLS + COL_CAP * col;
@@ -536,6 +557,7 @@ static inline int can_become_top(const int8_t *restrict s, uint8_t *restrict can
             under[y] = (int8_t)below;
             uint64_t off_successor = (rank(y) != 12) & (below != y + 1);
             required |= ((uint64_t)down << y) | (off_successor << (y + 1));
+            required_left |= (off_successor & (uint64_t)(successor_above != 0)) << y;
             below = y;
         }
     }
@@ -563,54 +585,89 @@ static inline int can_become_top(const int8_t *restrict s, uint8_t *restrict can
         if (rank(t) != 0)
             pending[n++] = (int8_t)(t - 1);
     }
-    if (stop_when_met && required == 0)
+    if (stop_when_met && required == 0 && required_left == 0)
         return LFP_PASSES;
     for (int king = 12; king < 52; king += 13)
         pending[n++] = (int8_t)king;
     if (space && space_any == 1)
         for (int k = 0; k < 52; k++)
             pending[n++] = (int8_t)k;
-    while (n > 0) {
-        int y = pending[--n];
-        int flags = info[y];
-        if (flags == 0 || (flags & (F_STUCK | F_LEFT)))
-            continue;
-        if ((flags & F_DOWN) && !can_top[y])
-            continue;
-        int bottom = (flags & F_BOTTOM) != 0;
-        int leaves;
-        if (rank(y) == 12)
-            leaves = (sweeps && (can_top[y] || (flags & F_QUEEN_ON) != 0)) || (space && !bottom);
-        else
-            leaves = can_top[y + 1] || (space_any == 1 && space && !bottom);
-        if (!leaves)
-            continue;
-        info[y] = (int8_t)(flags | F_LEFT);
-        if (bottom) {
-            if (!space) {
-                if (stop_at_space)
-                    return LFP_PASSES;
-                space = 1;
-                for (int k = 0; k < 52; k++)
-                    if ((rank(k) == 12 || space_any == 1) && info[k] && !(info[k] & F_LEFT))
-                        pending[n++] = (int8_t)k;
-            }
-        } else {
-            int x = under[y];
-            if (!can_top[x]) {
-                can_top[x] = 1;
-                if (stop_when_met) {
-                    required &= ~(1ULL << x);
-                    if (required == 0)
-                        return LFP_PASSES;
+    uint64_t blocked = 0; /* bit y: y + 1 can become a top, but only above y in y's column */
+    for (;;) {
+        if (n == 0 && blocked != 0)
+            for (int y = 0; y < 52; y++)
+                if (((blocked >> y) & 1) && successor_free(s, info, y)) {
+                    blocked &= ~(1ULL << y);
+                    pending[n++] = (int8_t)y;
                 }
-                pending[n++] = (int8_t)x;
-                if (rank(x) != 0)
-                    pending[n++] = (int8_t)(x - 1);
+        if (n == 0)
+            break;
+        while (n > 0) {
+            int y = pending[--n];
+            int flags = info[y];
+            if (flags == 0 || (flags & (F_STUCK | F_LEFT)))
+                continue;
+            if ((flags & F_DOWN) && !can_top[y])
+                continue;
+            int bottom = (flags & F_BOTTOM) != 0;
+            int leaves;
+            if (rank(y) == 12)
+                leaves = (sweeps && (can_top[y] || (flags & F_QUEEN_ON) != 0)) || (space && !bottom);
+            else {
+                leaves = can_top[y + 1] && (!successor_above || successor_free(s, info, y));
+                if (successor_above && can_top[y + 1] && !leaves)
+                    blocked |= 1ULL << y;
+                leaves = leaves || (space_any == 1 && space && !bottom);
+            }
+            if (!leaves)
+                continue;
+            info[y] = (int8_t)(flags | F_LEFT);
+            if (stop_when_met && required_left != 0) {
+                required_left &= ~(1ULL << y);
+                if (required == 0 && required_left == 0)
+                    return LFP_PASSES;
+            }
+            if (bottom) {
+                if (!space) {
+                    if (stop_at_space)
+                        return LFP_PASSES;
+                    space = 1;
+                    for (int k = 0; k < 52; k++)
+                        if ((rank(k) == 12 || space_any == 1) && info[k] && !(info[k] & F_LEFT))
+                            pending[n++] = (int8_t)k;
+                }
+            } else {
+                int x = under[y];
+                if (!can_top[x]) {
+                    can_top[x] = 1;
+                    if (stop_when_met) {
+                        required &= ~(1ULL << x);
+                        if (required == 0 && required_left == 0)
+                            return LFP_PASSES;
+                    }
+                    pending[n++] = (int8_t)x;
+                    if (rank(x) != 0)
+                        pending[n++] = (int8_t)(x - 1);
+                }
             }
         }
     }
     return space ? LFP_SPACE : LFP_NO_SPACE;
+}
+
+/* Does the group of build `code` (made from s) hold the successor of a card of its destination
+ * column (kernel._lands_over_predecessor)? */
+static inline int lands_over_predecessor(const int8_t *restrict s, unsigned code)
+{
+    int c = (int)(code >> 3), dst = (int)(code & 7);
+    int src = s[LOCCOL + c];
+    const int8_t *column = s + COLS + COL_CAP * src;
+    for (int k = s[LOCIDX + c]; k < s[LEN + src]; k++) {
+        int g = column[k];
+        if (rank(g) != 0 && s[LOCCOL + g - 1] == dst)
+            return 1;
+    }
+    return 0;
 }
 
 #define CHAIN_STEPS 12 /* links followed from a column's bottom card before leaving it to the full test */
@@ -618,7 +675,7 @@ static inline int can_become_top(const int8_t *restrict s, uint8_t *restrict can
 /* Does the deadlock test surely derive "a column can become empty"? Follows, from each
  * face-up unfrozen bottom card, the one chain of the test's own steps that decides it
  * (kernel._space_by_chains); no answer (0) when the chain meets anything else. */
-static inline int space_by_chains(const int8_t *restrict s, int64_t sweeps)
+static inline int space_by_chains(const int8_t *restrict s, int64_t sweeps, int successor_above)
 {
     for (int col = 0; col < 7; col++) {
         int length = s[LEN + col];
@@ -632,6 +689,8 @@ static inline int space_by_chains(const int8_t *restrict s, int64_t sweeps)
             continue;
         }
         int t = b + 1;
+        if (successor_above && s[LOCCOL + t] == col)
+            continue;
         for (int step = 0; step < CHAIN_STEPS; step++) {
             int where = s[LOCCOL + t];
             if (where < 0) {
@@ -653,6 +712,8 @@ static inline int space_by_chains(const int8_t *restrict s, int64_t sweeps)
                 break;
             }
             t = y + 1;
+            if (successor_above && s[LOCCOL + t] == where && s[LOCIDX + t] > above)
+                break;
         }
     }
     return 0;
@@ -661,9 +722,9 @@ static inline int space_by_chains(const int8_t *restrict s, int64_t sweeps)
 /* True when the position is provably lost (kernel._deadlocked). */
 static __attribute__((noinline)) int deadlocked(const int8_t *restrict s, uint8_t *restrict can_top,
                                                 int8_t *restrict scratch, int64_t sweeps, int64_t space_any,
-                                                int took_last_space)
+                                                int took_last_space, int successor_above)
 {
-    if (can_become_top(s, can_top, scratch, sweeps, space_any, 1, took_last_space) == LFP_PASSES)
+    if (can_become_top(s, can_top, scratch, sweeps, space_any, 1, took_last_space, successor_above) == LFP_PASSES)
         return 0;
     const int8_t *info = scratch;
     const int8_t *under = scratch + 64;
@@ -673,10 +734,12 @@ static __attribute__((noinline)) int deadlocked(const int8_t *restrict s, uint8_
             continue; /* tail cards are checked below; swept cards need nothing */
         if ((flags & F_DOWN) && !can_top[y])
             return 1; /* a face-down card that can never be turned up */
-        if (rank(y) == 12 || can_top[y + 1])
+        if (rank(y) == 12)
             continue;
         if (!(flags & F_BOTTOM) && under[y] == y + 1)
             continue; /* already on its successor */
+        if (can_top[y + 1] && (!successor_above || (flags & F_LEFT)))
+            continue;
         return 1; /* its successor can never again be a top */
     }
     for (int t = 0; t < 3; t++) {
@@ -773,7 +836,7 @@ int64_t scorpion_search(int8_t *restrict states, uint64_t *restrict keys, uint16
             return finish(counters, &cnt, 0, S_WON);
         if (prune & PRUNE_DEADLOCK) {
             cnt.checks++;
-            if (deadlocked(states, can_top, dead_scratch, sweeps, space_any, 0)) {
+            if (deadlocked(states, can_top, dead_scratch, sweeps, space_any, 0, (prune & PRUNE_SUCCESSOR_ABOVE) != 0)) {
                 cnt.prunes++;
                 counters[C_DEAD_ROOT] = 1;
                 return finish(counters, &cnt, 0, S_LOST);
@@ -879,11 +942,14 @@ int64_t scorpion_search(int8_t *restrict states, uint64_t *restrict keys, uint16
         if (prune & PRUNE_DEADLOCK) {
             int check = 0;
             int took_last_space = 0;
+            int successor_above = (prune & PRUNE_SUCCESSOR_ABOVE) != 0;
             if (code == TAIL_CODE) {
                 check = 1;
             } else {
                 int dst = code & 7;
                 if (child[FROZEN] != parent[FROZEN]) {
+                    check = 1;
+                } else if (successor_above && lands_over_predecessor(parent, code)) {
                     check = 1;
                 } else if (parent[LEN + dst] == 0 && parent[LOCIDX + (code >> 3)] > 0) {
                     /* into a space, leaving cards behind; only worse when it took the last space */
@@ -899,9 +965,10 @@ int64_t scorpion_search(int8_t *restrict states, uint64_t *restrict keys, uint16
             }
             if (check) {
                 cnt.checks++;
-                if (took_last_space && space_by_chains(child, sweeps)) {
+                if (took_last_space && space_by_chains(child, sweeps, successor_above)) {
                     /* took the last space, but a column can plainly empty again: passes */
-                } else if (deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space)) {
+                } else if (deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space,
+                                      successor_above)) {
                     cnt.prunes++;
                     continue;
                 }

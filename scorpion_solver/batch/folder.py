@@ -141,23 +141,31 @@ def limits_record(limits: Limits) -> dict:
     return _json_clean(record)
 
 
-def recorded_safe_leads(record: dict) -> bool:
-    """Whether a folder's recorded limits have the safe-leads cut on (folders made before it existed: off)."""
-    return bool(record.get("safe_leads", False))
+# The search reductions a folder records, with what the text of its limits says and the
+# option that switches each off: a record from before a reduction existed means it off.
+REDUCTIONS = {
+    "safe_leads": ("no safe leads", "--no-safe-leads"),
+    "successor_above": ("no successor-above rule", "--no-successor-above"),
+}
+
+
+def recorded_reduction(record: dict, name: str) -> bool:
+    """Whether a folder's recorded limits have reduction ``name`` (a key of REDUCTIONS) on."""
+    return bool(record.get(name, False))
 
 
 def _same_limits(record: dict, limits: Limits) -> bool:
-    """Whether recorded limits are these (a record from before ``safe_leads`` existed means it off)."""
-    return dict(record, safe_leads=recorded_safe_leads(record)) == limits_record(limits)
+    """Whether recorded limits are these."""
+    return dict(record, **{n: recorded_reduction(record, n) for n in REDUCTIONS}) == limits_record(limits)
 
 
 def limits_text(record: dict) -> str:
     seconds = record.get("seconds")
     time_part = f", time {seconds:g} s" if seconds else ""
     prune = "" if record.get("prune", True) else ", no pruning"
-    leads = "" if recorded_safe_leads(record) else ", no safe leads"
+    off = "".join(f", {text}" for name, (text, _) in REDUCTIONS.items() if not recorded_reduction(record, name))
     shortest = ", shortest" if record.get("shortest") else ""
-    return f"nodes {record['nodes']}, memory {record['memory_mb']} MB{time_part}{prune}{leads}{shortest}"
+    return f"nodes {record['nodes']}, memory {record['memory_mb']} MB{time_part}{prune}{off}{shortest}"
 
 
 def machine_record() -> dict:
@@ -392,6 +400,8 @@ def default_out(deals: DealSet, modes: tuple[str, ...], limits: Limits) -> Path:
         name += "-noprune"
     if not limits.safe_leads:
         name += "-nosafeleads"
+    if not limits.successor_above:
+        name += "-nosuccessorabove"
     if limits.shortest:
         name += "-shortest"
     return Path("results") / name
@@ -451,12 +461,12 @@ def check_folder(out: Path, meta: dict, settings: BatchSettings, retry: bool = F
             "(or without --chunk) or give another --out"
         )
     if not retry and not _same_limits(meta["limits"], settings.limits):
-        hint = (
-            " (it was made without the safe-leads cut: add --no-safe-leads)"
-            if recorded_safe_leads(meta["limits"]) != settings.limits.safe_leads
-            and not recorded_safe_leads(meta["limits"])
-            else ""
-        )
+        wanted = [
+            option
+            for name, (_, option) in REDUCTIONS.items()
+            if getattr(settings.limits, name) and not recorded_reduction(meta["limits"], name)
+        ]
+        hint = f" (it was made with fewer search reductions: add {' '.join(wanted)})" if wanted else ""
         raise BatchError(
             f"{out} was made with limits ({limits_text(meta['limits'])}); this run asks for "
             f"({limits_text(limits_record(settings.limits))}): refusing to mix results of "

@@ -25,6 +25,7 @@ from ..solver.result import LOST, UNKNOWN, WON
 from .backends import solve_chunk, solve_pairs, warm_up
 from .folder import (
     METADATA,
+    REDUCTIONS,
     SCHEMA,
     FolderLock,
     check_folder,
@@ -35,7 +36,7 @@ from .folder import (
     now_text,
     read_folder,
     read_metadata,
-    recorded_safe_leads,
+    recorded_reduction,
     remove_stale_tmp,
     run_record,
     write_chunk,
@@ -344,8 +345,9 @@ def retry_unknown(
             )
         if limits.prune != meta["limits"].get("prune", True):
             raise BatchError("--retry-unknown cannot change the pruning setting of a folder")
-        if limits.safe_leads != recorded_safe_leads(meta["limits"]):
-            raise BatchError("--retry-unknown cannot change the safe-leads setting of a folder")
+        for name, (_, option) in REDUCTIONS.items():
+            if getattr(limits, name) != recorded_reduction(meta["limits"], name):
+                raise BatchError(f"--retry-unknown cannot change a folder's search reductions ({option})")
         work: list[tuple[str, list[tuple[int, str]]]] = []
         same_budget = 0  # unknown rows this very budget already left unknown
         tally = Tally(settings.modes)

@@ -80,6 +80,12 @@ from .common import MEGABYTES, NODES, SECONDS, echo_json, fail, resolve_rules, r
     help="Switch off the safe-leads cut (more nodes, same verdicts): the setting of folders made before it existed.",
 )
 @click.option(
+    "--no-successor-above",
+    is_flag=True,
+    help="Switch off the deadlock test's successor-above rule (more nodes, same verdicts): "
+    "the setting of folders made before it existed.",
+)
+@click.option(
     "--progress/--no-progress", default=None, help="Show the progress bar [default: when stderr is a terminal]."
 )
 @click.option(
@@ -102,6 +108,7 @@ def batch_command(
     scheduler: str | None,
     dask_local: int | None,
     no_safe_leads: bool,
+    no_successor_above: bool,
     progress: bool | None,
     shortest: bool,
 ) -> None:
@@ -132,6 +139,7 @@ def batch_command(
             memory_mb=memory_mb or DEFAULT_MEMORY_MB,
             seconds=seconds,
             safe_leads=not no_safe_leads,
+            successor_above=not no_successor_above,
             shortest=shortest,
         )
         settings = B.BatchSettings(deals, mode_names, limits, chunk)
@@ -168,7 +176,8 @@ def _retry(deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, sc
         memory_mb=memory_mb or old["memory_mb"],
         seconds=seconds if seconds is not None else old.get("seconds"),
         prune=old.get("prune", True),
-        safe_leads=B.recorded_safe_leads(old),
+        safe_leads=B.recorded_reduction(old, "safe_leads"),
+        successor_above=B.recorded_reduction(old, "successor_above"),
         shortest=old.get("shortest", False),
     )
     settings = B.BatchSettings(deals, mode_names, limits, chunk)

@@ -77,6 +77,11 @@ def solve_json(result: SolveResult, source: str, number: int | None) -> dict:
 @click.option("--time", "seconds", type=SECONDS, default=None, help="Wall-clock limit in seconds per deal and mode.")
 @click.option("--no-prune", is_flag=True, help="Switch off deadlock pruning (slower; same verdicts).")
 @click.option("--no-safe-leads", is_flag=True, help="Switch off the safe-leads cut (more nodes; same verdicts).")
+@click.option(
+    "--no-successor-above",
+    is_flag=True,
+    help="Switch off the deadlock test's successor-above rule (more nodes; same verdicts).",
+)
 @click.option("--debug", is_flag=True, help="Check the compact state from scratch at the root and along the solution.")
 @click.option("--solution", is_flag=True, help="Print the winning move list (e.g. '6C:5>2 KS:3>4 tail').")
 @click.option("--shortest", is_flag=True, help="Find a win of minimum length and prove it minimal.")
@@ -100,6 +105,7 @@ def solve_command(
     seconds: float | None,
     no_prune: bool,
     no_safe_leads: bool,
+    no_successor_above: bool,
     debug: bool,
     solution: bool,
     shortest: bool,
@@ -118,7 +124,14 @@ def solve_command(
     from ..solver.search import load_solver, solve, solve_shortest
 
     rule_list = resolve_rules(mode, rules_name, several=True) or (None,)
-    limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds, prune=not no_prune, safe_leads=not no_safe_leads)
+    limits = Limits(
+        nodes=nodes,
+        memory_mb=memory_mb,
+        seconds=seconds,
+        prune=not no_prune,
+        safe_leads=not no_safe_leads,
+        successor_above=not no_successor_above,
+    )
     use_color = sys.stdout.isatty() if color is None else color
     targets = parse_targets(source)
     load_seconds = load_solver(notify=lambda message: click.echo(message, err=True))

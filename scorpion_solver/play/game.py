@@ -81,8 +81,11 @@ def play_game(
     proof_solves = 0
     pos = position
     outcome, reason = CAPPED, MOVE_CAP
-    # Without the safe-leads cut, as the committed play folders were proved (it would end some games earlier).
-    proof_limits = Limits(nodes=proof_nodes, memory_mb=64, safe_leads=False) if proof_nodes else None
+    # Without the safe-leads cut and the successor-above rule, as the committed play folders were proved
+    # (they would end some games earlier).
+    proof_limits = (
+        Limits(nodes=proof_nodes, memory_mb=64, safe_leads=False, successor_above=False) if proof_nodes else None
+    )
     while len(moves) < move_cap:
         if is_won(pos, rules):
             outcome, reason = WON, ""

@@ -135,9 +135,10 @@ class HopPolicy(Policy):
         if samples < 1:
             raise ValueError("hop needs at least one sample")
         self.samples = samples
-        # Without the solver's safe-leads cut: it decides more samples within the same node budget, so
-        # it would change hop's choices, and the committed play folders were played before it existed.
-        self.limits = Limits(nodes=nodes, memory_mb=memory_mb, safe_leads=False)
+        # Without the solver's safe-leads cut and successor-above rule: they decide more samples within
+        # the same node budget, so they would change hop's choices, and the committed play folders were
+        # played before they existed.
+        self.limits = Limits(nodes=nodes, memory_mb=memory_mb, safe_leads=False, successor_above=False)
         self.bandit = bandit
         self._plan: dict = {}  # view key -> the rest of a known win (perfect information only)
 

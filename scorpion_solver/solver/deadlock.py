@@ -26,6 +26,22 @@ never be turned up, so the game cannot be won), or when a non-King card not
 yet lying on its successor has a successor that can never become a top (every
 win, swept or not, needs every card on its successor, and a card gets there
 only by landing on it as a top).
+
+The successor-above rule (``successor_above``, on unless switched off) adds
+one more necessary condition. A non-King card ``c`` whose successor ``c+1``
+lies above it in its own column can lead onto ``c+1`` only once ``c+1`` has
+left that column (a group never lands on a card of its own), and ``c+1``
+leaves it only inside a group led by one of the cards from just above ``c``
+up to ``c+1``: nothing ever lands between two cards of a column; those cards
+cannot go but by leading (a sweep or a frozen run taking one of them would
+take ``c+1`` too, and ``c`` of the same suit can then never reach it); and
+``c`` riding along in a group carries ``c+1`` above it. So ``c`` can leave
+only when ``c+1`` can become a top *and* one of those cards can leave
+(``can_leave``, computed in the same least fixed point, over-approximates
+which cards ever lead). With the rule the position is also lost when a
+non-King card not on its successor can never leave: it must, to get there.
+This is what catches a suit lying in its own way, say 6H above 5H with no
+card between them that can ever lead.
 """
 
 from __future__ import annotations
@@ -35,21 +51,37 @@ from ..game.position import Position, frozen_floor
 from ..game.rules import SPACE_ANY, Rules
 
 
-def can_become_top(pos: Position, rules: Rules) -> tuple[list[bool], bool]:
+def can_become_top(pos: Position, rules: Rules, successor_above: bool = True) -> tuple[list[bool], bool]:
     """(can_top per card, whether some column can ever be empty)."""
+    can_top, _, space = least_fixed_point(pos, rules, successor_above)
+    return can_top, space
+
+
+def least_fixed_point(pos: Position, rules: Rules, successor_above: bool = True) -> tuple[list[bool], list[bool], bool]:
+    """(can_top per card, can_leave per card, whether some column can ever be empty)."""
     can_top = [False] * NUM_CARDS
+    can_leave = [False] * NUM_CARDS
     present = [False] * NUM_CARDS
+    where: dict[int, tuple[int, int]] = {}
     floors = [frozen_floor(pos, i) for i in range(7)]
-    for col in pos.columns:
+    for i, col in enumerate(pos.columns):
         if col:
             can_top[col[-1]] = True
-        for c in col:
+        for idx, c in enumerate(col):
             present[c] = True
+            where[c] = (i, idx)
     for c in pos.tail:
         can_top[c] = True
         present[c] = True
     space = any(not col for col in pos.columns)
     any_card_spaces = rules.space == SPACE_ANY
+
+    def successor_free(i: int, idx: int, card: int) -> bool:
+        """Successor-above rule: card + 1 lying above the card in its column leaves it only
+        with a card from just above the card up to card + 1 (nothing lands between them)."""
+        if card + 1 not in where or where[card + 1][0] != i or where[card + 1][1] < idx:
+            return True
+        return any(can_leave[c] for c in pos.columns[i][idx + 1 : where[card + 1][1] + 1])
 
     def leaves(i: int, idx: int, card: int) -> bool:
         """Can the card at (column i, idx) lead a move away (or be swept)?"""
@@ -63,7 +95,7 @@ def can_become_top(pos: Position, rules: Rules) -> tuple[list[bool], bool]:
             ):
                 return True
             return space and idx > 0
-        if present[card + 1] and can_top[card + 1]:
+        if present[card + 1] and can_top[card + 1] and (not successor_above or successor_free(i, idx, card)):
             return True
         return any_card_spaces and space and idx > 0
 
@@ -71,28 +103,32 @@ def can_become_top(pos: Position, rules: Rules) -> tuple[list[bool], bool]:
     while changed:
         changed = False
         for i, col in enumerate(pos.columns):
-            for idx in range(len(col) - 2, -1, -1):
-                x = col[idx]
-                if not can_top[x] and leaves(i, idx + 1, col[idx + 1]):
-                    can_top[x] = True
-                    changed = True
-            if not space and col and leaves(i, 0, col[0]):
-                space = True
+            for idx in range(len(col) - 1, -1, -1):
+                c = col[idx]
+                if can_leave[c] or not leaves(i, idx, c):
+                    continue
+                can_leave[c] = True
                 changed = True
-    return can_top, space
+                if idx > 0:
+                    can_top[col[idx - 1]] = True
+                else:
+                    space = True
+    return can_top, can_leave, space
 
 
-def is_deadlocked(pos: Position, rules: Rules) -> bool:
+def is_deadlocked(pos: Position, rules: Rules, successor_above: bool = True) -> bool:
     """True when the position is provably lost by the argument above."""
-    can_top, _ = can_become_top(pos, rules)
+    can_top, can_leave, _ = least_fixed_point(pos, rules, successor_above)
     for i, col in enumerate(pos.columns):
         for idx in range(pos.hidden[i]):
             if not can_top[col[idx]]:
                 return True
         for idx, c in enumerate(col):
-            if is_king(c) or can_top[c + 1]:
+            if is_king(c):
                 continue
             if idx > 0 and col[idx - 1] == c + 1:
+                continue
+            if can_top[c + 1] and (not successor_above or can_leave[c]):
                 continue
             return True
     for c in pos.tail:

@@ -126,6 +126,8 @@ MAX_MOVES = 256
 # bits of the search's ``prune`` argument (each a sound reduction, switchable)
 PRUNE_DEADLOCK = 1  # deadlock pruning (``_deadlocked``)
 PRUNE_SAFE_LEADS = 2  # after the tail deal, a safe lead is a node's only child (``_safe_lead``)
+PRUNE_SUCCESSOR_ABOVE = 4  # the deadlock test's successor-above rule (``_successor_free``)
+PRUNE_EVERY_MOVE = 8  # tests only: the deadlock test after every move (the same nodes: tests/test_successor_above.py)
 
 # search status codes
 S_WON = 1
@@ -604,10 +606,10 @@ def _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh
 
 
 @nb.njit(**ALLOC)
-def can_become_top(s, can_top, sweeps, space_any):
+def can_become_top(s, can_top, sweeps, space_any, successor_above):
     """Fill can_top (52 booleans) as deadlock.can_become_top; return the space flag."""
     scratch = np.zeros(DEAD_SCRATCH, dtype=np.int8)
-    return _can_become_top(s, can_top, scratch, sweeps, space_any, False, False) == LFP_SPACE
+    return _can_become_top(s, can_top, scratch, sweeps, space_any, False, False, successor_above) == LFP_SPACE
 
 
 LFP_NO_SPACE = 0
@@ -616,7 +618,7 @@ LFP_PASSES = 2  # stopped early: the deadlock test's answer is known to be "not 
 
 
 @nb.njit(**INLINE)
-def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_at_space):
+def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_at_space, successor_above):
     """can_become_top with caller-owned scratch (DEAD_SCRATCH int8), where it
     leaves per-card facts: scratch[:64] the F_* flags (0 off the table),
     scratch[64:128] the card directly under each card. Returns LFP_SPACE or
@@ -633,6 +635,13 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
     With stop_at_space it also stops with LFP_PASSES when the space flag is
     derived; the search asks for that only where it is known to mean "not
     deadlocked" (after a move took the last space: see ``_space_by_chains``).
+
+    With successor_above a non-King card whose successor lies above it in
+    its own column leaves only once a card from just above it up to the
+    successor has left (``_successor_free``); a card waiting for that is
+    kept in a mask and looked at again whenever the worklist runs dry. Then
+    the test also requires every card not on its successor to leave
+    (F_LEFT), which stop_when_met tracks too.
     """
     info = scratch[:64]
     under = scratch[64:128]
@@ -642,6 +651,7 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
     space = False
     one = np.uint64(1)
     required = np.uint64(0)  # bit c: card c must become a top (stop_when_met only)
+    required_left = np.uint64(0)  # bit c: card c must leave (successor_above and stop_when_met only)
     for col in range(7):
         length = s[LEN + col]
         base = COLS + COL_CAP * col
@@ -669,6 +679,7 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
             under[ky] = below
             off_successor = (y % 13 != 12) & (below != y + 1)
             required |= (np.uint64(down) << np.uint64(y)) | (np.uint64(off_successor) << np.uint64(y + 1))
+            required_left |= np.uint64(off_successor and successor_above) << np.uint64(y)
             below = y
     for t in range(3):
         c = s[TAIL + t]
@@ -700,7 +711,7 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
         if t % 13 != 0:
             pending[n] = t - 1
             n += 1
-    if stop_when_met and required == 0:
+    if stop_when_met and required == 0 and required_left == 0:
         return LFP_PASSES
     for king in range(12, 52, 13):
         pending[n] = king
@@ -709,52 +720,107 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
         for k in range(52):
             pending[n] = k
             n += 1
-    while n > 0:
-        n -= 1
-        y = np.int64(pending[n])
-        flags = info[y]
-        if flags == 0 or (flags & (F_STUCK | F_LEFT)):
-            continue
-        if (flags & F_DOWN) and not can_top[y]:
-            continue
-        bottom = (flags & F_BOTTOM) != 0
-        if y % 13 == 12:
-            leaves = (sweeps and (can_top[y] or (flags & F_QUEEN_ON) != 0)) or (space and not bottom)
-        else:
-            leaves = can_top[y + 1] or (space_any == 1 and space and not bottom)
-        if not leaves:
-            continue
-        info[y] = flags | F_LEFT
-        if bottom:
-            if not space:
-                if stop_at_space:
-                    return LFP_PASSES
-                space = True
-                for k in range(52):
-                    if (k % 13 == 12 or space_any == 1) and info[k] and not (info[k] & F_LEFT):
-                        pending[n] = k
+    blocked = np.uint64(0)  # bit y: y + 1 can become a top, but only above y in y's column (successor_above)
+    while True:
+        if n == 0 and blocked != 0:
+            for y in range(52):
+                if (blocked >> np.uint64(y)) & one:
+                    if _successor_free(s, info, y):
+                        blocked &= ~(one << np.uint64(y))
+                        pending[n] = y
                         n += 1
-        else:
-            x = np.int64(under[y])
-            if not can_top[x]:
-                can_top[x] = True
-                if stop_when_met:
-                    required &= ~(one << np.uint64(x))
-                    if required == 0:
+        if n == 0:
+            break
+        while n > 0:
+            n -= 1
+            y = np.int64(pending[n])
+            flags = info[y]
+            if flags == 0 or (flags & (F_STUCK | F_LEFT)):
+                continue
+            if (flags & F_DOWN) and not can_top[y]:
+                continue
+            bottom = (flags & F_BOTTOM) != 0
+            if y % 13 == 12:
+                leaves = (sweeps and (can_top[y] or (flags & F_QUEEN_ON) != 0)) or (space and not bottom)
+            else:
+                leaves = can_top[y + 1] and (not successor_above or _successor_free(s, info, y))
+                if successor_above and can_top[y + 1] and not leaves:
+                    blocked |= one << np.uint64(y)
+                leaves = leaves or (space_any == 1 and space and not bottom)
+            if not leaves:
+                continue
+            info[y] = flags | F_LEFT
+            if stop_when_met and required_left != 0:
+                required_left &= ~(one << np.uint64(y))
+                if required == 0 and required_left == 0:
+                    return LFP_PASSES
+            if bottom:
+                if not space:
+                    if stop_at_space:
                         return LFP_PASSES
-                pending[n] = x
-                n += 1
-                if x % 13 != 0:
-                    pending[n] = x - 1
+                    space = True
+                    for k in range(52):
+                        if (k % 13 == 12 or space_any == 1) and info[k] and not (info[k] & F_LEFT):
+                            pending[n] = k
+                            n += 1
+            else:
+                x = np.int64(under[y])
+                if not can_top[x]:
+                    can_top[x] = True
+                    if stop_when_met:
+                        required &= ~(one << np.uint64(x))
+                        if required == 0 and required_left == 0:
+                            return LFP_PASSES
+                    pending[n] = x
                     n += 1
+                    if x % 13 != 0:
+                        pending[n] = x - 1
+                        n += 1
     return LFP_SPACE if space else LFP_NO_SPACE
+
+
+@nb.njit(**INLINE)
+def _successor_free(s, info, y):
+    """Order rule: may y's successor be a top somewhere y can lead onto it?
+
+    Not when y + 1 lies above y in y's own column and none of the cards from
+    just above y up to y + 1 has been found able to leave (only such a
+    card's leaving takes y + 1 out of the column: nothing lands between)."""
+    t = y + 1
+    col = s[LOCCOL + t]
+    if col < 0 or col != s[LOCCOL + y]:
+        return True
+    lo = np.int64(s[LOCIDX + y])
+    hi = np.int64(s[LOCIDX + t])
+    if hi < lo:
+        return True
+    base = COLS + COL_CAP * np.int64(col)
+    for h in range(lo + 1, hi + 1):
+        if info[_u(s[_u(base + h)])] & F_LEFT:
+            return True
+    return False
+
+
+@nb.njit(**INLINE)
+def _lands_over_predecessor(s, code):
+    """Does the group of move ``code`` (a build, made from s) hold the successor of a card of its
+    destination column? Only such a build can make the successor-above rule fail where it passed."""
+    c = np.int64(code // 8)
+    dst = code % 8
+    src = np.int64(s[LOCCOL + c])
+    base = COLS + COL_CAP * src
+    for k in range(np.int64(s[LOCIDX + c]), np.int64(s[LEN + src])):
+        g = np.int64(s[_u(base + k)])
+        if g % 13 != 0 and s[LOCCOL + g - 1] == dst:
+            return True
+    return False
 
 
 CHAIN_STEPS = 12  # links followed from a column's bottom card before leaving it to the full test
 
 
 @nb.njit(**INLINE)
-def _space_by_chains(s, sweeps):
+def _space_by_chains(s, sweeps, successor_above):
     """Does the deadlock test surely derive "a column can become empty"?
 
     True when some column's bottom card is face up, not frozen, and can leave
@@ -766,7 +832,9 @@ def _space_by_chains(s, sweeps):
     leaves when it is a top or has its Queen on it. Every link is a step the
     test itself takes, so a chain found here is a derivation of the test's
     least fixed point; a chain that meets anything else (a face-down or
-    frozen card, a King otherwise, CHAIN_STEPS links) gives no answer.
+    frozen card, a King otherwise, CHAIN_STEPS links) gives no answer. With
+    successor_above a card whose successor lies above it in its own column
+    ends the chain too (the test then wants more than the successor a top).
 
     Used after a move that took the last empty column (and changed nothing
     else the test reads): the parent passed the test with a space available,
@@ -787,6 +855,8 @@ def _space_by_chains(s, sweeps):
                 return True
             continue
         t = b + 1
+        if successor_above and s[LOCCOL + t] == col:
+            continue
         for _ in range(CHAIN_STEPS):
             where = s[LOCCOL + t]
             if where < 0:
@@ -804,23 +874,26 @@ def _space_by_chains(s, sweeps):
                     return True  # y leaves by sweeping: it is a top, or its Queen is on it
                 break
             t = y + 1
+            if successor_above and s[LOCCOL + t] == where and s[LOCIDX + t] > above:
+                break
     return False
 
 
 @nb.njit(**ALLOC)
-def is_deadlocked(s, can_top, sweeps, space_any):
+def is_deadlocked(s, can_top, sweeps, space_any, successor_above):
     """True when the position is provably lost (twin of deadlock.is_deadlocked)."""
-    return _deadlocked(s, can_top, np.zeros(DEAD_SCRATCH, dtype=np.int8), sweeps, space_any, False)
+    scratch = np.zeros(DEAD_SCRATCH, dtype=np.int8)
+    return _deadlocked(s, can_top, scratch, sweeps, space_any, False, successor_above)
 
 
 @nb.njit(**JIT)
-def _deadlocked(s, can_top, scratch, sweeps, space_any, took_last_space):
+def _deadlocked(s, can_top, scratch, sweeps, space_any, took_last_space, successor_above):
     """is_deadlocked with caller-owned scratch (DEAD_SCRATCH int8).
 
     took_last_space: s comes from a move that took the last empty column
     (and froze nothing) from a position that passes; then deriving the space
     flag again settles the answer (see ``_space_by_chains``)."""
-    if _can_become_top(s, can_top, scratch, sweeps, space_any, True, took_last_space) == LFP_PASSES:
+    if _can_become_top(s, can_top, scratch, sweeps, space_any, True, took_last_space, successor_above) == LFP_PASSES:
         return False
     info = scratch[:64]
     under = scratch[64:128]
@@ -830,10 +903,12 @@ def _deadlocked(s, can_top, scratch, sweeps, space_any, took_last_space):
             continue  # tail cards are checked below; swept cards need nothing
         if flags & F_DOWN and not can_top[y]:
             return True  # a face-down card that can never be turned up
-        if y % 13 == 12 or can_top[y + 1]:
+        if y % 13 == 12:
             continue
         if not (flags & F_BOTTOM) and under[y] == y + 1:
             continue  # already on its successor
+        if can_top[y + 1] and (not successor_above or (flags & F_LEFT)):
+            continue
         return True  # its successor can never again be a top
     for t in range(3):
         c = np.int64(s[TAIL + t])
@@ -1134,7 +1209,7 @@ def _decide_root(s, counters, can_top, dead_scratch, sweeps, space_any, prune):
         return S_WON
     if prune & PRUNE_DEADLOCK:
         counters[C_CHECKS] += 1
-        if _deadlocked(s, can_top, dead_scratch, sweeps, space_any, False):
+        if _deadlocked(s, can_top, dead_scratch, sweeps, space_any, False, (prune & PRUNE_SUCCESSOR_ABOVE) != 0):
             counters[C_PRUNES] += 1
             counters[C_DEAD_ROOT] = 1
             counters[C_SP] = 0
@@ -1278,11 +1353,14 @@ def search(
         if prune & PRUNE_DEADLOCK:
             check = False
             took_last_space = False
-            if code == TAIL_CODE:
+            successor_above = (prune & PRUNE_SUCCESSOR_ABOVE) != 0
+            if code == TAIL_CODE or (prune & PRUNE_EVERY_MOVE):
                 check = True
             else:
                 dst = code % 8
                 if child[FROZEN] != states[sp][FROZEN]:
+                    check = True
+                elif successor_above and _lands_over_predecessor(states[sp], code):
                     check = True
                 elif states[sp][LEN + dst] == 0 and states[sp][LOCIDX + code // 8] > 0:
                     # into a space, leaving cards behind; only worse when it took the last space
@@ -1294,9 +1372,9 @@ def search(
                     check = took_last_space
             if check:
                 counters[C_CHECKS] += 1
-                if took_last_space and _space_by_chains(child, sweeps):
+                if took_last_space and _space_by_chains(child, sweeps, successor_above):
                     pass  # took the last space, but a column can plainly empty again: passes (see below)
-                elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space):
+                elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space, successor_above):
                     counters[C_PRUNES] += 1
                     continue
         sp += 1
@@ -1486,7 +1564,7 @@ def shortest_search(
             return S_LOST
         if prune:
             counters[C_CHECKS] += 1
-            if _deadlocked(states[0], can_top, dead_scratch, sweeps, space_any, False):
+            if _deadlocked(states[0], can_top, dead_scratch, sweeps, space_any, False, False):
                 counters[C_PRUNES] += 1
                 counters[C_DEAD_ROOT] = 1
                 counters[C_SP] = 0
@@ -1549,9 +1627,9 @@ def shortest_search(
                     check = took_last_space
             if check:
                 counters[C_CHECKS] += 1
-                if took_last_space and _space_by_chains(child, sweeps):
+                if took_last_space and _space_by_chains(child, sweeps, False):
                     pass
-                elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space):
+                elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space, False):
                     counters[C_PRUNES] += 1
                     continue
         sp += 1

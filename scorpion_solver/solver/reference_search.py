@@ -11,7 +11,11 @@ position reached by it passes if its parent passed: a build onto a successor
 covers only that successor, which no other card needs, and frees the card it
 left; a move into an empty column while another stays empty frees the card it
 left and changes nothing the analysis reads; relocating a whole column changes
-no card's neighbours. With ``Limits.safe_leads`` a position that has a safe
+no card's neighbours. With ``Limits.successor_above`` (the deadlock test's
+successor-above rule, see ``deadlock``) one more move is checked: a build
+whose group holds the successor of a card of the destination column, which
+puts that successor above it; any other build only takes blockers away.
+With ``Limits.safe_leads`` a position that has a safe
 lead (``safe_lead``) is expanded with that one move, as in the kernel.
 """
 
@@ -101,9 +105,16 @@ def expansion_moves(pos: Position, rules: Rules, limits: Limits) -> list[Move]:
     return moves
 
 
-def needs_deadlock_check(before: Position, move: Move, after: Position) -> bool:
+def needs_deadlock_check(before: Position, move: Move, after: Position, successor_above: bool = False) -> bool:
     if move == TAIL or after.frozen != before.frozen:
         return True
+    if successor_above and before.columns[move.dst]:
+        # a build whose group holds the successor of a card of the destination column: the
+        # successor-above rule may now fail where it passed (twin of ``kernel._lands_over_predecessor``)
+        group = before.columns[move.src][before.columns[move.src].index(move.card) :]
+        below = set(before.columns[move.dst])
+        if any(not is_ace(g) and g - 1 in below for g in group):
+            return True
     # into a space, leaving cards behind (relocating a whole column changes nothing),
     # taking the last space: with another space left nothing got worse
     return not before.columns[move.dst] and before.columns[move.src][0] != move.card and all(after.columns)
@@ -149,7 +160,7 @@ def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits
         return finish(WON, [])
     if limits.prune:
         result.deadlock_checks = 1
-        if is_deadlocked(pos, rules):
+        if is_deadlocked(pos, rules, limits.successor_above):
             result.dead_at_root = True
             result.deadlock_prunes = 1
             return finish(LOST)
@@ -171,9 +182,9 @@ def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits
         child = apply_move(here, move, rules)
         if is_won(child, rules):
             return finish(WON, path + [move])
-        if limits.prune and needs_deadlock_check(here, move, child):
+        if limits.prune and needs_deadlock_check(here, move, child, limits.successor_above):
             result.deadlock_checks += 1
-            if is_deadlocked(child, rules):
+            if is_deadlocked(child, rules, limits.successor_above):
                 result.deadlock_prunes += 1
                 continue
         path.append(move)

@@ -23,7 +23,9 @@ class Limits:
     ``search.solve`` between kernel slices of about 16,000 nodes (a few
     milliseconds). ``memory_mb`` caps the transposition table. ``prune``
     switches the sound deadlock pruning, ``safe_leads`` the sound cut of a
-    position's moves to one safe lead after the tail deal (``kernel._safe_lead``);
+    position's moves to one safe lead after the tail deal (``kernel._safe_lead``),
+    ``successor_above`` the deadlock test's successor-above rule (``deadlock``;
+    the shortest search and the polish run without it);
     ``shortest`` asks for a win of minimum length, proved minimal
     (``search.solve_shortest``), where one exists.
     """
@@ -33,6 +35,7 @@ class Limits:
     seconds: float | None = None
     prune: bool = True
     safe_leads: bool = True
+    successor_above: bool = True
     shortest: bool = False
 
     def __post_init__(self) -> None:

@@ -169,12 +169,21 @@ def position_key(pos: Position) -> tuple[int, int]:
     return int(keys[K.KEY1]), int(keys[K.KEY2])
 
 
-def jit_deadlocked(pos: Position, rules: Rules = CLEAR) -> tuple[bool, list[bool]]:
+def prune_bits(limits: Limits) -> int:
+    """The kernel's ``prune`` switches for these limits."""
+    return (
+        int(limits.prune) * K.PRUNE_DEADLOCK
+        | int(limits.safe_leads) * K.PRUNE_SAFE_LEADS
+        | int(limits.successor_above) * K.PRUNE_SUCCESSOR_ABOVE
+    )
+
+
+def jit_deadlocked(pos: Position, rules: Rules = CLEAR, successor_above: bool = True) -> tuple[bool, list[bool]]:
     s = to_compact(pos)
     can_top = np.zeros(52, dtype=np.bool_)
     sweeps, _, space_any, _ = rule_flags(rules)
-    dead = K.is_deadlocked(s, can_top, sweeps, space_any)
-    K.can_become_top(s, can_top, sweeps, space_any)
+    dead = K.is_deadlocked(s, can_top, sweeps, space_any, successor_above)
+    K.can_become_top(s, can_top, sweeps, space_any, successor_above)
     return bool(dead), [bool(x) for x in can_top]
 
 
@@ -421,7 +430,7 @@ def _solve_from_root(
             freezes,
             space_any,
             when_stuck,
-            int(limits.prune) * K.PRUNE_DEADLOCK | int(limits.safe_leads) * K.PRUNE_SAFE_LEADS,
+            prune_bits(limits),
             K.Z,
             K.ZH,
             K.SALT,
@@ -520,7 +529,7 @@ def screen_deals(numbers: list[int], rules: Rules = CLEAR, limits: Limits = Limi
     statuses = np.zeros(len(numbers), dtype=np.int64)
     sweeps, _, space_any, _ = rule_flags(rules)
     _, (can_top, _, dead_scratch) = buffers.fresh()
-    decided = K.screen_roots(states, counters, statuses, sweeps, space_any, K.PRUNE_DEADLOCK, can_top, dead_scratch)
+    decided = K.screen_roots(states, counters, statuses, sweeps, space_any, prune_bits(limits), can_top, dead_scratch)
     out: dict[int, SolveResult] = {}
     if not decided:
         return out

@@ -129,7 +129,7 @@ def bounded_search(pos: Position, rules: Rules, bound: int, prune: bool = True) 
     tail_cards = frozenset(pos.tail)
     if is_won(pos, rules):
         return [], 1
-    if cost_to_go(pos, rules, tail_cards) > bound or (prune and is_deadlocked(pos, rules)):
+    if cost_to_go(pos, rules, tail_cards) > bound or (prune and is_deadlocked(pos, rules, successor_above=False)):
         return None, 1
     best = {canonical_key(pos): 0}
     nodes = 1
@@ -157,7 +157,7 @@ def bounded_search(pos: Position, rules: Rules, bound: int, prune: bool = True) 
             continue
         best[key] = g
         nodes += 1
-        if prune and needs_deadlock_check(here, move, child) and is_deadlocked(child, rules):
+        if prune and needs_deadlock_check(here, move, child) and is_deadlocked(child, rules, successor_above=False):
             continue
         path.append(move)
         stack.append((child, g, legal_moves(child, rules), 0))
