@@ -427,6 +427,32 @@ def test_dask_local_cluster_matches_local(ref60, tmp_path):
     )
 
 
+def test_folder_made_before_the_successor_above_rule_resumes_only_with_it_off(tmp_path):
+    """The committed folders predate the rule: resuming one asks for both options it was made without."""
+    out = tmp_path / "old"
+    flags = ("--no-safe-leads", "--no-successor-above")
+    first = invoke("batch", "1-20", "--mode", "clear", "--out", out, "--chunk", "10", "--no-progress", *flags)
+    assert first.exit_code == 0, first.output
+    meta_path = out / B.METADATA
+    meta = json.loads(meta_path.read_text())
+    assert meta["limits"]["safe_leads"] is False and meta["limits"]["successor_above"] is False
+    del meta["limits"]["safe_leads"], meta["limits"]["successor_above"]  # as folders made before both
+    meta_path.write_text(json.dumps(meta))
+    (out / "chunk-00000011-00000020.parquet").unlink()
+    refused = invoke("batch", "1-20", "--mode", "clear", "--out", out, "--no-progress")
+    assert refused.exit_code == 2
+    assert "no safe leads, no successor-above rule" in refused.output
+    assert "add --no-safe-leads --no-successor-above" in refused.output
+    only_one = invoke("batch", "1-20", "--mode", "clear", "--out", out, "--no-progress", "--no-safe-leads")
+    assert only_one.exit_code == 2 and "add --no-successor-above" in only_one.output
+    resumed = invoke("batch", "1-20", "--mode", "clear", "--out", out, "--no-progress", *flags)
+    assert resumed.exit_code == 0, resumed.output
+    assert B.read_folder(out).column("deal").to_pylist() == list(range(1, 21))
+    assert B.default_out(B.parse_range("1-20"), ("clear",), B.Limits(successor_above=False)).name.endswith(
+        "-nosuccessorabove"
+    )
+
+
 def test_folder_made_before_safe_leads_resumes_only_with_them_off(tmp_path):
     """A folder whose limits predate ``safe_leads`` was solved without the cut: it is that setting, not another."""
     out = tmp_path / "old"
