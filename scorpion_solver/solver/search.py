@@ -471,7 +471,7 @@ def _solve_from_root(
         if position is None:
             position = deal(number, rules)
         if shorten:
-            path = shorten_path(position, path, rules)
+            path = shorten_path(position, path, rules, (stack.states[0], stack.keys[0]))
             if polish:
                 path = polish_path(position, path, rules, limits.prune)
         verify_solution(position, path, rules)
@@ -596,10 +596,20 @@ def _codes(path: list[Move]) -> np.ndarray:
     return np.array([K.TAIL_CODE if m.is_tail else m.card * 8 + m.dst for m in path], dtype=np.uint16)
 
 
-def _decode_line(position: Position, codes: np.ndarray, rules: Rules) -> list[Move]:
-    sweeps, freezes, _, _ = rule_flags(rules)
+def _root_state(position: Position, root: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+    """A fresh copy of the position's compact state and keys: of ``root`` when given (the search's
+    own root frame, the same state), else converted."""
+    if root is not None:
+        return root[0].copy(), root[1].copy()
     s = to_compact(position)
-    keys = compact_keys(s)
+    return s, compact_keys(s)
+
+
+def _decode_line(
+    position: Position, codes: np.ndarray, rules: Rules, root: tuple[np.ndarray, np.ndarray] | None = None
+) -> list[Move]:
+    sweeps, freezes, _, _ = rule_flags(rules)
+    s, keys = _root_state(position, root)
     path = []
     for code in codes:
         path.append(decode_move(s, int(code)))
@@ -607,23 +617,26 @@ def _decode_line(position: Position, codes: np.ndarray, rules: Rules) -> list[Mo
     return path
 
 
-def shorten_path(position: Position, path: list[Move], rules: Rules) -> list[Move]:
+def shorten_path(
+    position: Position, path: list[Move], rules: Rules, root: tuple[np.ndarray, np.ndarray] | None = None
+) -> list[Move]:
     """The winning line without its detours (``kernel.shorten_line``, twin
     ``shortest.shorten_line``): repeated while it gets shorter. The result is a
-    line of the same positions' game, replayed by the caller's verification."""
+    line of the same positions' game, replayed by the caller's verification.
+    ``root``: the position's compact state and keys when the caller has them
+    (``solve`` passes its root frame: a conversion costs more than the cut)."""
     if len(path) < 3:
         return path
     sweeps, freezes, space_any, when_stuck = rule_flags(rules)
-    root = to_compact(position)
-    keys = compact_keys(root)
+    state, keys = _root_state(position, root)
     codes = _codes(path)
     while True:
         out = np.zeros(len(codes), dtype=np.uint16)
-        n = K.shorten_line(root, keys, codes, out, 1, sweeps, freezes, space_any, when_stuck, K.Z, K.ZH, K.SALT, K.MISC)
+        n = K.shorten_line(state, keys, codes, out, 1, sweeps, freezes, space_any, when_stuck, K.Z, K.ZH, K.SALT, K.MISC)
         if n >= len(codes):
             break
         codes = out[:n]
-    return path if len(codes) == len(path) else _decode_line(position, codes, rules)
+    return path if len(codes) == len(path) else _decode_line(position, codes, rules, root)
 
 
 POLISH_KINGS = 8  # a line with more King moves than this gets a small shortest search
