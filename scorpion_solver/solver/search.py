@@ -508,7 +508,7 @@ def screen_deals(numbers: list[int], rules: Rules = CLEAR, limits: Limits = Limi
     """The results of the deals of ``numbers`` that are lost at the root, found in two jitted calls.
 
     A batch's fast path for the deals the deadlock test decides before any
-    move (about 84% of them): ``deal_kernel.deal_states`` deals the chunk,
+    move (about 85-86% of them): ``deal_kernel.deal_states`` deals the chunk,
     ``kernel.screen_roots`` runs ``search``'s own root step on each; a deal it
     decides gets the result ``solve_deal`` would give (the same counters:
     tests/test_screen.py compares them), with ``seconds`` the chunk's time
