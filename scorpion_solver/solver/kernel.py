@@ -781,11 +781,17 @@ def _can_become_top(s, can_top, scratch, sweeps, space_any, stop_when_met, stop_
 
 @nb.njit(**INLINE)
 def _successor_free(s, info, y):
-    """Order rule: may y's successor be a top somewhere y can lead onto it?
+    """The successor-above rule: may y's successor be a top somewhere y can lead onto it?
 
     Not when y + 1 lies above y in y's own column and none of the cards from
-    just above y up to y + 1 has been found able to leave (only such a
-    card's leaving takes y + 1 out of the column: nothing lands between)."""
+    just above y up to y + 1 has been found able to leave (F_LEFT). Why that
+    is sound (the argument in full: ``deadlock``): y leads onto y + 1 only
+    with y + 1 in another column (a group never lands on a card of its
+    own); nothing lands between two cards of a column, y riding in a group
+    carries y + 1 above it, and a sweep or freeze of a card between them
+    would take y + 1 too (and then y could never reach it); so y + 1 leaves
+    y's column only in a group led by one of those cards, whose leading the
+    fixed point over-approximates."""
     t = y + 1
     col = s[LOCCOL + t]
     if col < 0 or col != s[LOCCOL + y]:
@@ -909,7 +915,7 @@ def _deadlocked(s, can_top, scratch, sweeps, space_any, took_last_space, success
             continue  # already on its successor
         if can_top[y + 1] and (not successor_above or (flags & F_LEFT)):
             continue
-        return True  # its successor can never again be a top
+        return True  # its successor can never again be a top (or, by the successor-above rule, it never leaves)
     for t in range(3):
         c = np.int64(s[TAIL + t])
         if c >= 0 and c % 13 != 12 and not can_top[c + 1]:

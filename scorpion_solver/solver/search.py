@@ -632,7 +632,9 @@ def shorten_path(
     codes = _codes(path)
     while True:
         out = np.zeros(len(codes), dtype=np.uint16)
-        n = K.shorten_line(state, keys, codes, out, 1, sweeps, freezes, space_any, when_stuck, K.Z, K.ZH, K.SALT, K.MISC)
+        n = K.shorten_line(
+            state, keys, codes, out, 1, sweeps, freezes, space_any, when_stuck, K.Z, K.ZH, K.SALT, K.MISC
+        )
         if n >= len(codes):
             break
         codes = out[:n]
