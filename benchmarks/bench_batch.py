@@ -12,12 +12,15 @@ deal, solve it, build its row; then the chunk's rows written as a Parquet
 file) in a worker process, over a range of deals in both modes, and reports per
 mode the CPU per deal split into
 
-* deal generation, search (the kernel calls), verification of each ``won``;
+* deal generation, search (the search kernel's calls), line (the kernels
+  that cut a won line's detours and polish it: ``shorten_line``, and
+  ``shortest_search`` for a line of many King moves), verification of each
+  ``won``;
 * everything else: conversion to the kernel's state, allocation, result and
   row building, the Parquet file, Python glue;
 
 for the deals decided at the root (one node) and for the rest, and the ratio of
-total to search time.
+total to search time (and to search and line together).
 
 How. The deals go in chunks of ``--chunk`` (as ``scorpion batch`` cuts them).
 Each chunk is run twice, back to back, so that drift hits both alike:
@@ -25,12 +28,12 @@ Each chunk is run twice, back to back, so that drift hits both alike:
 1. *instrumented*: every deal alone through ``solve_pairs``, with the deal
    generator, the kernel's entry point and the verifier wrapped in CPU timers
    (``time.process_time_ns``; its own cost, calibrated on an empty wrapped
-   call, is subtracted). This gives each deal's nodes and its CPU in the three
+   call, is subtracted). This gives each deal's nodes and its CPU in the
    measured parts, and so which deals were decided at the root.
 2. *plain*: the chunk's root deals, then its other deals, through one
    ``solve_pairs`` call each, as a batch does, their rows written to a
    Parquet file; CPU measured around each (``process_time``). This is the
-   total; *other* is the total less the three measured parts.
+   total; *other* is the total less the measured parts.
 
 Each code base runs in a worker process of its own (``PYTHONPATH`` set to its
 checkout); with ``--baseline`` two workers take the chunks in alternating
@@ -64,7 +67,7 @@ from scorpion_solver.game.rules import get_rules  # noqa: E402
 from scorpion_solver.solver.result import Limits  # noqa: E402
 
 MODES = ("clear", "classic")
-PARTS = ("deal", "search", "verify")
+PARTS = ("deal", "search", "line", "verify")
 
 # The functions a batch worker's path calls, by the part of the split they belong to. A target
 # that does not exist in the code under test is skipped, so the benchmark runs unchanged on older
@@ -75,6 +78,8 @@ TIMED = (
     ("scorpion_solver.solver.deal_kernel", "DealWriter.deal_many", "deal"),
     ("scorpion_solver.solver.kernel", "search", "search"),
     ("scorpion_solver.solver.kernel", "screen_roots", "search"),
+    ("scorpion_solver.solver.kernel", "shorten_line", "line"),
+    ("scorpion_solver.solver.kernel", "shortest_search", "line"),
     ("scorpion_solver.solver.search", "verify_solution", "verify"),
 )
 
@@ -214,6 +219,7 @@ def per_deal_us(c: dict) -> dict:
         "other": total - sum(parts.values()),
         "total": total,
         "total_over_search": (total / parts["search"]) if parts["search"] else None,
+        "total_over_search_and_line": (total / (parts["search"] + parts["line"])) if parts["search"] else None,
     }
 
 
@@ -236,7 +242,7 @@ def summarise(result: dict) -> dict:
     summary["seconds"] = {
         "total": both["total_ns"] / 1e9,
         "search": both["search"] / 1e9,
-        **{p: both[p] / 1e9 for p in ("deal", "verify")},
+        **{p: both[p] / 1e9 for p in ("deal", "line", "verify")},
     }
     return summary
 
@@ -303,27 +309,31 @@ def side_markdown(side: dict) -> list[str]:
         f"Code: `{side['code']}`; timer bias {side['timer_bias_ns']:.0f} ns per measured call (subtracted).",
         f"Timed functions: {', '.join(side['timed'])}.",
         "",
-        "CPU microseconds per deal (deal generation, search = kernel calls, verification of wins,"
-        " other = the rest of `solve_pairs` and the Parquet chunk):",
+        "CPU microseconds per deal (deal generation, search = the search kernel's calls, line = the"
+        " kernels that cut a won line's detours and polish it, verification of wins, other = the rest of"
+        " `solve_pairs` and the Parquet chunk):",
         "",
-        "| mode | deals | count | deal | search | verify | other | total | total / search |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| mode | deals | count | deal | search | line | verify | other | total | total / search"
+        " | total / (search + line) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for s in side["modes"]:
         for name in ("all", "root", "rest"):
             c = s[name]
             u = c["us_per_deal"]
             ratio = f"{u['total_over_search']:.2f}" if u["total_over_search"] else "-"
+            ratio_line = f"{u['total_over_search_and_line']:.2f}" if u["total_over_search_and_line"] else "-"
             lines.append(
-                f"| {s['mode']} | {name} | {c['deals']} | {u['deal']:.1f} | {u['search']:.1f} | {u['verify']:.1f}"
-                f" | {u['other']:.1f} | {u['total']:.1f} | {ratio} |"
+                f"| {s['mode']} | {name} | {c['deals']} | {u['deal']:.1f} | {u['search']:.1f} | {u['line']:.1f}"
+                f" | {u['verify']:.1f} | {u['other']:.1f} | {u['total']:.1f} | {ratio} | {ratio_line} |"
             )
     lines += [
         "",
         "Totals (CPU seconds) and verification of wins:",
         "",
-        "| mode | total s | search s | deal s | verify s | wins | mean length | verify us/win | us per 52 moves |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| mode | total s | search s | line s | deal s | verify s | wins | mean length | verify us/win"
+        " | us per 52 moves |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
 
     def fmt(x, spec=".1f"):
@@ -332,7 +342,8 @@ def side_markdown(side: dict) -> list[str]:
     for s in side["modes"]:
         t, v = s["seconds"], s["verify"]
         lines.append(
-            f"| {s['mode']} | {t['total']:.2f} | {t['search']:.2f} | {t['deal']:.2f} | {t['verify']:.2f}"
+            f"| {s['mode']} | {t['total']:.2f} | {t['search']:.2f} | {t['line']:.2f} | {t['deal']:.2f}"
+            f" | {t['verify']:.2f}"
             f" | {v['won_deals']} | {fmt(v['mean_solution_length'])} | {fmt(v['us_per_won_deal'])}"
             f" | {fmt(v['us_per_52_moves'])} |"
         )
