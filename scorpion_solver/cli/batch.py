@@ -176,8 +176,7 @@ def _retry(deals, mode_names, nodes, memory_mb, seconds, out, chunk, workers, sc
         memory_mb=memory_mb or old["memory_mb"],
         seconds=seconds if seconds is not None else old.get("seconds"),
         prune=old.get("prune", True),
-        safe_leads=B.recorded_reduction(old, "safe_leads"),
-        successor_above=B.recorded_reduction(old, "successor_above"),
+        **{name: B.recorded_reduction(old, name) for name in B.REDUCTIONS},
         shortest=old.get("shortest", False),
     )
     settings = B.BatchSettings(deals, mode_names, limits, chunk)

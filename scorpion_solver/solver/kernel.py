@@ -1274,6 +1274,7 @@ def search(
     would already have stopped (or will, from where it is pending).
     """
     depth_cap = states.shape[0]
+    successor_above = (prune & PRUNE_SUCCESSOR_ABOVE) != 0
     flat = table.reshape(table.size)  # flat views: see _probe_insert
     flat_keys = found_keys.reshape(found_keys.size)
     sp = counters[C_SP]
@@ -1359,7 +1360,6 @@ def search(
         if prune & PRUNE_DEADLOCK:
             check = False
             took_last_space = False
-            successor_above = (prune & PRUNE_SUCCESSOR_ABOVE) != 0
             if code == TAIL_CODE or (prune & PRUNE_EVERY_MOVE):
                 check = True
             else:
