@@ -148,11 +148,20 @@ class LocalBackend:
         # Before 3.14: shutdown(wait=False) forgets the processes, so take them first.
         processes = list((getattr(self.pool, "_processes", None) or {}).values())
         manager = getattr(self.pool, "_executor_manager_thread", None)
+        result_queue = getattr(self.pool, "_result_queue", None)
         self.pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
         for process in processes:
             process.join(timeout=10)
+        # A worker killed halfway through sending its rows leaves a partial message in the
+        # result pipe; the pool's manager thread then waits in recv() for bytes that never
+        # come, and the interpreter's exit joins that thread forever. The workers are gone,
+        # so the only writer left is this process's own copy of the pipe's end: closing it
+        # turns the wait into EOF, and the manager winds the pool down as a broken pool.
+        writer = getattr(result_queue, "_writer", None)
+        if writer is not None:
+            writer.close()
         if manager is not None:
             manager.join(timeout=10)
 

@@ -87,7 +87,7 @@ def drive(
                     break
                 pending[backend.submit(task.fn, *task.args)] = task
             if not pending:
-                return
+                break
             done, _ = backend.wait_any(list(pending))
             for future in done:
                 task = pending.pop(future)
