@@ -69,9 +69,7 @@ def test_aborting_a_pool_while_a_worker_sends_its_rows_ends_the_process(tmp_path
     script.write_text(MID_SEND_ABORT)
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env, cwd=root
-    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env, cwd=root)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "aborted: BrokenProcessPool\n"
 
@@ -113,7 +111,9 @@ def test_a_finished_play_run_closes_its_backend_once(tmp_path):
     from scorpion_solver.play.policies import PolicySpec
 
     backend = InlineBackend()
-    settings = PlaySettings(B.parse_range("1-2"), ("clear",), PolicySpec("random"), skip_lost=False, exact=None, chunk=2)
+    settings = PlaySettings(
+        B.parse_range("1-2"), ("clear",), PolicySpec("random"), skip_lost=False, exact=None, chunk=2
+    )
     report = run_play(settings, tmp_path / "play", lambda: backend, progress=False)
     assert report.complete
     assert backend.closed == [False]
