@@ -281,7 +281,7 @@ def test_play_command_on_a_position_file_prints_the_record(tmp_path):
     assert is_won(replay(deal(37, CLEAR), parse_moves(data["moves"]), CLEAR), CLEAR)
     path.write_text(format_view(Observation.of(deal(37, CLEAR)), CLEAR))
     bad = CliRunner().invoke(main, ["play", str(path), "--policy", "greedy"])
-    assert bad.exit_code == 2 and bad.output.startswith("error: ") and "holds unknown cards ??" in bad.output
+    assert bad.exit_code == 2 and bad.output.startswith("error: ") and "this text is a player's view" in bad.output
 
 
 def test_deal_view_and_fair_hint_commands(tmp_path):
@@ -296,7 +296,7 @@ def test_deal_view_and_fair_hint_commands(tmp_path):
     assert data["samples"] == 5 and data["unseen"] == 15
     assert {m["move"] for m in data["moves"]} == {str(m) for m in legal_moves(deal(1, CLEAR), CLEAR)}
     plain = runner.invoke(main, ["hint", str(path)])
-    assert plain.exit_code == 2 and "holds unknown cards ??" in plain.output and "--fair" in plain.output
+    assert plain.exit_code == 2 and "this text is a player's view" in plain.output and "--fair" in plain.output
     path.write_text(view.output.replace("col1: ?? ?? ??", "col1: AS ??"))
     bad = runner.invoke(main, ["hint", str(path), "--fair"])
     assert bad.exit_code == 2 and "line 2" in bad.output and "error:" in bad.output

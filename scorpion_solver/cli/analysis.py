@@ -20,7 +20,7 @@ from ..analysis.game_record import (
     analyze,
 )
 from ..analysis.hints import ALREADY_WON, WINNABLE, HintReport, hint
-from ..game.engine import move_text, moves_text
+from ..game.engine import move_text, moves_text, replay
 from ..solver.result import DEFAULT_MEMORY_MB, LOST, UNKNOWN, Limits
 from .common import (
     MEGABYTES,
@@ -29,6 +29,7 @@ from .common import (
     UserError,
     echo_json,
     load_start,
+    load_view,
     moves_from,
     one_rules,
     rules_options,
@@ -70,7 +71,8 @@ def _common_options(func):
 
 
 def _label(source: str, number: int | None, rules_name: str) -> str:
-    return f"{'deal ' + str(number) if number is not None else source}, {rules_name}"
+    what = f"deal {number}" if number is not None else "standard input" if source == "-" else source
+    return f"{what}, {rules_name}"
 
 
 def _cost(solves: int, nodes: int, seconds: float) -> str:
@@ -92,6 +94,15 @@ def _cost(solves: int, nodes: int, seconds: float) -> str:
 )
 @click.option("--samples", type=click.IntRange(1), default=100, show_default=True, help="--fair: layouts sampled.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="--fair: the sampling seed.")
+@click.option(
+    "--moves",
+    "moves_text_",
+    metavar="MOVES",
+    default=None,
+    help="Judge the position after these moves from SOURCE, e.g. --moves '6C:5>2 KS:3>4' (quoted). With --fair "
+    "and a deal number, the view knows only the cards the moves turned up.",
+)
+@click.option("--moves-file", metavar="FILE", default=None, help="Read those moves from FILE (- for standard input).")
 @user_errors
 def hint_command(
     source: str,
@@ -104,6 +115,8 @@ def hint_command(
     fair: bool,
     samples: int,
     seed: int,
+    moves_text_: str | None,
+    moves_file: str | None,
 ) -> None:
     """Judge every legal move of SOURCE (a deal number, a position file, or - for standard input).
 
@@ -117,13 +130,15 @@ def hint_command(
     """
     from ..solver.search import load_solver
 
+    if source == "-" and moves_file == "-":
+        raise UserError("the position and the moves cannot both come from standard input")
+    moves = moves_from(moves_text_, moves_file, required=False)
+    limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds)
     if fair:
-        _fair_hint(
-            source, mode, rules_name, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds), samples, seed, as_json
-        )
+        _fair_hint(source, one_rules(mode, rules_name), moves, limits, samples, seed, as_json)
         return
-    _refuse_unknown_cards(source)
     position, rules, number = _load(source, mode, rules_name)
+    position = replay(position, moves, rules)
     load_solver(notify=lambda message: click.echo(message, err=True))
     report = hint(position, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
     if as_json:
@@ -132,48 +147,48 @@ def hint_command(
     click.echo(format_hint(report, _label(source, number, rules.name)))
 
 
-def _refuse_unknown_cards(source: str) -> None:
-    from ..game.view_text import has_unknown
-
-    try:
-        with open(source, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError:
-        return  # a deal number, or a file load_start reports
-    if has_unknown(text):
-        raise UserError(f"{source} holds unknown cards ??: a hint that uses only what you see needs --fair")
-
-
-def _fair_hint(source, mode, rules_name, limits: Limits, samples: int, seed: int, as_json: bool) -> None:
-    from ..game.view import Observation
-    from ..game.view_text import read_view_file
+def _fair_hint(source: str, rules, moves, limits: Limits, samples: int, seed: int, as_json: bool) -> None:
     from ..play.fair import fair_hint
 
-    rules = one_rules(mode, rules_name)
-    number = None
-    if source.strip().lstrip("-").isdigit():
-        position, rules, number = load_start(source, rules)
-        view = Observation.of(position)
-    else:
-        view, rules = read_view_file(source, rules)
-    report = fair_hint(view, rules, samples, seed, limits)
+    view, rules, number = load_view(source, rules, moves)
+    report = fair_hint(view.blind(), rules, samples, seed, limits)  # a player never saw a face-down card
     if as_json:
         _echo_json(report.as_dict(), source, number)
         return
     click.echo(format_fair_hint(report, _label(source, number, rules.name)))
 
 
+FAIR_SHARE_MEANING = (
+    "a share counts the layouts in which the move keeps a win possible for a player who could see every "
+    "card afterwards: an upper bound on your own chance"
+)
+
+
 def format_fair_hint(report, label: str) -> str:
-    low, high = report.interval
-    if report.unseen:
-        what = f"{report.samples} sampled layouts of the {report.unseen} unseen cards (seed {report.seed})"
+    sampled = report.unseen > 0  # with nothing unseen there is one layout, the position itself: no interval
+
+    def share(wins: int, value: float, interval: tuple[float, float]) -> str:
+        if not sampled:
+            return "winnable" if wins else "lost"
+        return f"{value:6.1%}  ({interval[0]:.1%} - {interval[1]:.1%})"
+
+    if sampled:
+        low, high = report.interval
+        lines = [
+            f"{label}: {report.samples} sampled layouts of the {report.unseen} unseen cards (seed {report.seed})",
+            f"winnable in {report.wins} of {report.samples} layouts: {report.share:.1%} "
+            f"(95% interval {low:.1%} - {high:.1%})" + (f"; {report.unknown} undecided" if report.unknown else ""),
+            FAIR_SHARE_MEANING,
+        ]
     else:
-        what = "no card is hidden: one layout, the position itself"
-    lines = [
-        f"{label}: {what}",
-        f"winnable in {report.wins} of {report.samples} layouts: {report.share:.1%} "
-        f"(95% interval {low:.1%} - {high:.1%})" + (f"; {report.unknown} undecided" if report.unknown else ""),
-    ]
+        verdict = (
+            ("won" if not report.moves else "winnable")
+            if report.wins
+            else "undecided within the budget"
+            if report.unknown
+            else "lost"
+        )
+        lines = [f"{label}: no card is unseen, so nothing is sampled: the position itself is {verdict}"]
     if not report.moves:
         lines.append("no legal move")
         return "\n".join(lines)
@@ -181,10 +196,9 @@ def format_fair_hint(report, label: str) -> str:
     lines.append(f"best move: {best.text}" if best.wins else "best move: none keeps a sampled layout winnable")
     width = max(len(m.text) for m in report.moves)
     for m in report.moves:
-        lo, hi = m.interval
         extra = f", {m.unknown} undecided" if m.unknown else ""
-        win = f", win in {m.mean_win_moves:.0f} moves on average" if m.wins else ""
-        lines.append(f"  {m.text:<{width}}  {m.share:6.1%}  ({lo:.1%} - {hi:.1%}){win}{extra}")
+        win = f", win in {m.mean_win_moves:.0f} moves{' on average' if sampled else ''}" if m.wins else ""
+        lines.append(f"  {m.text:<{width}}  {share(m.wins, m.share, m.interval)}{win}{extra}")
     lines.append(_cost(report.solves, report.nodes, report.seconds))
     return "\n".join(lines)
 

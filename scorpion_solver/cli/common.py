@@ -28,16 +28,20 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import sys
+from typing import Sequence
 
 import click
 
 from ..game.deal import check_deal_number, deal
-from ..game.engine import Move, read_moves
+from ..game.engine import Move, read_moves, replay
 from ..game.position import Position
 from ..game.position_text import read_position_source
 from ..game.rules import MODES, PRESETS, Rules, get_rules
 from ..game.text_input import read_text, visible
+from ..game.view import MissingReveal, Observation
+from ..game.view_text import read_view_source
 
 INT64_MAX = 2**63 - 1
 MAX_MEMORY_MB = 1 << 24  # 16 TB: any table beyond is refused by the machine anyway
@@ -57,6 +61,21 @@ def fail(message: str, status: int = 2) -> None:
     sys.exit(status)
 
 
+def quiet_broken_pipe() -> None:
+    """The reader of our output went away (``scorpion solve 1-5 | head -1``): stop quietly, as a pipe should.
+
+    Standard output is pointed at the null device first, so that the
+    interpreter's last flush at exit cannot fail again; the status is the
+    one a process killed by SIGPIPE has.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file behind sys.stdout (a test runner's capture)
+        pass
+    sys.exit(128 + 13)  # SIGPIPE
+
+
 def user_errors(func):
     """Turn user mistakes (and system refusals) into one line on stderr and exit status 2."""
 
@@ -64,6 +83,8 @@ def user_errors(func):
     def wrapper(*args, **kwargs):
         try:
             return func(*args, **kwargs)
+        except BrokenPipeError:
+            quiet_broken_pipe()
         except (UserError, ValueError) as exc:  # PositionError and MoveError are ValueErrors
             fail(str(exc))
         except OSError as exc:
@@ -206,6 +227,32 @@ def load_start(source: str, rules: Rules | None) -> tuple[Position, Rules, int |
         return deal(number, rules), rules, number
     parsed = read_position_source(source, rules)
     return parsed.position, parsed.rules, None
+
+
+def load_view(
+    source: str, rules: Rules | None, moves: Sequence[Move] = (), revealed: Sequence[int] = ()
+) -> tuple[Observation, Rules, int | None]:
+    """What a player sees of SOURCE after ``moves``: (view, rules, deal number or None).
+
+    A deal number is played with its true cards, and the view knows only the
+    cards those moves turned up. A file (or ``-``) is read as every source is
+    (:func:`~scorpion_solver.game.view_text.read_view_source`): a view with
+    ``??``, or a position whose face-down and tail cards count as unseen; a
+    move that turns up a card then needs that card in ``revealed`` (the order
+    of ``Observation.advance``).
+    """
+    if is_deal_number(source):
+        if revealed:
+            raise UserError("--reveal is for a view typed by hand: a deal number knows the cards its moves turn up")
+        position, rules, number = load_start(source, rules)
+        return Observation.of(replay(position, moves, rules)), rules, number
+    view, rules = read_view_source(source, rules)
+    try:
+        return view.advance(moves, revealed, rules), rules, None
+    except MissingReveal as exc:
+        raise UserError(f"{exc}: `scorpion replay VIEW MOVES --reveal CARD` takes the cards a move turns up") from None
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 def moves_from(command_line: str | None, moves_file: str | None, required: bool = True) -> list[Move]:

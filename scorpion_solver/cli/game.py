@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import click
 
+from ..game.cards import CardError, parse_card
 from ..game.deal import check_deal_number, deal
 from ..game.engine import is_lost, is_won, legal_moves, move_text, perft, perft_divide, replay_positions
-from ..game.position_text import format_position, position_json
+from ..game.position_text import format_position, parse_position_text, position_json
 from ..game.rules import get_rules
+from ..game.text_input import read_text
+from ..game.view import MissingReveal
+from ..game.view_text import format_view, has_unknown, view_from_text
 from .common import UserError, is_deal_number, load_start, moves_from, one_rules, rules_options, user_errors
 
 
@@ -88,7 +92,7 @@ def jit_divide(position, depth: int, rules):
     return out
 
 
-@click.command("replay")
+@click.command("replay", short_help="Play moves from a deal or position and print the result; advance a view.")
 @click.argument("source")
 @click.argument("moves", nargs=-1)
 @click.option(
@@ -98,22 +102,71 @@ def jit_divide(position, depth: int, rules):
     help="Read the moves from FILE (- for standard input) instead of the command line: space or line separated, "
     "'#' comments allowed. Not together with MOVES.",
 )
+@click.option(
+    "--reveal",
+    "revealed",
+    metavar="CARD",
+    multiple=True,
+    help="SOURCE is a view (?? for unseen cards): a card a move turned up, in the order seen (repeat it; the tail "
+    "deal shows three, onto columns 1, 2, 3). The view is then printed after the moves.",
+)
 @rules_options()
 @user_errors
 def replay_command(
-    source: str, moves: tuple[str, ...], moves_file: str | None, mode: str | None, rules_name: str | None
+    source: str,
+    moves: tuple[str, ...],
+    moves_file: str | None,
+    revealed: tuple[str, ...],
+    mode: str | None,
+    rules_name: str | None,
 ) -> None:
     """Play MOVES (e.g. '6C:5>2' 'KS:3>4' tail; quote them, a shell reads > as a redirection) from SOURCE
     and print the final position.
 
     SOURCE is a deal number, a position file (text, or the JSON of 'deal --json') or - (standard input).
-    The moves come from the command line or from --moves-file, not both.
+    The moves come from the command line or from --moves-file, not both. A view (a file writing ?? for the
+    cards you have not seen, as `scorpion deal N --view` prints) is advanced too: give each card a move
+    turned up with --reveal, and the view after the moves is printed, ready for `scorpion hint --fair`.
     """
     if source == "-" and moves_file == "-":
         raise UserError("the position and the moves cannot both come from standard input")
-    position, rules, _ = load_start(source, one_rules(mode, rules_name))
+    rules = one_rules(mode, rules_name)
     played = moves_from(" ".join(moves) if moves else None, moves_file, required=False)
+    cards = [_revealed_card(token) for token in revealed]
+    if not is_deal_number(source):
+        text = read_text(source)
+        name = "standard input" if source == "-" else source
+        if has_unknown(text) or cards:
+            view, rules = view_from_text(text, rules, name)
+            try:
+                view = view.advance(played, cards, rules)
+            except MissingReveal as exc:
+                raise UserError(f"{exc}: give each card a move turns up with --reveal CARD, in order") from None
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+            click.echo(format_view(view, rules), nl=False)
+            state = "won" if view.fully_known and is_won(view.stand_in(), rules) else "in play"
+            if view.fully_known and is_lost(view.stand_in(), rules):
+                state = "lost (no legal move)"
+            click.echo(f"# {len(played)} moves played; {len(view.unseen)} cards unseen; the game is {state}")
+            return
+        parsed = parse_position_text(text, rules, name)
+        position, rules = parsed.position, parsed.rules
+    else:
+        if cards:
+            raise UserError("--reveal is for a view typed by hand: a deal number knows the cards its moves turn up")
+        position, rules, _ = load_start(source, rules)
     final = replay_positions(position, played, rules)[-1]
     click.echo(format_position(final, rules), nl=False)
     state = "won" if is_won(final, rules) else "lost (no legal move)" if is_lost(final, rules) else "in play"
     click.echo(f"# {len(played)} moves played; the game is {state}")
+
+
+def _revealed_card(token: str) -> int:
+    try:
+        card, face_down = parse_card(token)
+    except CardError as exc:
+        raise UserError(f"--reveal: {exc}") from None
+    if face_down:
+        raise UserError(f"--reveal {token}: a card turned up is face up (no '*')")
+    return card

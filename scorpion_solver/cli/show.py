@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 import click
 
-from ..game.engine import parse_moves
+from ..game.engine import MoveError, move_text, play
 from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
-from .common import MODE_OPTION, RULES_OPTION, UserError, is_deal_number, load_start, rules_from, user_errors
+from .common import (
+    MODE_OPTION,
+    RULES_OPTION,
+    UserError,
+    is_deal_number,
+    load_start,
+    moves_from,
+    rules_from,
+    user_errors,
+)
+from .common import load_view as common_load_view
 
 # A hint makes one solve per legal move: a smaller budget per solve than a plain solve (as `scorpion hint`).
 HINT_NODES = 5_000_000
@@ -29,7 +40,7 @@ HINT_NODES = 5_000_000
 @click.option("--samples", type=click.IntRange(1), default=None, help="--fair: layouts sampled [default: 100].")
 @click.option("--seed", type=click.IntRange(0), default=None, help="--fair: the sampling seed [default: 0].")
 @click.option("--moves", "moves_text_", metavar="MOVES", default=None, help="Moves to play first, e.g. '9H:6>1 tail'.")
-@click.option("--moves-file", type=click.Path(dir_okay=False), default=None, help="Read the moves from a file.")
+@click.option("--moves-file", metavar="FILE", default=None, help="Read the moves from FILE (- for standard input).")
 @click.option(
     "--nodes",
     type=click.IntRange(min=1),
@@ -96,16 +107,13 @@ def show_command(
         )
     if not fair and (samples is not None or seed is not None):
         raise UserError("--samples and --seed choose the sampled layouts of --fair: give them with --fair")
-    if moves_text_ is not None and moves_file is not None:
-        raise UserError("give the moves with --moves MOVES or --moves-file FILE, not both")
-    text = moves_text_ or ""
-    if moves_file is not None:
-        try:
-            with open(moves_file, encoding="utf-8") as handle:
-                text = "\n".join(line.split("#", 1)[0] for line in handle)
-        except OSError as exc:
-            raise UserError(f"cannot read {moves_file}: {exc.strerror}") from None
-    moves = parse_moves(text)
+    folder = Path(out).parent
+    if not folder.is_dir():
+        why = f"{folder} is a file, not a folder" if folder.exists() else f"there is no folder {folder} (make it first)"
+        raise UserError(f"cannot write {out}: {why}")
+    if source == "-" and moves_file == "-":
+        raise UserError("the position and the moves cannot both come from standard input")
+    moves = moves_from(moves_text_, moves_file, required=False)
     if fair:
         position, rules, number, mask = load_view(source, rules_from(mode, rules_name), moves)
     else:
@@ -155,25 +163,24 @@ def load_view(source: str, rules, moves):
 
     A deal number: the deal itself, whose face-down and tail cards are masked
     at every position (the moves given turn up real cards, as at the table).
-    A position file (which may write ``??``): its view's stand-in with the
-    unseen cards masked; a move given that would turn up an unseen card is
-    refused, since the file does not say which card it is.
+    A file or ``-`` (a view with ``??``, or a position, read as every source
+    is): its view's stand-in with every face-down and tail card masked; a move
+    given that would turn up an unseen card is refused, since the source does
+    not say which card it is.
     """
-    from ..game.engine import move_text
-    from ..game.view_text import read_view_file
     from ..page.data import face_down_cards
 
     if is_deal_number(source):
         position, rules, number = load_start(source, rules)
         return position, rules, number, face_down_cards
-    view, rules = read_view_file(source, rules)
-    problems = view.problems(rules)
-    if problems:
-        raise UserError(f"{source}: {problems[0]}")
+    view, rules, _ = common_load_view(source, rules)
+    view = view.blind()
     reached = view
     for number, move in enumerate(moves, start=1):
-        if move not in reached.legal_moves(rules):
-            raise UserError(f"move {number}: {move_text(move)} is not legal here")
+        try:
+            play(reached.stand_in(), move, rules)  # says why a move is not legal
+        except MoveError as exc:
+            raise UserError(f"move {number}: {exc}") from None
         after = reached.after(move, rules)
         if after is None:
             raise UserError(

@@ -6,7 +6,9 @@ numbering the card a card builds on (same suit, one rank higher) is simply
 ``card + 1``, unless the card is a King.
 
 Text: rank then suit (``KS``, ``TH``, ``4D``); readers also accept ``10`` for
-``T`` and lower case; a trailing ``*`` marks a face-down card.
+``T``, lower case, and the suit symbols a web page shows (``5♥``, ``10♥``,
+``Q♠``, also the white ones and an emoji's variation selector); a trailing
+``*`` marks a face-down card.
 """
 
 from __future__ import annotations
@@ -15,6 +17,11 @@ SUITS = "CSHD"
 RANKS = "A23456789TJQK"
 NUM_CARDS = 52
 RUN_LENGTH = 13
+
+
+# Suit symbols copied from a web page or a game site, black and white forms.
+SUIT_SYMBOLS = {"♣": "C", "♧": "C", "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D"}
+VARIATION_SELECTORS = "\ufe0e\ufe0f"  # text or emoji presentation of the symbol before it
 
 
 class CardError(ValueError):
@@ -67,12 +74,15 @@ def parse_card(token: str) -> tuple[int, bool]:
     face_down = text.endswith("*")
     if face_down:
         text = text[:-1]
+    text = text.rstrip(VARIATION_SELECTORS)
+    if text and text[-1] in SUIT_SYMBOLS:
+        text = text[:-1] + SUIT_SYMBOLS[text[-1]]
     upper = text.upper()
     if upper.startswith("10"):
         upper = "T" + upper[2:]
     if len(upper) != 2 or upper[0] not in RANKS or upper[1] not in SUITS:
         raise CardError(
-            f"'{token}' is not a card (expected rank A23456789TJQK or 10, then suit CSHD, e.g. KS, 10h, 4D*)"
+            f"'{token}' is not a card (expected rank A23456789TJQK or 10, then suit CSHD or ♣♠♥♦, e.g. KS, 10h, Q♠, 4D*)"
         )
     return make_card(RANKS.index(upper[0]) + 1, SUITS.index(upper[1])), face_down
 

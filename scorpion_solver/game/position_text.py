@@ -101,6 +101,13 @@ def read_fields(text: str, source: str, unknown: int | None = None) -> TextField
         return PositionError(f"{source}, line {lineno}: {visible(message)}")
 
     def read_card(token: str, place: str, lineno: int) -> tuple[int, bool]:
+        if token.rstrip("*") == UNKNOWN_TOKEN:  # only a view's reader passes ``unknown``
+            raise fail(
+                lineno,
+                f"{place}: ?? is an unknown card: this text is a player's view, and this command needs every "
+                "card (a view is read by `scorpion hint --fair`, `scorpion show --fair` and "
+                "`scorpion replay VIEW ... --reveal`)",
+            )
         try:
             card, face_down = parse_card(token)
         except CardError as exc:
@@ -301,8 +308,11 @@ def parse_position_json(text: str, rules: Rules | None = None, source: str = "po
 
 def read_position_source(path: str, rules: Rules | None = None) -> ParsedPosition:
     """A position file, text or JSON (``deal --json``); ``-`` is standard input."""
-    text = read_text(path)
-    source = "standard input" if path == "-" else path
+    return parse_position_text(read_text(path), rules, "standard input" if path == "-" else path)
+
+
+def parse_position_text(text: str, rules: Rules | None, source: str) -> ParsedPosition:
+    """A position as text or as the JSON of ``deal --json`` (told apart by the opening brace)."""
     if text.lstrip().startswith("{"):
         return parse_position_json(text, rules, source=source)
     return parse_position(text, rules, source=source)

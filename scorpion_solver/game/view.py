@@ -31,15 +31,20 @@ slot order) draws exactly from the player's posterior.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import numpy as np
 
 from .cards import NUM_CARDS, RUN_LENGTH, card_text, run_of_suit
-from .engine import Move, apply_move, legal_moves
+from .engine import Move, apply_move, legal_moves, play
 from .position import NUM_COLUMNS, TAIL_SIZE, Position
 from .rules import CLEAR, Rules
 
 UNKNOWN = -1  # a hidden slot whose card the player has not seen
+
+
+class MissingReveal(ValueError):
+    """A move turned up a card that was not given (:meth:`Observation.advance`)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +150,95 @@ class Observation:
         )
         tail = tuple(UNKNOWN if (-1, t) in unknown else c for t, c in enumerate(position.tail))
         return Observation(columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen)
+
+    def blind(self) -> "Observation":
+        """The view of a player at the table: every face-down and tail slot unknown, whatever this view knew.
+
+        A typed view may name a face-down card (``JD*``); a player never saw
+        one, so a fair hint judges from this view instead.
+        """
+        columns = tuple(
+            tuple(UNKNOWN if j < self.hidden[i] else c for j, c in enumerate(col)) for i, col in enumerate(self.columns)
+        )
+        return Observation(columns, self.hidden, tuple(UNKNOWN for _ in self.tail), self.swept, self.frozen)
+
+    def knowing(self, cards: dict[tuple[int, int], int]) -> "Observation":
+        """This view with the given slots ((column, index) or (-1, tail index), as in :meth:`hidden_slots`) known."""
+        columns = [list(col) for col in self.columns]
+        tail = list(self.tail)
+        for (i, j), card in cards.items():
+            if i < 0:
+                tail[j] = card
+            else:
+                columns[i][j] = card
+        return Observation(tuple(tuple(c) for c in columns), self.hidden, tuple(tail), self.swept, self.frozen)
+
+    def play(self, move: Move, revealed: Sequence[int] = (), rules: Rules = CLEAR) -> "Observation":
+        """The view after a legal move, given exactly the cards it turned up (see :meth:`advance`)."""
+        view, used = self._play(move, revealed, rules)
+        if used != len(revealed):
+            raise ValueError(f"{move} turns up {used} card{'s' if used != 1 else ''}; {len(revealed)} given")
+        return view
+
+    def advance(self, moves: Sequence[Move], revealed: Sequence[int] = (), rules: Rules = CLEAR) -> "Observation":
+        """The view after the moves, given the cards they turned up, in the order a player sees them.
+
+        The tail deal shows its cards first (onto columns 1, 2, 3, in that
+        order), then each face-down card a move turned up, column by column (a
+        move can turn up two: its own column's, and one a sweep uncovers). The
+        cards must be unseen, and exactly as many as the moves turn up
+        (ValueError naming the move otherwise). The tail's cards are placed
+        before the deal is played because they can complete a run, and so
+        decide which cards a sweep uncovers.
+        """
+        view, cards = self, list(revealed)
+        for number, move in enumerate(moves, start=1):
+            try:
+                view, used = view._play(move, cards, rules)
+            except ValueError as exc:
+                raise type(exc)(f"move {number} ({move}): {exc}") from None
+            cards = cards[used:]
+        if cards:
+            raise ValueError(
+                f"{len(cards)} card{'s' if len(cards) != 1 else ''} given to reveal but not turned up by any move "
+                f"({' '.join(card_text(c) for c in cards)})"
+            )
+        return view
+
+    def _play(self, move: Move, cards: Sequence[int], rules: Rules) -> tuple["Observation", int]:
+        """The view after ``move`` and how many of ``cards`` (a prefix) it turned up."""
+        play(self.stand_in(), move, rules)  # MoveError (a ValueError) saying why, when it is not legal
+        view, used = self, 0
+
+        def take(slots: list[tuple[int, int]], what: str) -> None:
+            nonlocal view, used
+            given = list(cards[used : used + len(slots)])
+            if len(given) < len(slots):
+                raise MissingReveal(f"it turns up {what}, and the cards given to reveal do not say which")
+            unseen = set(view.unseen)
+            for card in given:
+                if card not in unseen:
+                    raise ValueError(f"{card_text(card)} cannot be turned up: it is not an unseen card")
+            if len(set(given)) != len(given):
+                raise ValueError("a card is given twice")
+            view = view.knowing(dict(zip(slots, given)))
+            used += len(slots)
+
+        if move.is_tail:
+            tail_slots = [(-1, t) for t, c in enumerate(self.tail) if c == UNKNOWN]
+            if tail_slots:
+                take(tail_slots, f"the tail's {len(tail_slots)} cards")
+        after = apply_move(view.stand_in(), move, rules)
+        flips = [
+            (i, j)
+            for i, col in enumerate(view.columns)
+            for j in range(after.hidden[i], view.hidden[i])
+            if col[j] == UNKNOWN
+        ]
+        if flips:
+            where = " and ".join(f"column {i + 1}" for i, _ in flips)
+            take(flips, f"the face-down card{'s' if len(flips) > 1 else ''} of {where}")
+        return view.masked(apply_move(view.stand_in(), move, rules)), used
 
     def key(self) -> tuple:
         return (self.columns, self.hidden, self.tail, self.swept, self.frozen)

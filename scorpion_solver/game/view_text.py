@@ -23,8 +23,9 @@ from __future__ import annotations
 from .cards import RUN_LENGTH, card_text, run_of_suit, suit_of
 from .engine import settle
 from .position import NUM_COLUMNS, run_start
-from .position_text import UNKNOWN_TOKEN, PositionError, read_fields
+from .position_text import UNKNOWN_TOKEN, PositionError, parse_position_text, read_fields
 from .rules import CLEAR, Rules
+from .text_input import read_text
 from .view import UNKNOWN, Observation
 
 
@@ -90,13 +91,22 @@ def parse_view(text: str, rules: Rules | None = None, source: str = "position") 
     return view, rules
 
 
-def read_view_file(path: str, rules: Rules | None = None) -> tuple[Observation, Rules]:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise PositionError(f"cannot read {path}: {exc.strerror}") from None
-    return parse_view(text, rules, source=path)
+def read_view_source(path: str, rules: Rules | None = None) -> tuple[Observation, Rules]:
+    """A view from a file or ``-`` (standard input), read as every position source is read.
+
+    Text with ``??`` is a view; any other source is a position (text, or the
+    JSON of ``deal --json``), whose view is what a player at the table sees of
+    it: every face-down and tail card unseen (:meth:`Observation.of`).
+    """
+    return view_from_text(read_text(path), rules, "standard input" if path == "-" else path)
+
+
+def view_from_text(text: str, rules: Rules | None, source: str) -> tuple[Observation, Rules]:
+    """A view from text with ``??``, else the player's view of the position the text (or JSON) holds."""
+    if has_unknown(text):
+        return parse_view(text, rules, source=source)
+    parsed = parse_position_text(text, rules, source)
+    return Observation.of(parsed.position), parsed.rules
 
 
 def format_view(view: Observation, rules: Rules | None = None) -> str:

@@ -98,7 +98,12 @@ class FairHint(_SampledShare):
         return self.moves[0] if self.moves else None
 
     def as_dict(self) -> dict:
-        low, high = self.interval
+        """The JSON of ``hint --fair``; with nothing unseen there is one layout and no interval (null)."""
+        low, high = self.interval if self.unseen else (None, None)
+        moves = [m.as_dict() for m in self.moves]
+        if not self.unseen:
+            for move in moves:
+                move["low"] = move["high"] = None
         return {
             "rules": self.rules,
             "samples": self.samples,
@@ -110,7 +115,7 @@ class FairHint(_SampledShare):
             "wins": self.wins,
             "unknown": self.unknown,
             "best": self.best.text if self.best else None,
-            "moves": [m.as_dict() for m in self.moves],
+            "moves": moves,
             "solves": self.solves,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
