@@ -24,13 +24,13 @@ import numpy as np
 
 from ..solver.result import WON
 from .folder import read_folder, read_metadata
-from .play_runs import EXACT_RESULTS, is_play_folder, read_play_folder
+from .play_runs import EXACT_NAME, is_play_folder, read_play_folder
 
 GRADES = ("easy", "medium", "hard")
 UNGRADED = "ungraded"
 
 
-def play_folders(root: Path = Path("results")) -> list[tuple[Path, dict]]:
+def play_folders(root: Path) -> list[tuple[Path, dict]]:
     """The play folders under ``root`` with their metadata."""
     found = []
     if not root.is_dir():
@@ -46,8 +46,13 @@ def play_folders(root: Path = Path("results")) -> list[tuple[Path, dict]]:
     return found
 
 
-def grade_deals(mode: str, root: Path = Path("results"), exact: Path = EXACT_RESULTS) -> dict[int, str]:
-    """deal -> easy | medium | hard | ungraded, for every deal ``exact`` shows winnable in ``mode``."""
+def grade_deals(mode: str, root: Path, exact: Path | None = None) -> dict[int, str]:
+    """deal -> easy | medium | hard | ungraded, for every deal ``exact`` shows winnable in ``mode``.
+
+    ``root`` is the results folder holding the play folders; ``exact`` the
+    exact verdicts (``root / EXACT_NAME`` by default).
+    """
+    exact = root / EXACT_NAME if exact is None else exact
     table = read_folder(exact, columns=["deal", "mode", "status"])
     modes = table.column("mode").to_numpy(zero_copy_only=False)
     status = table.column("status").to_numpy(zero_copy_only=False)

@@ -357,11 +357,46 @@ def read_folder(out: Path, columns: list[str] | None = None) -> pa.Table:
     if not paths:
         return SCHEMA.empty_table() if columns is None else SCHEMA.empty_table().select(columns)
     wanted = None if columns is None else list(dict.fromkeys(["deal", "mode", *columns]))
-    tables = [pq.read_table(p, columns=wanted, schema=SCHEMA) for p in paths]
+    tables = [read_chunk(p, SCHEMA, wanted) for p in paths]
     _refuse_duplicates(out, paths, tables)
     table = pa.concat_tables(tables)
     table = table.sort_by([("deal", "ascending"), ("mode", "ascending")])
     return table if columns is None else table.select(columns)
+
+
+def refuse_foreign_folder(out: Path) -> None:
+    """A folder without metadata must be new or empty: a run never writes beside files it did not make."""
+    if out.exists() and not out.is_dir():
+        raise BatchError(f"{out} exists and is not a folder")
+    if out.is_dir():
+        # what a run killed before its first metadata write leaves: its lock file and temporary files
+        others = sorted(p.name for p in out.iterdir() if p.name != LOCK and not TMP_RE.match(p.name))
+        if others:
+            raise BatchError(
+                f"{out} is not a results folder (no {METADATA}) and is not empty (it holds {others[0]}"
+                + (f" and {len(others) - 1} more" if len(others) > 1 else "")
+                + "): give a new or empty folder"
+            )
+
+
+def read_chunk(path: Path, schema: pa.Schema, columns: list[str] | None = None) -> pa.Table:
+    """One chunk file's ``columns`` (all of ``schema`` by default), refusing a file that lacks one.
+
+    Parquet fills a column the file does not have with nulls when a schema is
+    given; a damaged or foreign chunk would then count as rows of no status.
+    """
+    try:
+        present = set(pq.read_schema(path).names)
+    except (OSError, pa.ArrowException) as exc:
+        raise BatchError(f"{path}: not a readable chunk file ({exc}); move it away or delete it and rerun") from None
+    missing = [name for name in (columns or schema.names) if name not in present]
+    if missing:
+        raise BatchError(
+            f"{path}: the chunk file has no {', '.join(repr(m) for m in missing)} column "
+            f"({'a damaged file or one from another tool' if len(missing) < len(schema.names) else 'not a chunk'}); "
+            "move it away or delete it and rerun the command that made the folder"
+        )
+    return pq.read_table(path, columns=columns, schema=schema)
 
 
 def _refuse_duplicates(out: Path, paths: list[Path], tables: list[pa.Table]) -> None:

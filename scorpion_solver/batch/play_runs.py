@@ -20,6 +20,7 @@ is checked to be on a deal not known lost, and its record replays to a win
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -27,7 +28,6 @@ from typing import Callable
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .. import __version__
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES, WON, play_game
@@ -40,8 +40,10 @@ from .folder import (
     _atomic_write,
     finished_chunks,
     now_text,
+    read_chunk,
     read_folder,
     read_metadata,
+    refuse_foreign_folder,
     remove_stale_tmp,
     rules_record,
     run_record,
@@ -52,7 +54,48 @@ from .runner import Task, _disable, _drive_recorded, make_progress
 
 PLAY_FORMAT = "scorpion-play/1"
 NOT_PLAYED = "not-played"
-EXACT_RESULTS = Path("results") / "deals-1-1000000"
+EXACT_NAME = "deals-1-1000000"  # the exact verdicts' folder inside a results folder
+RESULTS_ENV = "SCORPION_RESULTS"  # a results folder to use wherever the command runs
+
+
+def results_candidates() -> list[Path]:
+    """Where the committed results are looked for, in order.
+
+    ``$SCORPION_RESULTS``; ``results/`` of the current folder; the ``results/``
+    of the checkout the package runs from (an editable install or a clone run
+    in place), so that a command run from any folder finds the same verdicts.
+    """
+    places = []
+    if os.environ.get(RESULTS_ENV):
+        places.append(Path(os.environ[RESULTS_ENV]))
+    places.append(Path("results"))
+    places.append(Path(__file__).resolve().parents[2] / "results")
+    return places
+
+
+def find_results(explicit: Path | None = None) -> Path | None:
+    """The results folder holding the exact verdicts (``EXACT_NAME``), or None when there is none.
+
+    ``explicit`` (a ``--results`` option) is the only place looked at when
+    given, and must hold them.
+    """
+    if explicit is not None:
+        if not (explicit / EXACT_NAME / "_batch.json").is_file():
+            raise BatchError(f"{explicit} holds no exact results ({EXACT_NAME}/_batch.json): not a results folder")
+        return explicit
+    for place in results_candidates():
+        if (place / EXACT_NAME / "_batch.json").is_file():
+            return place
+    return None
+
+
+def no_results_message(what: str) -> str:
+    looked = ", ".join(str(p) for p in results_candidates())
+    return (
+        f"{what} needs the committed exact results ({EXACT_NAME}), and none were found (looked in {looked}): "
+        f"give --results DIR (a folder holding {EXACT_NAME}), set {RESULTS_ENV}, or run from the repository"
+    )
+
 
 PLAY_SCHEMA = pa.schema(
     [
@@ -85,7 +128,7 @@ class PlaySettings:
     move_cap: int = DEFAULT_MOVE_CAP
     proof_nodes: int = DEFAULT_PROOF_NODES
     skip_lost: bool = True
-    exact: Path | None = EXACT_RESULTS
+    exact: Path | None = None  # the exact results folder (``find_results() / EXACT_NAME``); None: no verdicts
     chunk: int | None = None
 
     def record(self) -> dict:
@@ -273,8 +316,7 @@ def run_play(
         and sum(v == LOST for k, v in verdicts.items() if k[1] in settings.modes),
     }
     if meta is None:
-        if out.is_dir() and finished_chunks(out):
-            raise BatchError(f"{out} holds chunk files but no _batch.json: not a folder this tool can add to")
+        refuse_foreign_folder(out)
         chunk = settings.chunk or default_chunk(len(settings.deals))
         meta = new_play_metadata(settings, chunk, exact_note)
     else:
@@ -339,7 +381,7 @@ def read_play_folder(out: Path, columns: list[str] | None = None) -> pa.Table:
     if not paths:
         empty = PLAY_SCHEMA.empty_table()
         return empty if columns is None else empty.select(columns)
-    table = pa.concat_tables(pq.read_table(p, columns=columns, schema=PLAY_SCHEMA) for p in paths)
+    table = pa.concat_tables(read_chunk(p, PLAY_SCHEMA, columns) for p in paths)
     return table.sort_by([("deal", "ascending"), ("mode", "ascending")]) if "deal" in table.column_names else table
 
 

@@ -6,11 +6,13 @@ Per mode, over the deals of the folder:
   Wilson interval; a deal counted lost without playing (the exact results
   show it lost) is a loss, as it would be for any player;
 * the **thoughtful** win rate of the same deals (the exact verdicts stored
-  in the rows), with its interval;
+  in the rows), with its interval (deals without a verdict counted lost for
+  its low end and won for its high end); with no verdict at all it is
+  unknown (None), never 0;
 * their **ratio**, realistic / thoughtful: the share of the winnable deals
   that the policy wins. The winnable deals are a fixed set, so the ratio is
   a proportion of them and its interval is the Wilson interval of the games
-  won among the thoughtful-won deals;
+  won among the thoughtful-won deals (None while some deal has no verdict);
 * the cost: games played, CPU seconds per game (``cpu_seconds``, the
   worker's process time: wall clock on a shared machine says little), decisions and solves per game.
 
@@ -43,6 +45,8 @@ def summarize_play(columns: dict, meta: dict | None = None) -> dict:
         won_on_winnable = int(((outcome == "won") & (thoughtful == "won")).sum())
         games = int(played.sum())
         seconds = columns["cpu_seconds"][sel][played]
+        # With no exact verdict for a deal the thoughtful rate is not known: it is never shown as 0.
+        decided = deals - t_unknown
         entry = {
             "deals": deals,
             "played": games,
@@ -53,10 +57,10 @@ def summarize_play(columns: dict, meta: dict | None = None) -> dict:
             "realistic_interval": wilson_interval(won, deals),
             "thoughtful_won": t_won,
             "thoughtful_unknown": t_unknown,
-            "thoughtful_rate": t_won / deals,
-            "thoughtful_interval": wilson_interval(t_won, deals),
-            "ratio": won_on_winnable / t_won if t_won else None,
-            "ratio_interval": wilson_interval(won_on_winnable, t_won) if t_won else None,
+            "thoughtful_rate": t_won / deals if decided else None,
+            "thoughtful_interval": _both_ways(t_won, t_unknown, deals) if decided else None,
+            "ratio": won_on_winnable / t_won if t_won and not t_unknown else None,
+            "ratio_interval": wilson_interval(won_on_winnable, t_won) if t_won and not t_unknown else None,
             "contradictions": int(((outcome == "won") & (thoughtful == "lost")).sum()),
             "cpu_seconds": float(seconds.sum()),
             "seconds_per_game": float(seconds.mean()) if games else None,
@@ -66,6 +70,11 @@ def summarize_play(columns: dict, meta: dict | None = None) -> dict:
         }
         out["modes"][mode] = entry
     return out
+
+
+def _both_ways(won: int, unknown: int, deals: int) -> tuple[float, float]:
+    """The 95% interval of a rate with ``unknown`` deals counted lost for its low end and won for its high end."""
+    return wilson_interval(won, deals)[0], wilson_interval(won + unknown, deals)[1]
 
 
 def _pct(x: float | None) -> str:
@@ -90,7 +99,12 @@ def format_play_summary(summary: dict, title: str = "") -> str:
     lines.append("|---|---|---|---|---|---|---|")
     for mode, e in summary["modes"].items():
         r_lo, r_hi = e["realistic_interval"]
-        t_lo, t_hi = e["thoughtful_interval"]
+        t_lo, t_hi = e["thoughtful_interval"] or (None, None)
+        thoughtful = (
+            f"{_pct(e['thoughtful_rate'])} ({_pct(t_lo)} - {_pct(t_hi)})"
+            if e["thoughtful_rate"] is not None
+            else "unknown (no exact verdicts)"
+        )
         ratio = (
             f"{_pct(e['ratio'])} ({_pct(e['ratio_interval'][0])} - {_pct(e['ratio_interval'][1])})"
             if e["ratio"] is not None
@@ -98,7 +112,7 @@ def format_play_summary(summary: dict, title: str = "") -> str:
         )
         lines.append(
             f"| {mode} | {e['deals']} | {e['played']} | {e['won']} | {_pct(e['realistic_rate'])} "
-            f"({_pct(r_lo)} - {_pct(r_hi)}) | {_pct(e['thoughtful_rate'])} ({_pct(t_lo)} - {_pct(t_hi)}) | {ratio} |"
+            f"({_pct(r_lo)} - {_pct(r_hi)}) | {thoughtful} | {ratio} |"
         )
     lines.append("")
     for mode, e in summary["modes"].items():
@@ -108,7 +122,12 @@ def format_play_summary(summary: dict, title: str = "") -> str:
         lines.append(
             f"{mode}: {e['played']} games, {e['cpu_seconds']:.1f} CPU s ({spg} s a game, {dpg} decisions, "
             f"{sv} policy solves); {e['capped']} capped"
-            + (f"; {e['thoughtful_unknown']} deals without an exact verdict" if e["thoughtful_unknown"] else "")
+            + (
+                f"; {e['thoughtful_unknown']} deals without an exact verdict (the thoughtful interval counts them "
+                "both ways; no ratio)"
+                if e["thoughtful_unknown"]
+                else ""
+            )
         )
         if e["contradictions"]:
             lines.append(f"BUG: {e['contradictions']} games won on deals the exact results show lost")

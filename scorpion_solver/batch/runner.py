@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from ..solver.result import LOST, UNKNOWN, WON
 from .backends import solve_chunk, solve_pairs, warm_up
@@ -34,9 +33,11 @@ from .folder import (
     limits_text,
     new_metadata,
     now_text,
+    read_chunk,
     read_folder,
     read_metadata,
     recorded_reduction,
+    refuse_foreign_folder,
     remove_stale_tmp,
     run_record,
     write_chunk,
@@ -180,8 +181,7 @@ def prepare_folder(settings: BatchSettings, out: Path, retry: bool) -> tuple[dic
             raise BatchError(
                 f"{out} is not a results folder (no {METADATA}); --retry-unknown needs the folder of an earlier run"
             )
-        if out.is_dir() and finished_chunks(out):
-            raise BatchError(f"{out} holds chunk files but no {METADATA}: not a folder this tool can add to")
+        refuse_foreign_folder(out)
         chunk = settings.chunk or default_chunk(len(settings.deals))
         meta = new_metadata(settings, chunk)
         return meta, chunk
@@ -352,10 +352,10 @@ def retry_unknown(
         same_budget = 0  # unknown rows this very budget already left unknown
         tally = Tally(settings.modes)
         for chunk_obj in plan:
-            table = pq.read_table(
+            table = read_chunk(
                 out / chunk_obj.name,
-                schema=SCHEMA,
-                columns=["deal", "mode", "status", "budget_nodes", "budget_memory_mb", "budget_seconds"],
+                SCHEMA,
+                ["deal", "mode", "status", "budget_nodes", "budget_memory_mb", "budget_seconds"],
             )
             tally.add_table(table)
             pairs = []
@@ -401,7 +401,7 @@ def retry_unknown(
 
         def on_done(task: Task, rows: list[dict]) -> None:
             path = out / task.key
-            old_rows = pq.read_table(path, schema=SCHEMA).to_pylist()
+            old_rows = read_chunk(path, SCHEMA).to_pylist()
             fresh = {(r["deal"], r["mode"]): r for r in rows}
             for r in old_rows:
                 if (r["deal"], r["mode"]) in fresh:

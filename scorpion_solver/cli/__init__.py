@@ -23,7 +23,7 @@ except ImportError:  # click before 8.2 prints the help itself
 from ..game.text_input import visible
 from .analysis import analyze_command, hint_command
 from .batch import batch_command, stats_command
-from .common import UserError, load_start, resolve_rules, rules_from, user_errors
+from .common import UserError, load_start, quiet_broken_pipe, resolve_rules, rules_from, user_errors
 from .game import deal_command, perft_command, replay_command
 from .play import deals_command, play_command
 from .show import show_command
@@ -36,9 +36,12 @@ class OneLineErrors(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            sys.stdout.flush()  # here, not at exit: a reader gone by now is a quiet stop, not a warning
         except NoArgsIsHelpError as exc:  # bare `scorpion`: the help is the answer, not an error
             click.echo(exc.ctx.get_help() if exc.ctx is not None else exc.format_message())
             sys.exit(0)
+        except BrokenPipeError:
+            quiet_broken_pipe()
         except click.UsageError as exc:
             where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
             click.echo(f"error: {visible(exc.format_message())}{where}", err=True)

@@ -201,6 +201,12 @@ def _run(operation, settings, folder, workers, scheduler, dask_local, progress, 
         )
         sys.exit(130 if name == "SIGINT" else 128 + signal.SIGTERM)
     except OSError as exc:
+        if exc.filename and not _inside(Path(exc.filename), folder):
+            # e.g. numba's compile cache beside the package: the folder itself was not the trouble
+            fail(
+                f"cannot write {exc.filename}: {exc.strerror or exc} (outside the results folder {folder}, "
+                "whose finished chunks are kept): fix this and rerun the same command"
+            )
         what = f"{exc.filename}: " if exc.filename else ""
         fail(
             f"cannot write the results folder {folder}: {what}{exc.strerror or exc}; the chunks finished "
@@ -215,6 +221,10 @@ def _run(operation, settings, folder, workers, scheduler, dask_local, progress, 
         sys.exit(1)
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path.resolve().is_relative_to(folder.resolve())
 
 
 def _terminate(signum, frame) -> None:
@@ -279,6 +289,11 @@ def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ..
     from ..batch import play_runs
 
     if play_runs.is_play_folder(meta):
+        if against or pairs:
+            raise B.BatchError(
+                f"{folder} is a play folder: --against and --pair pair the exact verdicts of results folders; "
+                "`scorpion stats` on a play folder already sets the realistic rate beside the thoughtful one"
+            )
         _play_stats(folder, meta, as_json)
         return
     table = B.read_folder(folder, columns=["deal", "mode", "status", "nodes", "seconds", "budget_nodes"])

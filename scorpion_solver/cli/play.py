@@ -19,7 +19,7 @@ from .. import batch as B
 from ..batch import play_runs as P
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES
 from ..play.policies import DEFAULT_NODES, DEFAULT_SAMPLES, POLICIES, PolicySpec
-from .common import UserError, user_errors
+from .common import UserError, is_deal_number, load_start, one_rules, user_errors
 
 
 def _is_position_file(source: str) -> bool:
@@ -34,7 +34,7 @@ def _is_position_file(source: str) -> bool:
 
 
 @click.command("play")
-@click.argument("source", metavar="RANGE|FILE")
+@click.argument("source", metavar="RANGE|N|FILE")
 @click.option("--policy", type=click.Choice(POLICIES), required=True, help="The player: random, greedy or hop.")
 @click.option(
     "--samples",
@@ -54,9 +54,9 @@ def _is_position_file(source: str) -> bool:
 @click.option(
     "--mode",
     "modes",
-    default="clear",
-    show_default=True,
-    help="Comma list of rules presets (e.g. clear,classic); for a FILE, one preset or its own mode line.",
+    default=None,
+    help="Comma list of rules presets (e.g. clear,classic) [default: clear]; for one deal or a FILE, one preset "
+    "[default: clear, or the file's own mode line].",
 )
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The policy's seed.")
 @click.option(
@@ -78,6 +78,14 @@ def _is_position_file(source: str) -> bool:
     is_flag=True,
     help="Also play the deals the committed exact results show lost (by default counted lost, not played).",
 )
+@click.option(
+    "--results",
+    "results",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help=f"The results folder holding the exact verdicts ({P.EXACT_NAME}) [default: found in ${P.RESULTS_ENV}, "
+    "./results or the checkout the package runs from].",
+)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Play folder.")
 @click.option("--chunk", type=click.IntRange(1), default=None, help="Deals per task and per Parquet file.")
 @click.option("--workers", type=click.IntRange(1), default=None, help="Local worker processes [default: all cores].")
@@ -92,11 +100,12 @@ def play_command(
     samples: int,
     nodes: int,
     bandit: bool,
-    modes: str,
+    modes: str | None,
     seed: int,
     move_cap: int,
     proof_nodes: int,
     play_lost: bool,
+    results: Path | None,
     out: Path | None,
     chunk: int | None,
     workers: int | None,
@@ -105,20 +114,40 @@ def play_command(
     progress: bool | None,
     as_json: bool,
 ) -> None:
-    """Let POLICY play without peeking: every deal of RANGE into a play folder, or one game from FILE.
+    """Let POLICY play without peeking: every deal of RANGE into a play folder, or one game (a deal or FILE).
 
     The policy sees only what a player sees (face-up cards, how many cards
     are face down, whether the tail is still to come). RANGE is like 1-10000
     or a file of deal numbers; rerunning the same command finishes an
-    interrupted run. Summarise a folder with `scorpion stats DIR`.
+    interrupted run. Summarise a folder with `scorpion stats DIR`. One deal
+    number, or a position file, plays one game and prints its record.
     """
     spec = PolicySpec(policy, samples, nodes, bandit, seed)
-    if _is_position_file(source):
-        _play_file(source, spec, modes, move_cap, proof_nodes, as_json)
+    if is_deal_number(source) or _is_position_file(source):
+        _play_one(source, spec, modes, move_cap, proof_nodes, as_json)
         return
     deals = B.parse_range(source)
+    exact = None
+    if not play_lost or results is not None:
+        root = P.find_results(results)
+        if root is None:
+            raise UserError(
+                P.no_results_message("counting the deals they show lost without playing them")
+                + "; or give --play-lost to play every deal (the thoughtful rate then stays unknown)"
+            )
+        exact = root / P.EXACT_NAME
+    else:
+        root = P.find_results()
+        exact = root / P.EXACT_NAME if root is not None else None
     settings = P.PlaySettings(
-        deals, B.parse_modes(modes), spec, move_cap, proof_nodes, skip_lost=not play_lost, chunk=chunk
+        deals,
+        B.parse_modes(modes or "clear"),
+        spec,
+        move_cap,
+        proof_nodes,
+        skip_lost=not play_lost,
+        exact=exact,
+        chunk=chunk,
     )
     folder = out or P.default_play_out(settings)
     command = shlex.join(["scorpion", *sys.argv[1:]])
@@ -155,29 +184,23 @@ def play_command(
         click.echo("the run is not finished: rerun the same command", err=True)
 
 
-def _play_file(source: str, spec: PolicySpec, modes: str, move_cap: int, proof_nodes: int, as_json: bool) -> None:
-    from ..game.position_text import read_position_file
-    from ..game.rules import get_rules
-    from ..game.view_text import has_unknown
+def _play_one(source: str, spec: PolicySpec, modes: str | None, move_cap: int, proof_nodes: int, as_json: bool):
+    """One game: a deal number, or a position file (the true position; the policy sees only its view)."""
     from ..play.game import play_game
 
-    with open(source, encoding="utf-8") as handle:
-        if has_unknown(handle.read()):
-            raise UserError(
-                f"{source} holds unknown cards ??: a game needs the true position "
-                "(for a hint on what you see, use `scorpion hint FILE --fair`)"
-            )
-    names = [m for m in modes.split(",") if m.strip()]
+    names = [m for m in (modes or "").split(",") if m.strip()]
     if len(names) > 1:
-        raise UserError("a position file plays one game: give one --mode")
-    rules = get_rules(names[0]) if names and modes != "clear" else None
-    parsed = read_position_file(source, rules)
-    record = play_game(parsed.position, parsed.rules, spec.build(parsed.rules, spec.seed), move_cap, proof_nodes)
+        raise UserError("one game is played in one rules preset: give one --mode")
+    position, rules, number = load_start(source, one_rules(modes, None))
+    record = play_game(position, rules, spec.build(rules, spec.seed), move_cap, proof_nodes)
+    label = f"deal {number}" if number is not None else source
     if as_json:
-        click.echo(json.dumps({"source": source, "rules": parsed.rules.name, **spec.record(), **record.as_dict()}))
+        click.echo(
+            json.dumps({"source": source, "deal": number, "mode": rules.name, **spec.record(), **record.as_dict()})
+        )
         return
     why = f" ({record.reason})" if record.reason else ""
-    click.echo(f"{source}, {parsed.rules.name}, {spec.name}: {record.outcome}{why} after {len(record.moves)} moves")
+    click.echo(f"{label}, {rules.name}, {spec.name}: {record.outcome}{why} after {len(record.moves)} moves")
     click.echo(record.text)
     click.echo(f"[{record.decisions} decisions, {record.solves} solves, {record.nodes} nodes, {record.seconds:.3f} s]")
 
@@ -193,24 +216,39 @@ def _play_file(source: str, spec: PolicySpec, modes: str, move_cap: int, proof_n
 )
 @click.option("-n", "count", type=click.IntRange(1), default=10, show_default=True, help="How many deals.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Which ones (a uniform draw).")
+@click.option(
+    "--results",
+    "results",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help=f"The results folder (holding {P.EXACT_NAME} and the play folders) [default: found in ${P.RESULTS_ENV}, "
+    "./results or the checkout the package runs from].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @user_errors
-def deals_command(winnable: bool, mode: str, grade: str | None, count: int, seed: int, as_json: bool) -> None:
+def deals_command(
+    winnable: bool, mode: str, grade: str | None, count: int, seed: int, results: Path | None, as_json: bool
+) -> None:
     """Deal numbers to play (open them in PySolFC), winnable, graded by how a player without peeking fares.
 
     From the committed results: the exact verdicts (results/deals-1-1000000)
     and the play folders (results/play-*). Grades: easy (the greedy policy
     wins it), medium (only hop wins it), hard (winnable only with peeking);
-    the rule is documented in scorpion_solver/batch/deal_grades.py.
+    the rule is documented in scorpion_solver/batch/deal_grades.py. Without
+    --grade the deals are drawn from the graded ones (the deals the play
+    folders cover), so every deal listed has a grade.
     """
     from ..batch import deal_grades as G
 
-    if not (P.EXACT_RESULTS / "_batch.json").exists():
-        raise UserError(f"no exact results at {P.EXACT_RESULTS} (run from the repository, or `scorpion batch` first)")
-    grades = G.grade_deals(mode)
-    chosen = G.pick(grades, grade, count, seed)
-    if grade is not None and not chosen:
-        raise UserError(f"no {grade} deal in the committed play results for {mode}")
+    root = P.find_results(results)
+    if root is None:
+        raise UserError(P.no_results_message("scorpion deals"))
+    grades = G.grade_deals(mode, root)
+    graded = {d: g for d, g in grades.items() if g != G.UNGRADED}
+    chosen = G.pick(graded, grade, count, seed)
+    if not chosen:
+        what = f"{grade} deal" if grade else "graded deal"
+        raise UserError(f"no {what} in the play folders of {root} for {mode}")
     if as_json:
         click.echo(json.dumps({"mode": mode, "grade": grade, "deals": [{"deal": d, "grade": g} for d, g in chosen]}))
         return

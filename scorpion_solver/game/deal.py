@@ -50,11 +50,19 @@ class _MersenneRandom:
         return a + int(self.rng.random() * (b + 1 - a))
 
 
+PYSOLFC_MAX_GAME = 10**20  # PySolFC's largest game number (its MAX_SEED): deals run from 1 to this
+
+
 def check_deal_number(n: int) -> int:
     if isinstance(n, bool) or not isinstance(n, int):
         raise ValueError(f"deal number must be an integer, got {n!r}")
     if n < 1:
         raise ValueError(f"deal number must be 1 or more, got {n}")
+    if n > PYSOLFC_MAX_GAME:
+        raise ValueError(
+            f"deal {n} is beyond PySolFC's largest game number (10^20 = {PYSOLFC_MAX_GAME}): deal numbers are "
+            "PySolFC game numbers, and no PySolFC game has this one"
+        )
     return n
 
 

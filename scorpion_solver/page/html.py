@@ -14,7 +14,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
-from .data import page_problems
+from .data import UNKNOWN_CARD, page_problems
 
 TEMPLATE = """<!DOCTYPE html>
 <html lang="en">
@@ -39,7 +39,7 @@ TEMPLATE = """<!DOCTYPE html>
   <span id="counter" aria-live="polite"></span>
   <button type="button" id="next" title="next (&#x2192;)"><span class="word">Next </span>&#x25B6;</button>
   <button type="button" id="last" title="last (End)"><span class="word">Last </span>&#x21E5;</button>
-  <label><input type="checkbox" id="peek"> show face-down cards</label>
+{peek_box}
 </nav>
 <p id="caption" aria-live="polite"></p>
 <main id="table">
@@ -74,6 +74,21 @@ TEMPLATE = """<!DOCTYPE html>
 """
 
 
+PEEK_BOX = '  <label><input type="checkbox" id="peek"> show face-down cards</label>'
+
+
+def holds_hidden_cards(data: dict) -> bool:
+    """Whether some position of the page knows a face-down or tail card (else a box to show them shows nothing)."""
+    steps = (data.get("line") or {}).get("steps") or []
+    positions = [s.get("position") or {} for s in steps]
+    positions += [o.get("position") or {} for o in (data.get("choices") or {}).get("options", [])]
+    for position in positions:
+        hidden = [c for col, down in zip(position.get("columns", []), position.get("down", [])) for c in col[:down]]
+        if any(card != UNKNOWN_CARD for card in hidden + list(position.get("tail", []))):
+            return True
+    return False
+
+
 def _asset(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
@@ -92,6 +107,7 @@ def render_html(data: dict) -> str:
     return TEMPLATE.format(
         title=html.escape(data["title"]),
         generator=html.escape(data.get("generator", "")),
+        peek_box=PEEK_BOX if holds_hidden_cards(data) else "",
         css=_asset("page.css"),
         js=_asset("page.js"),
         data=embed_json(data),
@@ -99,8 +115,9 @@ def render_html(data: dict) -> str:
 
 
 def write_page(data: dict, path: str | Path) -> Path:
-    """Write the page for ``data`` to ``path`` (folders made as needed); returns the path."""
+    """Write the page for ``data`` to ``path``, whose folder must exist (a typo should not make folders)."""
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    if not out.parent.is_dir():
+        raise FileNotFoundError(2, f"no folder {out.parent} to write the page into (make it first)", str(out))
     out.write_text(render_html(data), encoding="utf-8")
     return out

@@ -398,10 +398,13 @@
   document.getElementById("prev").addEventListener("click", prev);
   document.getElementById("next").addEventListener("click", next);
   document.getElementById("last").addEventListener("click", function () { go(last); });
-  document.getElementById("peek").addEventListener("change", function (event) {
-    view.peek = event.target.checked;
-    render();
-  });
+  var peekBox = document.getElementById("peek");  // absent where no face-down card is known to the page
+  if (peekBox) {
+    peekBox.addEventListener("change", function (event) {
+      view.peek = event.target.checked;
+      render();
+    });
+  }
 
   buildHeader();
   buildMoves();

@@ -1,0 +1,97 @@
+"""The committed results are found wherever a command runs, and no rate is ever computed from nothing.
+
+``scorpion play RANGE`` and ``scorpion deals`` read the exact verdicts of
+``results/deals-1-1000000``: from ``--results``, ``$SCORPION_RESULTS``,
+``./results`` or the checkout the package runs from, and refuse clearly when
+there are none. A play folder without verdicts shows its thoughtful rate as
+unknown, never 0%; a chunk file missing a column is one error naming both;
+``stats PLAYDIR --against`` is refused, not ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from scorpion_solver.batch import play_runs as P
+from scorpion_solver.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args, **kwargs):
+    return CliRunner().invoke(main, [str(a) for a in args], **kwargs)
+
+
+def one_error_line(result) -> str:
+    assert result.exit_code == 2, (result.output, result.exception)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return lines[0]
+
+
+def test_the_checkout_results_are_found_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(P.RESULTS_ENV, raising=False)
+    assert P.find_results() == ROOT / "results"
+    listed = run("deals", "--winnable", "-n", "3", "--grade", "easy")
+    assert listed.exit_code == 0, listed.output
+    assert [line.split("\t")[1] for line in listed.stdout.splitlines()] == ["easy"] * 3
+
+
+def test_no_results_anywhere_is_refused_by_play_and_deals(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(P, "results_candidates", lambda: [tmp_path / "results"])
+    message = one_error_line(run("play", "1-20", "--policy", "random", "--no-progress", "--workers", "1"))
+    assert "no" in message and "--results DIR" in message and "--play-lost" in message
+    assert not (tmp_path / "results").exists()  # nothing played, no folder left behind
+    message = one_error_line(run("deals", "--winnable"))
+    assert "deals-1-1000000" in message and "--results DIR" in message
+
+
+def test_an_explicit_results_folder_must_hold_the_verdicts(tmp_path):
+    message = one_error_line(run("deals", "--winnable", "--results", tmp_path))
+    assert f"{tmp_path} holds no exact results" in message
+    listed = run("deals", "--winnable", "--results", ROOT / "results", "-n", "2", "--mode", "classic", "--json")
+    assert listed.exit_code == 0 and len(json.loads(listed.stdout)["deals"]) == 2
+
+
+def test_deals_without_a_grade_come_from_the_graded_deals(tmp_path):
+    listed = run("deals", "--winnable", "-n", "40", "--seed", "3", "--json")
+    assert listed.exit_code == 0, listed.output
+    grades = [d["grade"] for d in json.loads(listed.stdout)["deals"]]
+    assert len(grades) == 40 and set(grades) <= {"easy", "medium", "hard"}
+
+
+def test_a_play_folder_without_verdicts_has_an_unknown_thoughtful_rate(tmp_path, monkeypatch):
+    monkeypatch.setattr(P, "results_candidates", lambda: [tmp_path / "nowhere"])
+    out = tmp_path / "play"
+    done = run("play", "1-6", "--policy", "random", "--play-lost", "--out", out, "--no-progress", "--workers", "1")
+    assert done.exit_code == 0, done.output
+    stats = run("stats", out)
+    assert stats.exit_code == 0, stats.output
+    row = next(line for line in stats.stdout.splitlines() if line.startswith("| clear |"))
+    assert "unknown (no exact verdicts)" in row and "0.00% (" not in row.split("|")[6]
+    summary = json.loads(run("stats", out, "--json").stdout)["modes"]["clear"]
+    assert summary["thoughtful_rate"] is None and summary["ratio"] is None
+    assert summary["thoughtful_unknown"] == 6
+
+
+def test_stats_of_a_play_folder_refuses_against(tmp_path):
+    folder = ROOT / "results" / "play-1-2000-clear+classic-hop-k3-n1000-s0"
+    message = one_error_line(run("stats", folder, "--against", ROOT / "results" / "deals-1-1000000"))
+    assert "is a play folder" in message and "--against" in message
+
+
+@pytest.mark.parametrize("column", ["status", "mode"])
+def test_a_chunk_missing_a_column_is_one_error_naming_chunk_and_column(tmp_path, column):
+    out = tmp_path / "f"
+    assert run("batch", "1-8", "--chunk", "4", "--nodes", "200", "--workers", "1", "--out", out).exit_code == 0
+    damaged = out / "chunk-00000005-00000008.parquet"
+    pq.write_table(pq.read_table(damaged).drop([column]), damaged)
+    message = one_error_line(run("stats", out))
+    assert str(damaged) in message and f"no '{column}' column" in message
