@@ -134,7 +134,7 @@ def play_command(
     meta = B.read_metadata(folder) or {}
     note = meta.get("thoughtful", {})
     if as_json:
-        click.echo(json.dumps({"folder": str(folder), "counts": report.tally.counts, "thoughtful": note}))
+        click.echo(json.dumps({"folder": str(folder), "modes": report.tally.counts, "thoughtful_source": note}))
     else:
         click.echo(
             f"{folder}: {report.deals} deals; {report.written} chunks written now, {report.already} before, "
@@ -174,7 +174,8 @@ def _play_file(source: str, spec: PolicySpec, modes: str, move_cap: int, proof_n
     parsed = read_position_file(source, rules)
     record = play_game(parsed.position, parsed.rules, spec.build(parsed.rules, spec.seed), move_cap, proof_nodes)
     if as_json:
-        click.echo(json.dumps({"source": source, "rules": parsed.rules.name, **spec.record(), **record.as_dict()}))
+        policy = {"budget_nodes" if k == "nodes" else k: v for k, v in spec.record().items()}  # nodes: those searched
+        click.echo(json.dumps({"source": source, "mode": parsed.rules.name, **policy, **record.as_dict()}))
         return
     why = f" ({record.reason})" if record.reason else ""
     click.echo(f"{source}, {parsed.rules.name}, {spec.name}: {record.outcome}{why} after {len(record.moves)} moves")

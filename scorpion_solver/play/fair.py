@@ -100,7 +100,7 @@ class FairHint(_SampledShare):
     def as_dict(self) -> dict:
         low, high = self.interval
         return {
-            "rules": self.rules,
+            "mode": self.rules,
             "samples": self.samples,
             "unseen": self.unseen,
             "seed": self.seed,
