@@ -174,7 +174,8 @@ def _play_file(source: str, spec: PolicySpec, modes: str, move_cap: int, proof_n
     parsed = read_position_file(source, rules)
     record = play_game(parsed.position, parsed.rules, spec.build(parsed.rules, spec.seed), move_cap, proof_nodes)
     if as_json:
-        policy = {"budget_nodes" if k == "nodes" else k: v for k, v in spec.record().items()}  # nodes: those searched
+        # hop's budget per solve is budget_nodes: the record's nodes are those the policy searched
+        policy = {"budget_nodes" if k == "nodes" else k: v for k, v in spec.record().items()}
         click.echo(json.dumps({"source": source, "mode": parsed.rules.name, **policy, **record.as_dict()}))
         return
     why = f" ({record.reason})" if record.reason else ""
