@@ -2,8 +2,8 @@
 
 The page tests (``tests/test_page.py``) open pages in headless Chromium and are
 skipped on a machine without it (they fail instead when ``CI`` is set). A skip
-is one ``s`` among hundreds of dots, easy to miss, so the header names the
-Chromium the run uses (or says none was found), and the summary ends with a
+is one ``s`` among hundreds of dots, easy to miss, so the header (shown without
+``-q``) names the Chromium the run uses or says none was found, and the summary ends with a
 line counting the browser checks that did not run and saying how to get them.
 """
 
