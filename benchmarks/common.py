@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import resource
@@ -70,12 +71,48 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-# The deals that need the most nodes, the sets every speed measurement uses: the five Clear deals
-# of 1-1000 and the five classic deals of 1-1,000,000 that need the most nodes (those of 1-1000
-# need under 10,000), and the two Clear deals of 1-1,000,000 that need the most of all.
-HARD_DEALS = {"clear": [674, 515, 103, 571, 230], "classic": [123387, 116173, 859501, 807766, 69188]}
+# The deal sets every speed measurement uses, derived from the committed exact results (the nodes
+# column of results/deals-1-1000000, solved with today's search) rather than written down: a search
+# change that decides a deal at the root would otherwise leave a "hard" set timing one node a deal.
+# hard: the five Clear deals of 1-1000 and the five classic deals of 1-1,000,000 that need the most
+# nodes (classic's deals of 1-1000 all need under 5,000); largest: the two Clear deals of
+# 1-1,000,000 that need the most of all. Rebuild the results folder after a change to the search
+# (results/README.md gives the command), and the sets follow.
+RESULTS = Path(__file__).resolve().parent.parent / "results" / "deals-1-1000000"
+HARD_SETS = {"clear": (1000, 5), "classic": (1_000_000, 5)}  # mode: (last deal searched, how many)
+LARGEST_SETS = {"clear": (1_000_000, 2)}
 HARD_REPEATS = 5
-LARGEST_DEALS = {"clear": [700647, 190516]}
+
+
+@functools.lru_cache(maxsize=None)
+def hardest_deals(mode: str, count: int, last: int | None = None, results: Path = RESULTS) -> tuple[int, ...]:
+    """The COUNT deals of MODE (up to deal LAST) that needed the most nodes in RESULTS, the most first.
+
+    Reads only the deal, mode and nodes columns, and only MODE's rows (about a second for the
+    two million rows of results/deals-1-1000000). Ties go to the smaller deal number.
+    """
+    import pyarrow.compute as pc
+    import pyarrow.dataset as ds
+
+    if not results.is_dir():
+        raise SystemExit(f"no committed results at {results}: the benchmark deal sets are derived from them")
+    wanted = pc.field("mode") == mode
+    if last is not None:
+        wanted = wanted & (pc.field("deal") <= last)
+    table = ds.dataset(results, format="parquet").to_table(columns=["deal", "nodes"], filter=wanted)
+    order = pc.sort_indices(table, sort_keys=[("nodes", "descending"), ("deal", "ascending")])
+    return tuple(int(d) for d in table.column("deal").take(order[:count]).to_pylist())
+
+
+def hard_deals() -> dict[str, list[int]]:
+    """The hard sets, per mode (HARD_SETS), the hardest first."""
+    return {mode: list(hardest_deals(mode, count, last)) for mode, (last, count) in HARD_SETS.items()}
+
+
+def largest_deals() -> dict[str, list[int]]:
+    """The largest set (LARGEST_SETS), the hardest first."""
+    return {mode: list(hardest_deals(mode, count, last)) for mode, (last, count) in LARGEST_SETS.items()}
+
 
 KNOWN_WON = {"clear": {5, 33, 37}, "classic": {5, 37}}  # docs/rules.md, "Verdicts", deals 1-40
 

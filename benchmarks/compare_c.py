@@ -17,8 +17,9 @@ the same result: status, nodes, moves made, deadlock checks and prunes,
 peak entries, depth, solution (a difference means the two searches are no
 longer the same one: the numba kernel changed since the C port, or a bug).
 
-``--largest`` adds the largest deals of ``run_all.py`` (one round; about 10 s
-and a 512 MB table each). ``--deals A-B`` solves that range in both modes
+``--largest`` adds the largest deals of ``run_all.py`` (one round; a few
+seconds each). The sets are derived from the committed results
+(``common.hard_deals``, ``common.largest_deals``). ``--deals A-B`` solves that range in both modes
 instead of the hard sets (for checking equality on many deals; one round
 unless ``--rounds`` is given); ``--nodes`` and ``--memory-mb`` set the
 limits (small budgets exercise the resumable paths: node slices, table
@@ -36,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from c_kernel import load_c_kernel  # noqa: E402
-from common import HARD_DEALS, LARGEST_DEALS  # noqa: E402
+from common import hard_deals, largest_deals  # noqa: E402
 from pairing import NATIVE_NAMES as NAMES  # noqa: E402
 from pairing import RULES, differences, run_paired, warm_up  # noqa: E402
 
@@ -128,8 +129,8 @@ def main() -> None:
     kernels = {"numba": numba_kernel, "C": c_kernel}
     stacks = {name: threading.local() for name in NAMES}  # each kernel's own stack
     warm_up(kernels, stacks)
-    sets = {mode: args.deals for mode in RULES} if args.deals else HARD_DEALS
-    where = f"deals {args.deals[0]}-{args.deals[-1]}" if args.deals else f"hard sets {HARD_DEALS}"
+    sets = {mode: args.deals for mode in RULES} if args.deals else hard_deals()
+    where = f"deals {args.deals[0]}-{args.deals[-1]}" if args.deals else f"hard sets {sets}"
     print(
         f"numba kernel vs C baseline, {where}, per deal the fastest of {rounds} round(s), CPU time, "
         f"limits nodes={limits.nodes:,} memory_mb={limits.memory_mb}"
@@ -137,8 +138,9 @@ def main() -> None:
     best, results = run_paired(sets, rounds, kernels, stacks, limits)
     ok = report("deals" if args.deals else "hard", sets, best, results, per_deal=not args.deals)
     if args.largest:
-        best, results = run_paired(LARGEST_DEALS, 1, kernels, stacks, limits)
-        ok &= report("largest", LARGEST_DEALS, best, results, per_deal=True)
+        largest = largest_deals()
+        best, results = run_paired(largest, 1, kernels, stacks, limits)
+        ok &= report("largest", largest, best, results, per_deal=True)
     if not ok:
         print("RESULTS DIFFER between the numba kernel and the C baseline")
         sys.exit(1)

@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 KERNEL_PATHS = ("scorpion_solver/solver/kernel.py", "scorpion_solver/kernel.py")
 sys.path.insert(0, str(HERE))
 
-from common import HARD_DEALS  # noqa: E402
+from common import hard_deals  # noqa: E402
 from pairing import RULES, run_paired, warm_up  # noqa: E402
 
 
@@ -72,15 +72,16 @@ def main() -> None:
     }
     stacks = {name: threading.local() for name in kernels}  # each kernel's own stack (frame sizes differ)
     warm_up(kernels, stacks)
-    best, results = run_paired(HARD_DEALS, args.rounds, kernels, stacks)
+    sets = hard_deals()
+    best, results = run_paired(sets, args.rounds, kernels, stacks)
     nodes = {key: result.nodes for key, result in results.items()}
-    print(f"baseline {args.baseline}, per deal the fastest of {args.rounds} rounds, CPU time, hard sets {HARD_DEALS}")
+    print(f"baseline {args.baseline}, per deal the fastest of {args.rounds} rounds, CPU time, hard sets {sets}")
     for mode in RULES:
-        old_s, new_s = (sum(best[name, mode, n] for n in HARD_DEALS[mode]) for name in ("baseline", "current"))
-        old_n, new_n = (sum(nodes[name, mode, n] for n in HARD_DEALS[mode]) for name in ("baseline", "current"))
+        old_s, new_s = (sum(best[name, mode, n] for n in sets[mode]) for name in ("baseline", "current"))
+        old_n, new_n = (sum(nodes[name, mode, n] for n in sets[mode]) for name in ("baseline", "current"))
         same = (
             "same nodes"
-            if all(nodes["baseline", mode, n] == nodes["current", mode, n] for n in HARD_DEALS[mode])
+            if all(nodes["baseline", mode, n] == nodes["current", mode, n] for n in sets[mode])
             else "NODES DIFFER"
         )
         print(

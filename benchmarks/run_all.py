@@ -3,18 +3,22 @@
 Validates first (known verdicts, the bench signature), then measures with
 compilation excluded:
 
-* nodes per second and deals per second per mode on fixed deal sets: *easy*
+* nodes per second and deals per second per mode on deal sets: *easy*
   (deals 1-2000, mostly decided at the root: per-deal overhead) and *hard*
   (deals that need many nodes: for Clear runs the five of 1-1000 that need
-  the most; for classic, whose deals of 1-1000 all need under 10,000 nodes,
-  the five of 1-1,000,000 that need the most, 167,000-252,000 each, found in
-  ``results/``); the hard sets are timed five times, and the fastest and
-  the median run are reported (the machine's other load only ever slows a
-  run down, and on a shared machine it varies by 10-35% from minute to
-  minute); and *largest* (the two deals of 1-1,000,000 that need the most
-  nodes of all, Clear runs 700647 and 190516, 17.0 and 14.8 million nodes,
-  whose table grows to 512 MB and no longer fits any cache; timed once, not
-  in ``--quick``);
+  the most; for classic, whose deals of 1-1000 all need under 5,000 nodes,
+  the five of 1-1,000,000 that need the most); the hard sets are timed five
+  times, and the fastest and the median run are reported (the machine's
+  other load only ever slows a run down, and on a shared machine it varies
+  by 10-35% from minute to minute); and *largest* (the two Clear deals of
+  1-1,000,000 that need the most nodes of all, whose table no longer fits
+  any cache; timed once, not in ``--quick``). The sets are derived from the
+  nodes column of the committed ``results/deals-1-1000000`` when the suite
+  runs (``common.hard_deals``, ``common.largest_deals``), so they follow
+  the search: on the results of a1b84d7, hard Clear 103, 515, 571, 230,
+  872 (337,013 to 15,287 nodes), hard classic 116173, 807766, 45136,
+  684970, 599207 (216,647 to 135,504), largest 375728 and 413785 (3.80
+  and 2.97 million);
 * the machine's memory latency just before and after the hard sets (a
   pointer chase over 64 MB): the gauge of how fast the machine was at the
   time, since on a shared virtual machine it drifts, and the search's table
@@ -51,9 +55,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from common import (  # noqa: E402
-    HARD_DEALS,
     HARD_REPEATS,
-    LARGEST_DEALS,
+    hard_deals,
+    largest_deals,
     machine_record,
     memory_latency_ns,
     peak_rss_mb,
@@ -102,6 +106,7 @@ def deal_set(rules, deals, repeats: int = 1) -> dict:
         "nodes_per_cpu_second_median": round(nodes / median_cpu),
         "wall_seconds": round(wall, 3),
         "deals_per_second": round(len(deals) / wall, 1),
+        "deal_numbers": list(deals),
         "nodes": nodes,
         "nodes_per_cpu_second": round(nodes / cpu),
         "moves_made_per_cpu_second": round(moves / cpu),
@@ -271,6 +276,7 @@ def native_baseline(sets: dict[str, list[int]], rounds: int) -> dict:
 
 def markdown(report: dict) -> str:
     m = report["machine"]
+    named: list[str] = []
     lines = [
         f"# Benchmark suite ({report['stamp']})",
         "",
@@ -290,6 +296,8 @@ def markdown(report: dict) -> str:
     ]
     for name in ("easy", "hard", "largest"):
         for row in report.get(name, []):
+            if name != "easy" and "deal_numbers" in row:
+                named.append(f"{name} {row['mode']}: {', '.join(str(n) for n in row['deal_numbers'])}")
             several = row.get("repeats", 1) > 1
             best = f" (best of {row['repeats']})" if several else ""
             median = f" (median run {row['nodes_per_cpu_second_median']:,})" if several else ""
@@ -298,6 +306,8 @@ def markdown(report: dict) -> str:
                 f"{row['deals_per_second']} | {row['nodes_per_cpu_second']:,}{median} | "
                 f"{row['moves_made_per_cpu_second']:,} |"
             )
+    if named:
+        lines += ["", "Deal sets, derived from the nodes column of results/deals-1-1000000: " + "; ".join(named) + "."]
     native = report.get("native")
     if native and "skipped" in native:
         lines += ["", f"Native C baseline: skipped ({native['skipped']})."]
@@ -344,7 +354,7 @@ def markdown(report: dict) -> str:
         f"reference {e['search_reference_seconds']} s, jit {e['search_jit_seconds']} s: **{e['search_speed_up']}x**",
         "",
         f"Peak RSS {report['peak_rss_mb']:.0f} MB"
-        + (" (the largest set's table is 512 MB)." if report.get("largest") else "."),
+        + (" (the largest set's transposition table included)." if report.get("largest") else "."),
     ]
     return "\n".join(lines) + "\n"
 
@@ -370,7 +380,10 @@ def main() -> None:
     machine["load_per_core"] = load_per_core()
     solve(deal(5))  # compile (or load from cache) before timing
     easy = range(1, 201) if args.quick else range(1, 2001)
-    hard = {k: v[:2] for k, v in HARD_DEALS.items()} if args.quick else HARD_DEALS
+    hard = hard_deals()
+    search_deals = [5, 33, 37, *hard["clear"][:3]]  # known wins and the three hardest Clear deals of 1-1000
+    if args.quick:
+        hard = {k: v[:2] for k, v in hard.items()}
     report = {
         "stamp": time.strftime("%Y-%m-%d %H:%M:%S"),
         "machine": machine,
@@ -379,13 +392,13 @@ def main() -> None:
         "memory_latency_ns_before_hard": round(memory_latency_ns(), 1),
         "hard": [deal_set(rules, hard[rules.name], HARD_REPEATS) for rules in (CLEAR, CLASSIC)],
         "memory_latency_ns_after_hard": round(memory_latency_ns(), 1),
-        "largest": [] if args.quick else [deal_set(CLEAR, LARGEST_DEALS["clear"])],
+        "largest": [] if args.quick else [deal_set(CLEAR, largest_deals()["clear"])],
         "native": native_baseline(hard, 1 if args.quick else 5),
         "scaling": scaling(1, 300 if args.quick else 2000),
         "engines": (
-            engine_speed_up(range(1, 4), 5, [5, 103], 3_000)
+            engine_speed_up(range(1, 4), 5, search_deals[::3], 3_000)
             if args.quick
-            else engine_speed_up(range(1, 6), 6, [5, 33, 37, 103, 515, 674], 30_000)
+            else engine_speed_up(range(1, 6), 6, search_deals, 30_000)
         ),
     }
     report["peak_rss_mb"] = peak_rss_mb()

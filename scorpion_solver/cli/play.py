@@ -163,7 +163,7 @@ def play_command(
     meta = B.read_metadata(folder) or {}
     note = meta.get("thoughtful", {})
     if as_json:
-        click.echo(json.dumps({"folder": str(folder), "counts": report.tally.counts, "thoughtful": note}))
+        click.echo(json.dumps({"folder": str(folder), "modes": report.tally.counts, "thoughtful_source": note}))
     else:
         click.echo(
             f"{folder}: {report.deals} deals; {report.written} chunks written now, {report.already} before, "
@@ -195,9 +195,9 @@ def _play_one(source: str, spec: PolicySpec, modes: str | None, move_cap: int, p
     record = play_game(position, rules, spec.build(rules, spec.seed), move_cap, proof_nodes)
     label = f"deal {number}" if number is not None else source
     if as_json:
-        click.echo(
-            json.dumps({"source": source, "deal": number, "mode": rules.name, **spec.record(), **record.as_dict()})
-        )
+        # hop's budget per solve is budget_nodes: the record's nodes are those the policy searched
+        policy = {"budget_nodes" if k == "nodes" else k: v for k, v in spec.record().items()}
+        click.echo(json.dumps({"source": source, "deal": number, "mode": rules.name, **policy, **record.as_dict()}))
         return
     why = f" ({record.reason})" if record.reason else ""
     click.echo(f"{label}, {rules.name}, {spec.name}: {record.outcome}{why} after {len(record.moves)} moves")

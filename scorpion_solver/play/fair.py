@@ -105,7 +105,7 @@ class FairHint(_SampledShare):
             for move in moves:
                 move["low"] = move["high"] = None
         return {
-            "rules": self.rules,
+            "mode": self.rules,
             "samples": self.samples,
             "unseen": self.unseen,
             "seed": self.seed,

@@ -1,0 +1,44 @@
+"""Pytest hooks for the whole suite: a run without Chromium says so, loudly.
+
+The page tests (``tests/test_page.py``) open pages in headless Chromium and are
+skipped on a machine without it (they fail instead when ``CI`` is set). A skip
+is one ``s`` among hundreds of dots, easy to miss, so the header (shown without
+``-q``) names the Chromium the run uses or says none was found, and the summary ends with a
+line counting the browser checks that did not run and saying how to get them.
+"""
+
+from __future__ import annotations
+
+import re
+
+INSTALL = "apt-get install chromium fonts-dejavu-core (or set SCORPION_CHROMIUM)"
+_CHROMIUM = re.compile(r"chromium", re.IGNORECASE)
+
+
+def pytest_report_header(config) -> str:
+    from scorpion_solver.page.browser import find_chromium
+
+    found = find_chromium()
+    if found:
+        return f"chromium: {found}"
+    return f"chromium: NOT FOUND, the browser tests will be skipped: {INSTALL}"
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2])
+    return str(longrepr)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if _CHROMIUM.search(_skip_reason(r))]
+    if not skipped:
+        return
+    tests = "test" if len(skipped) == 1 else "tests"
+    terminalreporter.write_sep(
+        "!",
+        f"BROWSER CHECKS SKIPPED: {len(skipped)} {tests} need headless Chromium: {INSTALL}",
+        red=True,
+        bold=True,
+    )
