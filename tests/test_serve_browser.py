@@ -1,0 +1,402 @@
+"""``scorpion serve`` end to end: a person's game in headless Chromium, driven by Playwright.
+
+Each test starts from a real server (``scorpion serve`` in a subprocess, on a free port, with a
+temporary database) and acts as a player would: clicks cards and columns, drags a card, presses keys,
+reads the accessible names and the live region, and waits on what the page shows (Playwright's
+``expect``), never on a sleep. What it checks is exact: the board the page draws is the reference
+engine's view of the position after the moves played (face-down cards drawn as backs, never named),
+a won deal ends announced won, a lost line ends announced lost.
+
+Chromium is the Debian package ``chromium`` (Playwright's own browser download is not used); without
+it, or without Playwright, these tests are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from scorpion_solver.game.cards import card_text
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.engine import is_lost, legal_moves, move_text, parse_moves, play, replay
+from scorpion_solver.game.rules import get_rules
+from scorpion_solver.game.view import UNKNOWN, Observation
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright is needed: pip install playwright")
+expect = playwright_api.expect
+
+CLEAR, CLASSIC = get_rules("clear"), get_rules("classic")
+WON_DEAL, LOST_DEAL = 5, 1  # deal 5 is won in both modes; deal 1 is lost in Clear runs
+PHONE, DESKTOP = (390, 844), (1280, 800)
+TAIL_LOCKED = "classic: the tail may be dealt only when no other move exists"
+SOLVER_WAIT = 180_000  # ms: a fair hint's first call loads the solver in the server
+
+# The board as drawn: per column, each card's data-card, or None for a face-down card (which the page
+# cannot name: the server never sent it).
+DRAWN = """[...document.querySelectorAll('#board .column')].map(
+  c => [...c.querySelectorAll('.card')].map(e => e.classList.contains('back') ? null : e.dataset.card))"""
+
+
+def chromium() -> str | None:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def seen_columns(position) -> list[list[str | None]]:
+    """The engine's view of a position as the page must draw it: face-down cards as None."""
+    view = Observation.of(position)
+    return [[None if c == UNKNOWN else card_text(c) for c in col] for col in view.columns]
+
+
+def solver_line(number: int, rules) -> list[str]:
+    from scorpion_solver.solver.search import solve
+
+    result = solve(deal(number, rules), rules)
+    assert result.status == "won"
+    return result.solution.split()
+
+
+def shortest_loss(number: int, rules, depth: int = 12) -> list[str]:
+    """The shortest line from the deal to a position where no legal move remains (breadth first)."""
+    start = deal(number, rules)
+    frontier, seen = [(start, [])], {start}
+    for _ in range(depth):
+        following = []
+        for position, line in frontier:
+            if is_lost(position, rules):
+                return [move_text(m) for m in line]
+            for move in legal_moves(position, rules):
+                after = play(position, move, rules)
+                if after not in seen:
+                    seen.add(after)
+                    following.append((after, line + [move]))
+        frontier = following
+    raise AssertionError(f"no lost position within {depth} moves of deal {number}")
+
+
+RANKS = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+NUMBERS = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine"}
+SUITS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+
+
+def card_name(text: str) -> str:
+    """``7H`` as the page names it: ``seven of hearts``."""
+    return f"{RANKS.get(text[0]) or NUMBERS[text[0]]} of {SUITS[text[1]]}"
+
+
+# --------------------------------------------------------------------------
+# the server and the browser
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``scorpion serve`` on a free port with a fresh database; its base URL."""
+    port = free_port()
+    db = tmp_path_factory.mktemp("serve") / "games.sqlite3"
+    log = open(db.with_suffix(".log"), "w")  # closed at teardown
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scorpion_solver", "serve", "--port", str(port), "--db", str(db)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:  # the server's own readiness: its start page answers
+        try:
+            with urllib.request.urlopen(base + "/", timeout=2) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise AssertionError("scorpion serve did not start: " + db.with_suffix(".log").read_text())
+        time.sleep(0.1)
+    yield base
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    program = chromium()
+    if program is None:
+        pytest.skip("headless Chromium is needed for the browser tests of scorpion serve: apt-get install chromium")
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=program)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]}, base_url=server)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.errors = errors
+    yield opened
+    context.close()
+    assert errors == [], errors  # no script error on any page
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    """Where screenshots go: SCORPION_SCREENSHOTS if set (to look at them), else a temporary folder."""
+    named = os.environ.get("SCORPION_SCREENSHOTS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+# --------------------------------------------------------------------------
+# acting as a player
+
+
+def open_game(page, number: int, mode: str = "clear") -> None:
+    page.goto(f"/?deal={number}&mode={mode}")
+    expect(page.locator("body")).to_have_attribute("data-ply", "0")
+    expect(page.locator("#board .card").first).to_be_visible()
+
+
+def card(page, text: str, column: int):
+    return page.locator(f'#board .column[data-column="{column}"] .card[data-card="{text}"]')
+
+
+def column(page, number: int):
+    return page.locator(f'#board .column[data-column="{number}"] .number')
+
+
+def click_move(page, move: str, ply: int) -> None:
+    """Play one move with two clicks (the card, then its column), and wait for the page to show it."""
+    if move == "tail":
+        page.locator("#tail").click()
+    else:
+        leader, columns = move.split(":")
+        source, target = columns.split(">")
+        card(page, leader, int(source)).click()
+        expect(page.locator("body")).to_have_attribute("data-picked", leader)
+        column(page, int(target)).click()
+    expect(page.locator("body")).to_have_attribute("data-ply", str(ply))
+
+
+def drawn(page) -> list[list[str | None]]:
+    return page.evaluate(DRAWN)
+
+
+def announced(page):
+    return page.locator("#announce")
+
+
+# --------------------------------------------------------------------------
+# the tests
+
+
+def test_deal_5_played_to_the_announced_win_by_clicking_the_solvers_line(page):
+    line = solver_line(WON_DEAL, CLEAR)
+    open_game(page, WON_DEAL)
+    assert drawn(page) == seen_columns(deal(WON_DEAL, CLEAR))
+    assert page.locator("#board .card.back").count() == 12
+    assert page.get_by_role("button", name="face-down card, column 1").count() == 3
+    expect(page.get_by_role("button", name="ten of hearts, column 1", exact=True)).to_be_visible()
+    position = deal(WON_DEAL, CLEAR)
+    for ply, move in enumerate(line, start=1):
+        click_move(page, move, ply)
+        position = play(position, parse_moves(move)[0], CLEAR)
+        if ply % 13 == 0 or ply == len(line):
+            assert drawn(page) == seen_columns(position), f"after move {ply}"
+    expect(page.locator("#banner")).to_have_text("You won!")
+    expect(announced(page)).to_contain_text("You won")
+    expect(page.locator("body")).to_have_attribute("data-status", "won")
+    assert page.locator("#board .card").count() == 0  # Clear runs: every run swept
+    assert page.locator("#foundations .card").count() == 4
+
+
+def test_undo_twice_redo_and_restart(page):
+    line = solver_line(WON_DEAL, CLEAR)[:3]
+    open_game(page, WON_DEAL)
+    for ply, move in enumerate(line, start=1):
+        click_move(page, move, ply)
+    start = deal(WON_DEAL, CLEAR)
+    page.locator("#undo").click()
+    expect(page.locator("body")).to_have_attribute("data-ply", "2")
+    expect(announced(page)).to_contain_text("Undid")
+    page.locator("#undo").click()
+    expect(page.locator("body")).to_have_attribute("data-ply", "1")
+    assert drawn(page) == seen_columns(replay(start, parse_moves(line[0]), CLEAR))
+    page.locator("#redo").click()
+    expect(page.locator("body")).to_have_attribute("data-ply", "2")
+    assert drawn(page) == seen_columns(replay(start, parse_moves(" ".join(line[:2])), CLEAR))
+    expect(page.locator("#redo")).to_be_enabled()  # the third move can still be redone
+    page.locator("#restart").click()
+    expect(page.locator("body")).to_have_attribute("data-ply", "0")
+    assert drawn(page) == seen_columns(start)
+    expect(page.locator("#undo")).to_be_disabled()
+
+
+def test_drag_one_move(page):
+    move = solver_line(WON_DEAL, CLEAR)[0]
+    leader, columns = move.split(":")
+    source, target = (int(c) for c in columns.split(">"))
+    open_game(page, WON_DEAL)
+    card(page, leader, source).drag_to(page.locator(f'#board .column[data-column="{target}"]'))
+    expect(page.locator("body")).to_have_attribute("data-ply", "1")
+    expect(page.locator("#move-list li")).to_have_text([move])
+    assert drawn(page) == seen_columns(replay(deal(WON_DEAL, CLEAR), parse_moves(move), CLEAR))
+
+
+def focused(page) -> tuple[int, int]:
+    """The board position of the focused element: (column 0-6, card index; -1 for the column itself)."""
+    return tuple(
+        page.evaluate(
+            """(() => { const e = document.activeElement, c = e.closest('#board .column');
+                 return c ? [Number(c.dataset.column) - 1, e.dataset.idx === undefined ? -1 : Number(e.dataset.idx)]
+                          : [-9, -9]; })()"""
+        )
+    )
+
+
+def keys_to(page, col: int, idx: int) -> None:
+    """Walk the focus to (col, idx) with the arrow keys only."""
+    for _ in range(40):
+        at_col, at_idx = focused(page)
+        if (at_col, at_idx) == (col, idx):
+            return
+        if at_col != col:
+            page.keyboard.press("ArrowRight" if col > at_col else "ArrowLeft")
+        else:
+            page.keyboard.press("ArrowDown" if idx > at_idx else "ArrowUp")
+    raise AssertionError(f"the arrow keys did not reach column {col + 1}, card {idx}")
+
+
+def test_three_moves_by_keyboard_only_then_undo_and_redo_keys(page):
+    line = solver_line(WON_DEAL, CLEAR)[:3]
+    open_game(page, WON_DEAL)
+    for _ in range(20):  # Tab until the board has the focus
+        page.keyboard.press("Tab")
+        if focused(page)[0] >= 0:
+            break
+    assert focused(page)[0] >= 0, "Tab never reached the board"
+    position = deal(WON_DEAL, CLEAR)
+    for ply, move in enumerate(line, start=1):
+        parsed = parse_moves(move)[0]
+        leader = card_text(parsed.card)
+        src, dst = parsed.src, parsed.dst
+        keys_to(page, src, position.columns[src].index(parsed.card))
+        expect(page.locator(":focus")).to_have_accessible_name(f"{card_name(leader)}, column {src + 1}")
+        page.keyboard.press("Enter")
+        expect(page.locator("body")).to_have_attribute("data-picked", leader)
+        expect(page.locator(f'#board .column[data-column="{dst + 1}"]')).to_have_class(re.compile(r"\bdest\b"))
+        keys_to(page, dst, len(position.columns[dst]) - 1)
+        page.keyboard.press("Enter")
+        expect(page.locator("body")).to_have_attribute("data-ply", str(ply))
+        expect(announced(page)).to_contain_text(f"{card_name(leader)} from column {src + 1} to column {dst + 1}")
+        position = play(position, parsed, CLEAR)
+        assert drawn(page) == seen_columns(position)
+    page.keyboard.press("u")
+    expect(page.locator("body")).to_have_attribute("data-ply", "2")
+    page.keyboard.press("Control+z")
+    expect(page.locator("body")).to_have_attribute("data-ply", "1")
+    page.keyboard.press("Control+y")
+    expect(page.locator("body")).to_have_attribute("data-ply", "2")
+    page.keyboard.press("r")
+    expect(page.locator("body")).to_have_attribute("data-ply", "3")
+    assert drawn(page) == seen_columns(position)
+
+
+def test_classic_tail_button_is_disabled_while_other_moves_exist(page):
+    open_game(page, WON_DEAL, "classic")
+    tail = page.locator("#tail")
+    expect(tail).to_be_disabled()
+    expect(tail).to_have_attribute("title", TAIL_LOCKED)
+    expect(page.locator("#tail-reason")).to_contain_text("the tail may be dealt only when no other move exists")
+    assert legal_moves(deal(WON_DEAL, CLASSIC), CLASSIC)  # there are other moves
+    open_game(page, WON_DEAL, "clear")
+    expect(page.locator("#tail")).to_be_enabled()  # Clear runs: the tail at any time
+
+
+def test_a_lost_line_ends_announced_lost(page):
+    line = shortest_loss(LOST_DEAL, CLEAR)
+    open_game(page, LOST_DEAL)
+    for ply, move in enumerate(line, start=1):
+        click_move(page, move, ply)
+    expect(page.locator("body")).to_have_attribute("data-status", "lost")
+    expect(page.locator("#banner")).to_have_text("Lost: no legal move remains.")
+    expect(announced(page)).to_contain_text("Lost: no legal move remains")
+    assert drawn(page) == seen_columns(replay(deal(LOST_DEAL, CLEAR), parse_moves(" ".join(line)), CLEAR))
+
+
+def test_fair_hint_is_listed_and_shown_on_the_board(page):
+    open_game(page, WON_DEAL)
+    page.locator("#hint").click()
+    items = page.locator("#hint-list li")
+    expect(items.first).to_be_visible(timeout=SOLVER_WAIT)
+    hint = page.evaluate("scorpionGame.hint().data")
+    legal = {move_text(m) for m in legal_moves(deal(WON_DEAL, CLEAR), CLEAR)}
+    assert {m["move"] for m in hint["moves"]} == legal and hint["samples"] == 30 and hint["unseen"] == 15
+    shares = [m["share"] for m in hint["moves"]]
+    assert shares == sorted(shares, reverse=True)  # best first
+    expect(items).to_have_count(len(hint["moves"]))
+    expect(items.first.locator(".mv")).to_have_text(hint["best"])
+    best = hint["moves"][0]
+    expect(items.first.locator(".share")).to_contain_text(f"{best['share']:.0%}")
+    if hint["best"] != "tail":
+        leader, columns = hint["best"].split(":")
+        source, target = columns.split(">")
+        expect(card(page, leader, int(source))).to_have_class(re.compile(r"\bhint-card\b"))
+        expect(page.locator(f'#board .column[data-column="{target}"]')).to_have_class(re.compile(r"\bhint-dest\b"))
+    # playing on drops the hint: it was for the position before
+    click_move(page, solver_line(WON_DEAL, CLEAR)[0], 1)
+    expect(page.locator("#hint-panel")).to_be_hidden()
+    assert page.locator(".hint-card").count() == 0
+
+
+def test_reload_mid_game_finds_the_same_position(page):
+    line = solver_line(WON_DEAL, CLEAR)[:4]
+    open_game(page, WON_DEAL)
+    for ply, move in enumerate(line, start=1):
+        click_move(page, move, ply)
+    before = drawn(page)
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ply", "4")
+    assert drawn(page) == before == seen_columns(replay(deal(WON_DEAL, CLEAR), parse_moves(" ".join(line)), CLEAR))
+    expect(page.locator("#move-list li")).to_have_text(line)
+    expect(announced(page)).to_contain_text("resumed after 4 moves")
+
+
+@pytest.mark.parametrize("size, name", [(PHONE, "phone"), (DESKTOP, "desktop")])
+def test_screenshots_at_phone_and_desktop_widths(page, shots, size, name):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_game(page, WON_DEAL)
+    for ply, move in enumerate(solver_line(WON_DEAL, CLEAR)[:6], start=1):
+        click_move(page, move, ply)
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]  # the table fits the width
+    path = shots / f"serve-deal5-{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    png = path.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width = int.from_bytes(png[16:20], "big")
+    assert width == size[0] and len(png) > 20_000  # a drawn board, not a blank page
