@@ -11,9 +11,15 @@ from __future__ import annotations
 import json
 import random
 import re
+import signal
+import socket
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
 
+import httpx
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -37,6 +43,7 @@ from scorpion_solver.game.rules import get_rules
 from scorpion_solver.play.intervals import wilson_interval
 from scorpion_solver.serve import Config, create_app
 from scorpion_solver.serve.helpers import Budget
+from scorpion_solver.serve.store import default_path
 from scorpion_solver.serve.table import TAIL_LOCKED
 
 CLEAR, CLASSIC = get_rules("clear"), get_rules("classic")
@@ -511,3 +518,46 @@ def test_random_requests_answer_2xx_or_4xx_json(fuzz_client, method, path, game,
         assert isinstance(r.json()["error"], str)
     if path.startswith("/api/") and not path.endswith("export") and r.status_code < 300:
         r.json()
+
+
+# ---------------------------------------------------------------------------------
+# the command
+
+
+def test_serve_has_help_and_refuses_a_taken_port_in_one_line(tmp_path):
+    run = CliRunner().invoke(main, ["serve", "--help"])
+    assert run.exit_code == 0 and "--db" in run.output and "--open" in run.output
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = CliRunner().invoke(main, ["serve", "--port", str(port), "--db", str(tmp_path / "g.sqlite3")])
+    assert run.exit_code == 2 and run.output.count("\n") == 1 and run.output.startswith("error: cannot listen")
+
+
+def test_the_database_lives_in_the_users_data_directory(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_path() == tmp_path / "scorpion-solver" / "games.sqlite3"
+
+
+def test_scorpion_serve_answers_warns_off_loopback_and_stops_on_sigterm(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    command = [sys.executable, "-m", "scorpion_solver", "serve", "--host", "0.0.0.0", "--port", "0", "--db", str(db)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = re.search(r"http://\S+/", server.stdout.readline()).group(0).replace("0.0.0.0", "127.0.0.1")
+        for _ in range(100):  # the URL is printed just before uvicorn binds
+            try:
+                created = httpx.post(url + "api/games", json={"deal": 5, "mode": "clear"})
+                break
+            except httpx.ConnectError:
+                time.sleep(0.1)
+        assert created.status_code == 201 and created.json()["game"]["deal"] == 5
+        assert httpx.get(url + "api/games").json()["games"][0]["deal"] == 5
+    finally:
+        server.send_signal(signal.SIGTERM)
+        out, err = server.communicate(timeout=30)
+    assert server.returncode == 0 and out.strip().endswith("stopped (SIGTERM)")
+    assert err.startswith("warning: listening on 0.0.0.0")
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT deal, mode FROM games").fetchall() == [(5, "clear")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import signal
 import socket
 import sqlite3
 import threading
@@ -79,5 +80,10 @@ def serve_command(host: str, port: int, db: str | None, open_browser: bool) -> N
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
-    server.run()  # uvicorn stops cleanly on SIGINT and SIGTERM
-    click.echo("stopped")
+    stopped_by = []
+    # uvicorn stops gracefully on SIGINT and SIGTERM (open requests finish), then raises the signal again
+    # for the handler that was there before it: this one, so the command ends with a line and status 0
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda number, frame: stopped_by.append(number))
+    server.run()
+    click.echo(f"stopped ({signal.Signals(stopped_by[0]).name})" if stopped_by else "stopped")
