@@ -42,6 +42,7 @@ from scorpion_solver.game.engine import (
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.play.intervals import wilson_interval
 from scorpion_solver.serve import Config, create_app
+from scorpion_solver.serve import helpers as serve_helpers
 from scorpion_solver.serve.helpers import Budget
 from scorpion_solver.serve.store import default_path
 from scorpion_solver.serve.table import TAIL_LOCKED
@@ -561,3 +562,77 @@ def test_scorpion_serve_answers_warns_off_loopback_and_stops_on_sigterm(tmp_path
     assert err.startswith("warning: listening on 0.0.0.0")
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT deal, mode FROM games").fetchall() == [(5, "clear")]
+
+
+# ---------------------------------------------------------------------------------
+# the help pool: full, waiting too long, moved past
+
+
+@pytest.fixture
+def blocked_fair(monkeypatch):
+    """helpers.fair replaced by a call that waits for ``release`` (and counts its calls)."""
+    gate = {"started": threading.Event(), "release": threading.Event(), "calls": 0}
+
+    def fair(view, rules, samples, seed, limits):
+        gate["calls"] += 1
+        gate["started"].set()
+        assert gate["release"].wait(10)
+        return {"moves": [], "best": None}
+
+    monkeypatch.setattr(serve_helpers, "fair", fair)
+    return gate
+
+
+def _hint_in_thread(client, game, answers):
+    def ask():
+        body = {"kind": "fair", "version": game["version"]}
+        answers.append(client.post(f"/api/games/{game['id']}/hint", json=body))
+
+    thread = threading.Thread(target=ask)
+    thread.start()
+    return thread
+
+
+def test_more_hints_than_the_pool_takes_are_refused_with_503(db, blocked_fair):
+    with make_client(db, workers=1, queue=0) as client:
+        game = new_game(client)
+        answers = []
+        first = _hint_in_thread(client, game, answers)
+        assert blocked_fair["started"].wait(10)
+        r = client.post(f"/api/games/{game['id']}/hint", json={"kind": "fair", "version": game["version"]})
+        assert r.status_code == 503 and "busy" in r.json()["error"] and r.json()["retry"] is True
+        blocked_fair["release"].set()
+        first.join()
+        assert answers[0].status_code == 200 and blocked_fair["calls"] == 1
+        # the pool is free again
+        r = client.post(f"/api/games/{game['id']}/hint", json={"kind": "fair", "version": game["version"]})
+        assert r.status_code == 200 and blocked_fair["calls"] == 2
+
+
+def test_a_hint_waiting_too_long_is_refused(db, blocked_fair):
+    with make_client(db, workers=1, queue=1, wait_seconds=0.2) as client:
+        game = new_game(client)
+        answers = []
+        first = _hint_in_thread(client, game, answers)
+        assert blocked_fair["started"].wait(10)
+        r = client.post(f"/api/games/{game['id']}/hint", json={"kind": "fair", "version": game["version"]})
+        assert r.status_code == 503 and "busy for 0.2 s" in r.json()["error"]
+        blocked_fair["release"].set()
+        first.join()
+
+
+def test_hints_the_player_moved_past_are_dropped(db, blocked_fair):
+    with make_client(db, workers=1, queue=1) as client:
+        game = new_game(client)
+        answers = []
+        running = _hint_in_thread(client, game, answers)
+        assert blocked_fair["started"].wait(10)
+        queued = _hint_in_thread(client, game, answers)
+        time.sleep(0.2)  # let the second request reach the queue
+        moved = move(client, game, game["legal"][0]["move"])
+        blocked_fair["release"].set()
+        running.join()
+        queued.join()
+        assert [a.status_code for a in answers] == [409, 409]
+        assert all(a.json()["game"]["version"] == moved["version"] for a in answers)
+        assert blocked_fair["calls"] == 1  # the queued one never ran
