@@ -126,7 +126,8 @@ def main() -> None:
 
 
 def run(args, url: str, line: list[str], pid: int) -> dict:
-    report: dict = {"settings": vars(args).copy(), "line_moves": len(line)}
+    settings = {k: v for k, v in vars(args).items() if k != "out"}  # no machine path in a committed report
+    report: dict = {"settings": settings, "line_moves": len(line)}
     with httpx.Client(timeout=120) as client:
         # validation: the server plays the solver's line to the announced win
         timings: list[float] = []
