@@ -401,9 +401,12 @@ def test_no_response_of_a_whole_game_shows_a_card_before_it_is_revealed(client):
         assert not (found & secret), (response.request.url, found & secret)
         bodies_checked += 1
 
-    static = [f"/static/{name}" for name in ("index.html", "game.html", "stats.html", "game.js", "game.css")]
+    names = ("index.html", "game.html", "stats.html", "game.js", "game.css", "cards.js", "cards.css")
+    static = [f"/static/{name}" for name in names]
     for path in ["/", "/stats", *static]:
-        check(client.get(path), position)
+        response = client.get(path)
+        assert response.status_code == 200, path
+        check(response, position)
     r = client.get("/?deal=5&mode=clear", follow_redirects=False)
     game_id = int(r.headers["location"].rsplit("/", 1)[1])
     check(client.get(r.headers["location"]), position)

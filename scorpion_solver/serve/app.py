@@ -482,7 +482,12 @@ def create_app(config: Config) -> Starlette:
         Route("/api/games/{game_id}/analysis", guarded(analysis), methods=["POST"]),
         Route("/api/games/{game_id}/export", guarded(export)),
         Route("/api/stats", guarded(stats)),
-        Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        # the page's files, then the card drawing the game shares with `scorpion show` (page/cards)
+        Mount(
+            "/static",
+            app=StaticFiles(directory=STATIC, packages=[("scorpion_solver.page", "cards")], check_dir=False),
+            name="static",
+        ),
     ]
 
     async def http_error(request: Request, exc: HTTPException):
