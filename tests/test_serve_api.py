@@ -40,6 +40,7 @@ from scorpion_solver.game.engine import (
     parse_moves,
 )
 from scorpion_solver.game.rules import get_rules
+from scorpion_solver.game.view import Observation
 from scorpion_solver.play.intervals import wilson_interval
 from scorpion_solver.serve import Config, create_app
 from scorpion_solver.serve import helpers as serve_helpers
@@ -639,3 +640,60 @@ def test_hints_the_player_moved_past_are_dropped(db, blocked_fair):
         assert [a.status_code for a in answers] == [409, 409]
         assert all(a.json()["game"]["version"] == moved["version"] for a in answers)
         assert blocked_fair["calls"] == 1  # the queued one never ran
+
+
+# ---------------------------------------------------------------------------------
+# random deals, and the fair hint's input
+
+
+@pytest.mark.parametrize("grade", ["easy", "medium", "hard"])
+def test_a_random_winnable_deal_has_the_grade_asked_for(client, grade):
+    from pathlib import Path
+
+    from scorpion_solver.batch.deal_grades import grade_deals
+
+    root = Path(__file__).resolve().parent.parent / "results"
+    if not (root / "deals-1-1000000").is_dir():
+        pytest.skip("the committed results are not in this checkout")
+    game = new_game_random(client, grade)
+    assert game["grade"] == grade and game["ply"] == 0
+    assert grade_deals("classic", root, root / "deals-1-1000000")[game["deal"]] == grade
+
+
+def new_game_random(client, kind, mode="classic") -> dict:
+    r = client.post("/api/games", json={"random": kind, "mode": mode})
+    assert r.status_code == 201, r.text
+    return r.json()["game"]
+
+
+def test_a_random_deal_of_any_kind_opens_and_the_start_page_redirects_to_it(client):
+    game = new_game_random(client, "any", "clear")
+    assert game["grade"] is None and 1 <= game["deal"] <= 1_000_000
+    r = client.get("/?random=any&mode=classic", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/game/")
+    opened = client.get("/api/games/" + r.headers["location"].rsplit("/", 1)[1]).json()["game"]
+    assert opened["mode"] == "classic"
+
+
+def test_the_fair_hint_is_given_the_players_view_only(client, monkeypatch):
+    seen = []
+
+    def fair(view, rules, samples, seed, limits):
+        seen.append(view)
+        return {"moves": [], "best": None}
+
+    monkeypatch.setattr(serve_helpers, "fair", fair)
+    line = solver_line(5)
+    game = new_game(client)
+    for text in line[:12]:
+        game = move(client, game, text)
+    r = client.post(f"/api/games/{game['id']}/hint", json={"kind": "fair", "version": game["version"]})
+    assert r.status_code == 200
+    position = deal(5, CLEAR)
+    for text in line[:12]:
+        position = apply_move(position, parse_move(text), CLEAR)
+    (view,) = seen
+    assert isinstance(view, Observation) and view == Observation.of(position)
+    # not one face-down or tail card is known to it: every such slot is unknown
+    assert len(view.hidden_slots()) == sum(position.hidden) + len(position.tail)
+    assert not (view.known_cards() & {c for col, h in zip(position.columns, position.hidden) for c in col[:h]})
