@@ -31,6 +31,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..batch.deal_grades import GRADES, grade_deals
+from ..game.engine import apply_move, parse_move
 from ..game.view import Observation
 from ..play.intervals import wilson_interval
 from . import helpers
@@ -237,11 +238,13 @@ class Server:
         if "move" not in data:
             raise ApiError(400, "'move' is missing")
         played = table.resolve(data["move"])
-        trial = Table.replayed(row.deal, table.rules, table.line[: table.ply] + [played], table.ply + 1)
+        after = apply_move(table.position, parse_move(played.move), table.rules)
         try:
-            self.store.play(game_id, row.version, played, trial.status)
+            self.store.play(game_id, row.version, played, status_of(after, table.rules))
         except StaleVersion:
             raise self._stale(game_id) from None
+        table.push(played)  # the cached table follows the database (moves run one at a time on the event loop)
+        self._tables[game_id] = (row.version + 1, row.attempt, table)
         return self.state(game_id)
 
     def set_ply(self, game_id: int, data: dict, how: str) -> dict:
@@ -262,6 +265,8 @@ class Server:
             self.store.set_ply(game_id, row.version, ply, status)
         except StaleVersion:
             raise self._stale(game_id) from None
+        table.ply = ply
+        self._tables[game_id] = (row.version + 1, row.attempt, table)
         return self.state(game_id)
 
     def restart(self, game_id: int, data: dict) -> dict:
