@@ -40,7 +40,7 @@ from .table import PLAYING, GameError, Table, check_deal, check_mode, import_lin
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024  # a move file of thousands of moves fits; anything bigger is refused (413)
-MAX_SAMPLES = 200
+MAX_SAMPLES = 100  # as many as `scorpion hint --fair` takes by default; bounds a hint's work
 DEFAULT_SAMPLES = 30
 RANDOM_DEALS = 1_000_000  # "any" random deal: the deals the committed results cover
 PEEK_KINDS = ("winnable", "peek", "line")
