@@ -721,3 +721,12 @@ def test_after_a_loss_the_analysis_finds_the_fatal_move_and_its_alternative_wins
     assert game["status"] == "won"
     stats = client.get("/api/stats").json()["modes"]["clear"]
     assert (stats["won"], stats["lost"]) == (0, 1)  # the game counts by its first finish
+
+
+def test_an_oversized_body_without_a_length_is_refused_while_it_streams(client):
+    def chunks():  # sent chunked (no Content-Length): 100 x 4 KB, past the 64 KB limit
+        for _ in range(100):
+            yield b" " * 4096
+
+    r = client.post("/api/games", content=chunks())
+    assert r.status_code == 413 and "larger than" in r.json()["error"]
