@@ -412,7 +412,6 @@ def create_app(config: Config) -> Starlette:
             raise ApiError(403, f"'{kind}' reads the hidden cards: switch peeking on for this game first")
         samples = _int(data, "samples", required=False, default=DEFAULT_SAMPLES, low=1, high=MAX_SAMPLES)
         seed = _int(data, "seed", required=False, default=row.version, low=0, high=2**32 - 1)
-        server.store.add_event(game_id, kind, table.ply, {"samples": samples} if kind == "fair" else None)
         budget, rules, perm = config.budget, table.rules, table.perm
         if kind == "fair":
             call = (helpers.fair, Observation.of(table.position), rules, samples, seed, budget.fair())
@@ -432,6 +431,8 @@ def create_app(config: Config) -> Starlette:
             raise server._stale(game_id) from None
         if not current():
             raise server._stale(game_id)
+        # counted once answered: a refused or dropped request gave the player nothing
+        server.store.add_event(game_id, kind, table.ply, {"samples": samples} if kind == "fair" else None)
         return JSONResponse({"hint": _translate_hint(kind, result, perm), "kind": kind, "version": row.version})
 
     async def analysis(request: Request):

@@ -71,10 +71,12 @@ class HelpPool:
         self._count_lock = threading.Lock()
         self._waiting_or_running = 0
         self._slots: asyncio.Semaphore | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _semaphore(self) -> asyncio.Semaphore:
-        if self._slots is None:  # made on first use, inside the server's event loop
-            self._slots = asyncio.Semaphore(self.workers)
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._loop is not loop:  # made inside the loop that uses it
+            self._slots, self._loop = asyncio.Semaphore(self.workers), loop
         return self._slots
 
     async def run(self, fn, *args, still_current=lambda: True):

@@ -204,10 +204,13 @@ class Store:
             hints,
         )
 
-    def summaries(self) -> list[dict]:
+    def summaries(self, limit: int = 500) -> list[dict]:
+        """The games, the most recently changed first (at most ``limit``)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, deal, mode, grade, status, ply, peek, created, updated FROM games ORDER BY updated DESC"
+                "SELECT id, deal, mode, grade, status, ply, peek, created, updated FROM games "
+                "ORDER BY updated DESC, id DESC LIMIT ?",
+                (limit,),
             ).fetchall()
         return [dict(r) | {"peek": bool(r["peek"])} for r in rows]
 
