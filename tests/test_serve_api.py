@@ -554,7 +554,7 @@ def test_scorpion_serve_answers_warns_off_loopback_and_stops_on_sigterm(tmp_path
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         url = re.search(r"http://\S+/", server.stdout.readline()).group(0).replace("0.0.0.0", "127.0.0.1")
-        for _ in range(100):  # the URL is printed just before uvicorn binds
+        for _ in range(600):  # the URL is printed just before uvicorn binds (a loaded machine: up to a minute)
             try:
                 created = httpx.post(url + "api/games", json={"deal": 5, "mode": "clear"})
                 break
