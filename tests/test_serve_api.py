@@ -730,3 +730,20 @@ def test_an_oversized_body_without_a_length_is_refused_while_it_streams(client):
 
     r = client.post("/api/games", content=chunks())
     assert r.status_code == 413 and "larger than" in r.json()["error"]
+
+
+def test_done_when_deal_5_won_with_an_undo_and_a_fair_hint_is_in_the_statistics_after_a_restart(db):
+    line = solver_line(5)
+    with make_client(db) as first:
+        game = new_game(first)
+        for k, text in enumerate(line):
+            if k == 3:
+                game = post(first, move(first, game, line[3]), "undo")
+                body = {"kind": "fair", "samples": 2, "version": game["version"]}
+                assert first.post(f"/api/games/{game['id']}/hint", json=body).status_code == 200
+            game = move(first, game, text)
+        assert game["status"] == "won"
+    with make_client(db) as second:
+        stats = second.get("/api/stats").json()["modes"]["clear"]
+        assert (stats["games"], stats["won"], stats["win_rate"], stats["fair_hints"]) == (1, 1, 1.0, 1)
+        assert second.get("/api/games").json()["games"][0]["status"] == "won"
