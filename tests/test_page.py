@@ -29,6 +29,7 @@ from scorpion_solver.cli import main
 from scorpion_solver.game.cards import card_text
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import legal_moves, move_text, parse_moves, replay_positions
+from scorpion_solver.game.position import Position, position_problems
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.view import Observation
 from scorpion_solver.game.view_text import parse_view
@@ -597,4 +598,63 @@ def test_fair_page_of_a_view_with_unknown_cards_in_the_browser(browser, shots, t
     photograph(tab, shots, "fair-view-phone", PHONE[0])
     tab.key("ArrowLeft")
     assert tab.evaluate(STATE)["choice"] is None
+    check_clean(tab, path)
+
+
+# A column of 20 face-up cards holding every rank (the J, Q and K twice), the rest spread over the table.
+LONG_COLUMN = "KS QH JD TC 9S 8H 7D 6C 5S 4H 3D 2C AS KH QD JC TS 9H 8D 7C".split()
+
+# Per card of column 1: its box, its corner's box and text, the corner's type size, and which card the
+# browser finds at the middle of the corner (what a person sees there), once the corner is scrolled into view.
+CORNERS = """(() => {
+  const cards = [...document.querySelectorAll('#board .column')[0].querySelectorAll('.card')];
+  return cards.map((card, k) => {
+    const corner = card.querySelector('.corner');
+    corner.scrollIntoView({block: 'center'});
+    const box = card.getBoundingClientRect(), c = corner.getBoundingClientRect();
+    const hit = document.elementFromPoint((c.left + c.right) / 2, (c.top + c.bottom) / 2);
+    const next = cards[k + 1] ? cards[k + 1].getBoundingClientRect().top : null;
+    return {card: card.dataset.card, text: corner.textContent, top: box.top, right: box.right,
+            cornerTop: c.top, cornerBottom: c.bottom, cornerRight: c.right, nextTop: next,
+            fontPx: parseFloat(getComputedStyle(corner).fontSize),
+            seen: hit && hit.closest('.card') ? hit.closest('.card').dataset.card : null};
+  });
+})()"""
+
+
+def long_column_position() -> Position:
+    from scorpion_solver.game.cards import parse_card
+
+    first = [parse_card(card)[0] for card in LONG_COLUMN]
+    rest = [c for c in range(52) if c not in first]
+    tail, rest = rest[:3], rest[3:]
+    columns = [tuple(first)] + [tuple(rest[k::6]) for k in range(6)]
+    return Position(columns=tuple(columns), hidden=(0,) * 7, tail=tuple(tail))
+
+
+@pytest.mark.parametrize("size, name", [((1280, 900), "desktop"), (PHONE, "phone")])
+def test_a_20_card_column_keeps_every_rank_readable(browser, shots, tmp_path, size, name):
+    start = long_column_position()
+    assert position_problems(start) == []
+    path = tmp_path / "long-column.html"
+    path.write_text(render_html(page_data(start, CLEAR, command="hand-made: a column of 20 cards")))
+    tab = open_page(browser, path, size)
+    drawn = tab.evaluate(CORNERS)
+    assert [d["card"] for d in drawn] == LONG_COLUMN
+    for d in drawn:
+        rank = "10" if d["card"][0] == "T" else d["card"][0]
+        assert d["text"].startswith(rank), d  # the corner names the rank
+        assert d["seen"] == d["card"], f"{d['card']}'s corner is covered by {d['seen']}"
+        assert d["cornerTop"] >= d["top"] and d["cornerRight"] <= d["right"] + 0.5, d
+        assert d["nextTop"] is None or d["cornerBottom"] <= d["nextTop"] + 0.5, f"{d['card']}: the next card hides it"
+        assert d["fontPx"] >= 12, d
+    # the table fits the window's width, and its height too (it would scroll, not clip, past the floor size)
+    tab.evaluate("window.scrollTo(0, 0)")
+    assert tab.evaluate("document.documentElement.scrollWidth") <= size[0]
+    bottom = tab.evaluate(
+        "document.querySelectorAll('#board .column')[0].querySelector('.stack').getBoundingClientRect().bottom"
+    )
+    assert bottom <= tab.evaluate("document.getElementById('table').getBoundingClientRect().bottom")
+    assert bottom <= size[1], "a 20-card column fits the window"
+    photograph(tab, shots, f"long-column-{name}", size[0])
     check_clean(tab, path)

@@ -186,6 +186,10 @@ def card(page, text: str, column: int):
     return page.locator(f'#board .column[data-column="{column}"] .card[data-card="{text}"]')
 
 
+# Where a person clicks a card: its corner, the part the card above it leaves in sight.
+CORNER = {"x": 10, "y": 6}
+
+
 def column(page, number: int):
     return page.locator(f'#board .column[data-column="{number}"] .number')
 
@@ -197,7 +201,7 @@ def click_move(page, move: str, ply: int) -> None:
     else:
         leader, columns = move.split(":")
         source, target = columns.split(">")
-        card(page, leader, int(source)).click()
+        card(page, leader, int(source)).click(position=CORNER)
         expect(page.locator("body")).to_have_attribute("data-picked", leader)
         column(page, int(target)).click()
     expect(page.locator("body")).to_have_attribute("data-ply", str(ply))
@@ -262,7 +266,7 @@ def test_drag_one_move(page):
     leader, columns = move.split(":")
     source, target = (int(c) for c in columns.split(">"))
     open_game(page, WON_DEAL)
-    card(page, leader, source).drag_to(page.locator(f'#board .column[data-column="{target}"]'))
+    card(page, leader, source).drag_to(page.locator(f'#board .column[data-column="{target}"]'), source_position=CORNER)
     expect(page.locator("body")).to_have_attribute("data-ply", "1")
     expect(page.locator("#move-list li")).to_have_text([move])
     assert drawn(page) == seen_columns(replay(deal(WON_DEAL, CLEAR), parse_moves(move), CLEAR))

@@ -313,7 +313,8 @@
     document.getElementById("mode").textContent = MODE_NAME[game.mode] || game.mode;
     document.title = "Scorpion: deal " + game.deal + ", " + (MODE_NAME[game.mode] || game.mode);
     var status = game.status === "won" ? "Won!" : game.status === "lost" ? "Lost: no legal move remains"
-      : "move " + (game.ply + 1) + (game.hints_asked ? " \u00b7 fair hints asked: " + game.hints_asked : "");
+      : (game.ply ? game.ply + " move" + (game.ply === 1 ? "" : "s") + " played" : "no move played yet") +
+        (game.hints_asked ? " \u00b7 hints asked: " + game.hints_asked : "");
     document.getElementById("status").textContent = status;
     document.getElementById("undo").disabled = !game.can_undo;
     document.getElementById("redo").disabled = !game.can_redo;
