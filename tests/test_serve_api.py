@@ -476,7 +476,7 @@ def test_unknown_games_paths_and_methods_are_4xx_json(client):
 
 
 PATHS = ["/", "/stats", "/game/{id}", "/api/games", "/api/stats", "/static/x.js", "/api/games/{id}"] + [
-    f"/api/games/{{id}}/{a}" for a in ("move", "undo", "redo", "restart", "goto", "hint", "peek", "export")
+    f"/api/games/{{id}}/{a}" for a in ("move", "undo", "redo", "restart", "goto", "hint", "peek", "export", "analysis")
 ]
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=12),
@@ -541,6 +541,17 @@ def test_serve_has_help_and_refuses_a_taken_port_in_one_line(tmp_path):
         port = taken.getsockname()[1]
         run = CliRunner().invoke(main, ["serve", "--port", str(port), "--db", str(tmp_path / "g.sqlite3")])
     assert run.exit_code == 2 and run.output.count("\n") == 1 and run.output.startswith("error: cannot listen")
+
+
+@pytest.mark.parametrize("what", ["a folder", "not a database"])
+def test_serve_refuses_a_database_it_cannot_use_in_one_line(tmp_path, what):
+    db = tmp_path / "games.sqlite3"
+    if what == "a folder":
+        db.mkdir()
+    else:
+        db.write_bytes(b"these are not the pages of an SQLite file" * 100)
+    run = CliRunner().invoke(main, ["serve", "--port", "0", "--db", str(db)])
+    assert run.exit_code == 2 and run.output.count("\n") == 1 and run.output.startswith("error: ")
 
 
 def test_the_database_lives_in_the_users_data_directory(monkeypatch, tmp_path):
