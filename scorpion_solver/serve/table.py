@@ -21,6 +21,7 @@ columns; the database and the export keep the engine's moves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from ..game.cards import SUITS, card_text, run_of_suit
 from ..game.deal import check_deal_number, deal
@@ -150,7 +151,7 @@ class Table:
         if move.is_tail:
             if TAIL in legal:
                 return Played("tail", "tail", perm)
-            return Played(*self._refuse(position, TAIL))
+            self._refuse(position, TAIL)
         engine = Move(move.card, perm[move.src], perm[move.dst])
         if engine in legal:
             return Played(move_text(engine), move_text(move), perm)
@@ -164,17 +165,24 @@ class Table:
                 other = perm.index(canonical.dst)
                 new[move.dst], new[other] = canonical.dst, perm[move.dst]
                 return Played(move_text(canonical), move_text(move), tuple(new))
-        return Played(*self._refuse(position, engine))
+        self._refuse(position, move)
 
-    def _refuse(self, position: Position, engine: Move):
+    def _refuse(self, position: Position, move: Move) -> NoReturn:
+        """Raise GameError with the engine's reason, told in the columns the player sees."""
+        perm = self.perm
+        shown = Position(
+            tuple(position.columns[e] for e in perm),
+            tuple(position.hidden[e] for e in perm),
+            position.tail,
+            position.frozen,
+        )
         try:
-            play(position, engine, self.rules)
+            play(shown, move, self.rules)
         except MoveError as exc:
-            message = str(exc)
-            if self.perm != IDENTITY:
-                message = f"{message} (columns as the engine numbers them)"
-            raise GameError(message) from None
-        raise GameError(f"{move_text(engine)} is not legal here")  # pragma: no cover: play refused it above
+            raise GameError(str(exc)) from None
+        # legal in the shown order but not in the engine's: only a whole-column move between the player's
+        # interchangeable columns can be (it changes nothing)
+        raise GameError(f"{move_text(move)} is not legal here: it changes nothing")
 
     def push(self, played: Played) -> None:
         """Play a resolved move after the current ply (the redo stack beyond it goes)."""
