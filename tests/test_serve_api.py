@@ -38,6 +38,7 @@ from scorpion_solver.game.engine import (
     move_text,
     parse_move,
     parse_moves,
+    replay,
 )
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.view import Observation
@@ -46,7 +47,7 @@ from scorpion_solver.serve import Config, create_app
 from scorpion_solver.serve import helpers as serve_helpers
 from scorpion_solver.serve.helpers import Budget
 from scorpion_solver.serve.store import default_path
-from scorpion_solver.serve.table import TAIL_LOCKED
+from scorpion_solver.serve.table import TAIL_LOCKED, Table
 
 CLEAR, CLASSIC = get_rules("clear"), get_rules("classic")
 SMALL = Budget(fair_nodes=2_000, peek_nodes=300_000, seconds=None)
@@ -346,23 +347,33 @@ def test_a_fair_hint_judges_every_legal_move_from_the_view(client):
     assert stale.status_code == 409 and stale.json()["game"]["version"] == game["version"]
 
 
-def king_into_two_spaces() -> tuple[int, list[str], str, int]:
-    """A deal and a line after which a King may go into either of two interchangeable empty columns."""
-    for number in range(1, 200):
+def kings_into_two_spaces(count: int = 1) -> list[tuple[int, list[str], str, int]]:
+    """Deals and lines after which a King may go into either of two interchangeable empty columns.
+
+    Each is (deal, the line before, the engine's canonical King move, the other empty column, 1-based).
+    """
+    found = []
+    for number in range(1, 400):
         rng, position, line = random.Random(number), deal(number, CLEAR), []
         while (moves := legal_moves(position, CLEAR)) and len(line) < 300:
             empty = [c for c in interchangeable_columns(position) if not position.columns[c]]
             kings = [m for m in moves if not m.is_tail and m.dst in empty]
             if len(empty) >= 2 and kings:
-                return number, line, move_text(kings[0]), empty[1] + 1
+                found.append((number, line, move_text(kings[0]), empty[1] + 1))
+                break
             chosen = rng.choice(moves)
             position = apply_move(position, chosen, CLEAR)
             line.append(move_text(chosen))
+        if len(found) == count:
+            return found
     raise AssertionError("no such position")  # pragma: no cover
 
 
+KING_SPOTS = kings_into_two_spaces(5)
+
+
 def test_a_king_stays_in_the_empty_column_the_player_chose(client, tmp_path):
-    number, line, canonical, other = king_into_two_spaces()
+    number, line, canonical, other = KING_SPOTS[0]
     game = new_game(client, number, moves=" ".join(line))
     card, src = canonical.split(":")[0], int(canonical.split(":")[1][0])
     spaces = [m["to"] for m in game["legal"] if m["card"] == card and m["kind"] == "space"]
@@ -761,3 +772,42 @@ def test_done_when_deal_5_won_with_an_undo_and_a_fair_hint_is_in_the_statistics_
         stats = second.get("/api/stats").json()["modes"]["clear"]
         assert (stats["games"], stats["won"], stats["win_rate"], stats["fair_hints"]) == (1, 1, 1.0, 1)
         assert second.get("/api/games").json()["games"][0]["status"] == "won"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    start=st.one_of(st.integers(1, 5000).map(lambda n: (n, [], None)), st.sampled_from(KING_SPOTS)),
+    mode=st.sampled_from(["clear", "classic"]),
+    picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=150),
+)
+def test_any_line_the_player_picks_is_the_engines_game_in_the_players_columns(start, mode, picks):
+    """From a deal, or (Clear runs) from a King facing two spaces whose first pick is the other space."""
+    number, before, king = start[0], start[1], start[2]
+    rules = CLEAR if king else get_rules(mode)
+    table = Table(number, rules)
+    for text in before:
+        table.push(table.resolve(text))
+    if king:
+        card, src = king.split(":")[0], int(king.split(":")[1][0])
+        table.push(table.resolve(f"{card}:{src}>{start[3]}"))
+        assert table.perm != tuple(range(7))
+    for pick in picks:
+        legal = table.legal()
+        engine_legal = legal_moves(table.position, rules)
+        if not legal:
+            assert not engine_legal and table.status in ("won", "lost")
+            break
+        chosen = legal[pick % len(legal)]
+        played = table.resolve(chosen["move"])
+        assert parse_move(played.move) in engine_legal  # the engine plays one of its own legal moves
+        table.push(played)
+        position, perm = table.position, table.perm
+        assert sorted(perm) == list(range(7))
+        view = table.view()
+        for shown, engine in enumerate(perm):  # each column the player sees is an engine column, face-down as null
+            col, hidden = position.columns[engine], position.hidden[engine]
+            assert [c["card"] for c in view["columns"][shown]] == [None] * hidden + [card_text(c) for c in col[hidden:]]
+        if chosen["kind"] != "tail" and chosen["card"] in {c["card"] for col in view["columns"] for c in col}:
+            assert chosen["card"] in [c["card"] for c in view["columns"][chosen["to"] - 1]]  # where the player put it
+    # the engine's record replays to the same position (what the export holds)
+    assert replay(deal(number, rules), table.engine_moves(), rules) == table.position
