@@ -404,3 +404,72 @@ def test_screenshots_at_phone_and_desktop_widths(page, shots, size, name):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width = int.from_bytes(png[16:20], "big")
     assert width == size[0] and len(png) > 20_000  # a drawn board, not a blank page
+
+
+def test_after_a_lost_game_the_analysis_jumps_to_the_fatal_move_to_try_the_alternative(page):
+    from scorpion_solver.analysis.game_record import analyze
+
+    line = shortest_loss(WON_DEAL, CLEAR)
+    expected = analyze(deal(WON_DEAL, CLEAR), parse_moves(" ".join(line)), CLEAR).as_dict()
+    assert expected["finding"] == "fatal" and expected["alternative"]
+    open_game(page, WON_DEAL)
+    for ply, move in enumerate(line, start=1):
+        click_move(page, move, ply)
+    expect(page.locator("#banner")).to_have_text("Lost: no legal move remains.")
+    page.locator("#analyze").click()
+    fatal, alternative = expected["fatal_index"], expected["alternative"]
+    expect(page.locator("#analysis")).to_have_text(
+        f"Move {fatal}, {expected['fatal_move']}, lost the game; {alternative} instead keeps it winnable.",
+        timeout=SOLVER_WAIT,
+    )
+    page.locator("#try-alternative").click()
+    expect(page.locator("body")).to_have_attribute("data-ply", str(fatal - 1))
+    expect(page.locator("body")).to_have_attribute("data-status", "playing")
+    position = replay(deal(WON_DEAL, CLEAR), parse_moves(" ".join(line[: fatal - 1])), CLEAR)
+    assert drawn(page) == seen_columns(position)
+    if alternative != "tail":  # the alternative is shown on the board, then played
+        leader, columns = alternative.split(":")
+        expect(card(page, leader, int(columns.split(">")[0]))).to_have_class(re.compile(r"\bhint-card\b"))
+    click_move(page, alternative, fatal)
+    expect(page.locator("#move-list li").last).to_have_text(alternative)
+
+
+def test_peek_is_off_until_confirmed_then_shown_and_answers(page):
+    open_game(page, WON_DEAL)
+    switch = page.locator("#peek")
+    expect(switch).not_to_be_checked()
+    expect(page.locator("#peek-panel")).to_be_hidden()
+    page.once("dialog", lambda dialog: dialog.dismiss())  # asked to confirm, the player says no
+    switch.click()
+    expect(switch).not_to_be_checked()
+    assert page.evaluate("scorpionGame.state().peek") is False
+    page.once("dialog", lambda dialog: dialog.accept())
+    switch.click()
+    expect(page.locator("#peek-badge")).to_be_visible()
+    expect(switch).to_be_disabled()  # it stays on for this game
+    assert page.evaluate("scorpionGame.state().peek") is True
+    page.locator("#winnable").click()
+    expect(page.locator("#winnable-answer")).to_have_text("yes, still winnable", timeout=SOLVER_WAIT)
+    page.locator("#line").click()
+    first = page.locator("#line-list li").first
+    expect(first).to_be_visible(timeout=SOLVER_WAIT)
+    step = first.text_content()
+    page.locator("#line-step").click()
+    expect(page.locator("body")).to_have_attribute("data-ply", "1")
+    expect(page.locator("#move-list li")).to_have_text([step])
+    page.reload()
+    expect(page.locator("#peek-badge")).to_be_visible()  # recorded with the game
+
+
+def test_a_hint_the_player_moved_past_is_dropped_and_the_page_stays_playable(page):
+    line = solver_line(WON_DEAL, CLEAR)
+    open_game(page, WON_DEAL)
+    page.locator("#hint").click()  # the solver starts on the start position ...
+    click_move(page, line[0], 1)  # ... and the player moves on meanwhile
+    expect(page.locator("#spinner")).to_be_hidden(timeout=SOLVER_WAIT)  # the request ended or was cancelled
+    expect(page.locator("#hint-panel")).to_be_hidden()
+    assert page.locator(".hint-card, .hint-dest").count() == 0
+    assert page.evaluate("scorpionGame.hint()") is None or page.evaluate("scorpionGame.hint().version") != int(
+        page.locator("body").get_attribute("data-version")
+    )
+    click_move(page, line[1], 2)
