@@ -37,7 +37,7 @@ from ..game.view import Observation
 from ..play.intervals import wilson_interval
 from . import helpers
 from .store import FINISHED, GameRow, StaleVersion, Store, UnknownGame
-from .table import PLAYING, GameError, Table, check_deal, check_mode, import_line, shown_text, status_of
+from .table import IDENTITY, PLAYING, GameError, Table, check_deal, check_mode, import_line, shown_text, status_of
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024  # a move file of thousands of moves fits; anything bigger is refused (413)
@@ -445,17 +445,16 @@ def create_app(config: Config) -> Starlette:
         await read_json(request)
         row, table = server.load(game_id)
         server.store.add_event(game_id, "analysis", table.ply)
-        moves = table.engine_moves()
+        # what the answer is written from, taken now: the table may move on while the solver works
+        played, moves, start, rules = table.line[: table.ply], table.engine_moves(), table.position_at(0), table.rules
         try:
-            result = await server.pool.run(
-                helpers.analysis, table.position_at(0), moves, table.rules, config.budget.peek()
-            )
+            result = await server.pool.run(helpers.analysis, start, moves, rules, config.budget.peek())
         except helpers.PoolFull as exc:
             raise ApiError(503, str(exc), retry=True) from None
         index = result["fatal_index"]
         if index:
-            before = table.perm_at(index - 1)
-            result["fatal_move"] = table.line[index - 1].shown
+            before = played[index - 2].perm if index > 1 else IDENTITY
+            result["fatal_move"] = played[index - 1].shown
             result["alternative"] = _shown_moves_text(result["alternative"] or "", before) or None
             result["alternative_solution"] = _shown_moves_text(result["alternative_solution"], before)
         return JSONResponse({"analysis": result, "version": row.version})
