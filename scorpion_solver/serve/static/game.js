@@ -162,7 +162,7 @@
           node.setAttribute("aria-label", cardLabel(null, i));
         } else {
           var cls = [];
-          if (slot.frozen) cls.push("frozen");
+          if (slot.frozen) cls.push(slot.card[0] === "K" && !(j && col[j - 1].frozen) ? "frozen run-king" : "frozen");
           if (picked && picked.col === i && j >= picked.idx) cls.push("picked");
           if (best && best.card === slot.card) cls.push("hint-card");
           if (shown && shown.card === slot.card) cls.push("hint-card");
