@@ -13,6 +13,7 @@ it, or without Playwright, these tests are skipped with the reason.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -58,6 +59,12 @@ def seen_columns(position) -> list[list[str | None]]:
     """The engine's view of a position as the page must draw it: face-down cards as None."""
     view = Observation.of(position)
     return [[None if c == UNKNOWN else card_text(c) for c in col] for col in view.columns]
+
+
+def turned_up(before, after) -> list[str]:
+    """The cards a move turned face up (a flip, or the tail's three), column by column."""
+    was_up = {c for col, hidden in zip(before.columns, before.hidden) for c in col[hidden:]}
+    return [card_text(c) for col, hidden in zip(after.columns, after.hidden) for c in col[hidden:] if c not in was_up]
 
 
 def solver_line(number: int, rules) -> list[str]:
@@ -229,7 +236,10 @@ def test_deal_5_played_to_the_announced_win_by_clicking_the_solvers_line(page):
     position = deal(WON_DEAL, CLEAR)
     for ply, move in enumerate(line, start=1):
         click_move(page, move, ply)
-        position = play(position, parse_moves(move)[0], CLEAR)
+        before, position = position, play(position, parse_moves(move)[0], CLEAR)
+        turned = turned_up(before, position)
+        if turned:  # the live region names every card the move turned face up
+            expect(announced(page)).to_contain_text("Turned up " + ", ".join(card_name(c) for c in turned))
         if ply % 13 == 0 or ply == len(line):
             assert drawn(page) == seen_columns(position), f"after move {ply}"
     expect(page.locator("#banner")).to_have_text("You won!")
@@ -473,3 +483,25 @@ def test_a_hint_the_player_moved_past_is_dropped_and_the_page_stays_playable(pag
         page.locator("body").get_attribute("data-version")
     )
     click_move(page, line[1], 2)
+
+
+def test_start_page_opens_a_deal_and_lists_it_and_the_statistics_page_counts_games(page, server):
+    page.goto("/")
+    page.locator("#deal").fill("37")
+    page.get_by_role("radio", name="classic").check()
+    page.locator("#open").click()
+    expect(page.locator("#game-title")).to_have_text("deal 37")
+    expect(page.locator("#mode")).to_have_text("classic")
+    assert drawn(page) == seen_columns(deal(37, CLASSIC))
+    game = page.evaluate("scorpionGame.state().id")
+    page.goto("/")
+    expect(page.locator(f'#games a[href="/game/{game}"]')).to_have_text("deal 37, classic: 0 moves")
+    page.goto("/stats")
+    with urllib.request.urlopen(server + "/api/stats") as answer:
+        stats = json.load(answer)["modes"]
+    rows = page.locator("#stats tbody tr")
+    expect(rows).to_have_count(len(stats))
+    for mode, numbers in stats.items():
+        cells = page.locator(f'#stats tbody tr[data-mode="{mode}"] td')
+        expect(cells.nth(1)).to_have_text(str(numbers["games"]))
+        expect(cells.nth(3)).to_have_text(str(numbers["won"]))
