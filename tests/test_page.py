@@ -7,7 +7,7 @@ anywhere, and hand-made data for play without peeking (shares with
 intervals, unknown cards) passes the schema.
 
 The second half opens pages in headless Chromium (the Debian package
-``chromium``) over the DevTools protocol, presses keys as a keyboard would,
+``chromium``) driven by Playwright, presses keys as a keyboard would,
 and reads what the page drew: after End the won deal shows no card left (Clear
 runs), the board matches the engine's position at every step, and the page
 fits a phone's width. It takes screenshots at a phone and a desktop width.
@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,6 @@ from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.view import Observation
 from scorpion_solver.game.view_text import parse_view
 from scorpion_solver.page import Choice, choices_view, page_data, page_problems, render_html
-from scorpion_solver.page.browser import Browser, find_chromium, png_size
 from scorpion_solver.page.data import card_words, face_down_cards, position_view
 from scorpion_solver.play.fair import fair_hint
 from scorpion_solver.solver.result import DEFAULT_MEMORY_MB, Limits
@@ -385,15 +385,77 @@ def test_ci_installs_chromium():
     assert install < next(i for i, line in enumerate(lines) if "pytest" in line)
 
 
+def find_chromium() -> str | None:
+    """Debian's ``chromium`` (Playwright's own browser download is not used), or SCORPION_CHROMIUM."""
+    named = os.environ.get("SCORPION_CHROMIUM")
+    if named:
+        return shutil.which(named) or (named if Path(named).is_file() else None)
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+class Tab:
+    """One page in headless Chromium, driven by Playwright: keys, clicks, script, screenshots.
+
+    It records what the page asked for and every script or console error, which the tests check."""
+
+    def __init__(self, browser, url: str, width: int, height: int, mobile: bool):
+        self.context = browser.new_context(
+            viewport={"width": width, "height": height}, device_scale_factor=1, is_mobile=mobile
+        )
+        self.page = self.context.new_page()
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
+        self.page.goto(url)  # returns once the load event has fired
+
+    def key(self, key: str, times: int = 1) -> None:
+        for _ in range(times):
+            self.page.keyboard.press(key)
+
+    def click(self, selector: str) -> None:
+        self.page.click(selector)
+
+    def evaluate(self, expression: str):
+        return self.page.evaluate(expression)
+
+    def screenshot(self, path: Path) -> Path:
+        self.page.screenshot(path=str(path), full_page=True)
+        return Path(path)
+
+    def requested_urls(self) -> list[str]:
+        return list(self.requests)
+
+    def console_errors(self) -> list[str]:
+        return list(self.errors)
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """(width, height) of a PNG, from its header."""
+    head = Path(path).read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
 @pytest.fixture(scope="module")
 def browser():
-    if find_chromium() is None:
+    """Headless Chromium (Debian's) under Playwright; in CI a missing one fails, elsewhere it skips."""
+    program = find_chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        program, reason = None, "Playwright is needed for the browser tests: pip install -e '.[test]'"
+    else:
         reason = "headless Chromium is needed for the browser tests: apt-get install chromium"
+    if program is None:
         if os.environ.get("CI"):
             pytest.fail(reason + " (.ci/run installs it)")
         pytest.skip(reason)
-    with Browser() as running:
+    with sync_playwright() as driver:
+        running = driver.chromium.launch(executable_path=program)
         yield running
+        running.close()
 
 
 @pytest.fixture(scope="module")
@@ -406,7 +468,7 @@ def shots(tmp_path_factory) -> Path:
 
 
 def open_page(browser, path: Path, size=DESKTOP):
-    tab = browser.open(path.resolve().as_uri(), *size, mobile=size[0] < 600)
+    tab = Tab(browser, path.resolve().as_uri(), *size, mobile=size[0] < 600)
     assert tab.evaluate("typeof scorpionPage") == "object", tab.console_errors()
     return tab
 
