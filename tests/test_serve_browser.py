@@ -399,6 +399,9 @@ def test_reload_mid_game_finds_the_same_position(page):
     assert drawn(page) == before == seen_columns(replay(deal(WON_DEAL, CLEAR), parse_moves(" ".join(line)), CLEAR))
     expect(page.locator("#move-list li")).to_have_text(line)
     expect(announced(page)).to_contain_text("resumed after 4 moves")
+    exported = page.request.get(page.locator("#export").get_attribute("href")).text()  # the Export link
+    assert exported.splitlines()[0] == "# deal 5 mode clear"
+    assert [row for row in exported.splitlines() if not row.startswith("#")] == line
 
 
 @pytest.mark.parametrize("size, name", [(PHONE, "phone"), (DESKTOP, "desktop")])

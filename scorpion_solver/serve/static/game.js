@@ -139,18 +139,23 @@
     var extents = [];
     for (var i = 0; i < 7; i++) {
       var col = view.columns[i];
+      // The column is a group of cards; its number is the column itself for the keyboard and a screen
+      // reader (a button: "column 3, 5 cards, top: seven of hearts"), so no button sits inside another.
       var column = el("div", "column");
       column.dataset.column = i + 1;
-      column.setAttribute("role", "button");
-      column.tabIndex = -1;
+      column.setAttribute("role", "group");
+      column.setAttribute("aria-label", "column " + (i + 1));
       var topCard = col.length ? col[col.length - 1].card : null;
-      column.setAttribute("aria-label", "column " + (i + 1) + (col.length
+      var number = el("div", "number", String(i + 1));
+      number.setAttribute("role", "button");
+      number.tabIndex = -1;
+      number.setAttribute("aria-label", "column " + (i + 1) + (col.length
         ? ", " + col.length + " card" + (col.length === 1 ? "" : "s") + (topCard ? ", top: " + CARDS.cardName(topCard) : "")
         : ", empty") + (dests[i] ? ", a legal destination" : ""));
       if (dests[i]) column.classList.add("dest");
       if (best && best.to === i) column.classList.add("hint-dest");
       if (shown && shown.to === i) column.classList.add("hint-dest");
-      column.appendChild(el("div", "number", String(i + 1)));
+      column.appendChild(number);
       var stack = el("div", "stack");
       stack.appendChild(el("div", "base"));
       var d = 0, u = 0;
@@ -194,7 +199,7 @@
     var column = document.querySelectorAll("#board .column")[focusAt.col];
     var cards = column.querySelectorAll(".card");
     if (focusAt.idx >= cards.length) focusAt.idx = cards.length - 1;
-    return focusAt.idx < 0 ? column : cards[focusAt.idx];
+    return focusAt.idx < 0 ? column.querySelector(".number") : cards[focusAt.idx];
   }
 
   function drawTail() {
