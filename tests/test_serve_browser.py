@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from scorpion_solver.game.cards import card_text
+from scorpion_solver.game.cards import card_text, is_king
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import is_lost, legal_moves, move_text, parse_moves, play, replay
 from scorpion_solver.game.rules import get_rules
@@ -508,3 +508,26 @@ def test_start_page_opens_a_deal_and_lists_it_and_the_statistics_page_counts_gam
         cells = page.locator(f'#stats tbody tr[data-mode="{mode}"] td')
         expect(cells.nth(1)).to_have_text(str(numbers["games"]))
         expect(cells.nth(3)).to_have_text(str(numbers["won"]))
+
+
+def test_a_king_goes_into_the_empty_column_the_player_chose(page):
+    line = solver_line(37, CLEAR)
+    position = deal(37, CLEAR)
+    for k in range(len(line)):  # the first position of the line with two empty columns and a King to move
+        empties = [i for i, col in enumerate(position.columns) if not col]
+        kings = [m for m in legal_moves(position, CLEAR) if not m.is_tail and is_king(m.card) and m.dst in empties]
+        if len(empties) >= 2 and kings:
+            break
+        position = play(position, parse_moves(line[k])[0], CLEAR)
+    else:
+        raise AssertionError("deal 37's line never offers a King two empty columns")
+    king, other = kings[0], next(i for i in empties if i != kings[0].dst)  # the engine's column, and another
+    created = page.request.post("/api/games", data={"deal": 37, "mode": "clear", "moves": " ".join(line[:k])})
+    page.goto(f"/game/{created.json()['game']['id']}")
+    expect(page.locator("body")).to_have_attribute("data-ply", str(k))
+    chosen = f"{card_text(king.card)}:{king.src + 1}>{other + 1}"
+    click_move(page, chosen, k + 1)
+    expected = seen_columns(play(position, king, CLEAR))
+    expected[king.dst], expected[other] = expected[other], expected[king.dst]
+    assert drawn(page) == expected  # the King's group stands where the player put it
+    expect(page.locator("#move-list li").last).to_have_text(chosen)
