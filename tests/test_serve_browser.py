@@ -531,3 +531,20 @@ def test_a_king_goes_into_the_empty_column_the_player_chose(page):
     expected[king.dst], expected[other] = expected[other], expected[king.dst]
     assert drawn(page) == expected  # the King's group stands where the player put it
     expect(page.locator("#move-list li").last).to_have_text(chosen)
+
+
+def test_two_tabs_one_move_applies_the_other_tab_is_shown_the_game_as_it_is(page):
+    line = solver_line(WON_DEAL, CLEAR)
+    open_game(page, WON_DEAL)
+    other = page.context.new_page()  # a second tab on the same game
+    other.goto(page.url)
+    expect(other.locator("body")).to_have_attribute("data-ply", "0")
+    click_move(page, line[0], 1)
+    first = legal_moves(deal(WON_DEAL, CLEAR), CLEAR)[0]  # the second tab still shows the start: it moves there
+    card(other, card_text(first.card), first.src + 1).click(position=CORNER)
+    column(other, first.dst + 1).click()
+    expect(other.locator("body")).to_have_attribute("data-ply", "1")  # refused: it now shows the game after move 1
+    expect(other.locator("#announce")).to_contain_text("the game changed")
+    assert drawn(other) == drawn(page)
+    expect(other.locator("#move-list li")).to_have_text([line[0]])
+    other.close()
