@@ -548,3 +548,15 @@ def test_two_tabs_one_move_applies_the_other_tab_is_shown_the_game_as_it_is(page
     assert drawn(other) == drawn(page)
     expect(other.locator("#move-list li")).to_have_text([line[0]])
     other.close()
+
+
+def test_start_page_deals_a_random_winnable_deal_of_the_grade_asked(page):
+    page.goto("/")
+    page.locator("#random-mode").select_option("classic")
+    page.get_by_role("button", name="Winnable: medium").click()
+    # the first graded pick reads the committed results (seconds on a loaded machine)
+    expect(page.locator("#game-title")).to_have_text(re.compile(r"^deal \d+ \(medium\)$"), timeout=SOLVER_WAIT)
+    expect(page.locator("#mode")).to_have_text("classic")
+    state = page.evaluate("scorpionGame.state()")
+    assert state["grade"] == "medium" and state["mode"] == "classic"
+    assert drawn(page) == seen_columns(deal(state["deal"], CLASSIC))
