@@ -218,10 +218,7 @@ class Store:
         """Every game with a result: its first finish (the game's result), oldest game first."""
         with self._lock:
             rows = self._db.execute(
-                """SELECT g.id, g.mode, g.peek, r.outcome, r.finished,
-                          (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.kind = 'fair') AS fair,
-                          (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.kind != 'fair'
-                                                             AND e.kind != 'analysis') AS peeks
+                """SELECT g.id, g.mode, g.peek, r.outcome, r.finished
                    FROM games g JOIN results r ON r.game_id = g.id
                    WHERE r.id = (SELECT MIN(id) FROM results WHERE game_id = g.id)
                    ORDER BY r.finished, g.id"""
