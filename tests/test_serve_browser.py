@@ -560,3 +560,29 @@ def test_start_page_deals_a_random_winnable_deal_of_the_grade_asked(page):
     state = page.evaluate("scorpionGame.state()")
     assert state["grade"] == "medium" and state["mode"] == "classic"
     assert drawn(page) == seen_columns(deal(state["deal"], CLASSIC))
+
+
+def test_a_finger_drags_one_move_on_a_phone(browser, server):
+    """Touch, not a mouse: the page's pointer events take a finger's drag (sent as touch events)."""
+    context = browser.new_context(
+        viewport={"width": PHONE[0], "height": PHONE[1]}, is_mobile=True, has_touch=True, base_url=server
+    )
+    phone = context.new_page()
+    move = solver_line(WON_DEAL, CLEAR)[0]
+    leader, columns = move.split(":")
+    source, target = (int(c) for c in columns.split(">"))
+    open_game(phone, WON_DEAL)
+    start = card(phone, leader, source).bounding_box()
+    end = phone.locator(f'#board .column[data-column="{target}"]').bounding_box()
+    x0, y0 = start["x"] + CORNER["x"], start["y"] + CORNER["y"]
+    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    touch = context.new_cdp_session(phone)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for k in range(1, 9):
+        point = {"x": x0 + (x1 - x0) * k / 8, "y": y0 + (y1 - y0) * k / 8}
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    expect(phone.locator("body")).to_have_attribute("data-ply", "1")
+    expect(phone.locator("#move-list li")).to_have_text([move])
+    assert drawn(phone) == seen_columns(replay(deal(WON_DEAL, CLEAR), parse_moves(move), CLEAR))
+    context.close()
