@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import re
 
-INSTALL = "apt-get install chromium fonts-dejavu-core (or set SCORPION_CHROMIUM)"
+from chromium import INSTALL, find_chromium
+
 _CHROMIUM = re.compile(r"chromium", re.IGNORECASE)
 
 
 def pytest_report_header(config) -> str:
-    from scorpion_solver.page.browser import find_chromium
-
     found = find_chromium()
     if found:
         return f"chromium: {found}"

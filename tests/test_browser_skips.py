@@ -12,10 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-# The hooks import the package; imported here first, it stays loaded across pytester's in-process runs
-# (which drop the modules a run imports, and numpy cannot be imported twice in one process).
-import scorpion_solver.page.browser  # noqa: F401
-
 pytest_plugins = ["pytester"]
 
 TESTS = Path(__file__).resolve().parent
@@ -24,7 +20,7 @@ PICK = "test_won_deal_steps_to_the_won_position_with_the_keys or test_phone_and_
 
 
 def _suite(pytester):
-    pytester.makeconftest((TESTS / "conftest.py").read_text(encoding="utf-8"))
+    _conftest(pytester)
     pytester.makepyfile(
         test_pages="""
 import pytest
@@ -48,6 +44,12 @@ def test_plain():
     )
 
 
+def _conftest(pytester):
+    """The suite's conftest.py and the module it imports, copied beside the small suite."""
+    pytester.makeconftest((TESTS / "conftest.py").read_text(encoding="utf-8"))
+    pytester.makepyfile(chromium=(TESTS / "chromium.py").read_text(encoding="utf-8"))
+
+
 def test_the_summary_counts_the_skipped_browser_tests(pytester, monkeypatch):
     monkeypatch.setenv("SCORPION_CHROMIUM", MISSING)
     _suite(pytester)
@@ -63,7 +65,7 @@ def test_the_summary_counts_the_skipped_browser_tests(pytester, monkeypatch):
 
 def test_no_line_when_nothing_about_a_browser_was_skipped(pytester, monkeypatch):
     monkeypatch.setenv("SCORPION_CHROMIUM", MISSING)
-    pytester.makeconftest((TESTS / "conftest.py").read_text(encoding="utf-8"))
+    _conftest(pytester)
     pytester.makepyfile(
         test_plain="""
 import pytest

@@ -7,7 +7,7 @@ anywhere, and hand-made data for play without peeking (shares with
 intervals, unknown cards) passes the schema.
 
 The second half opens pages in headless Chromium (the Debian package
-``chromium``) over the DevTools protocol, presses keys as a keyboard would,
+``chromium``) driven by Playwright, presses keys as a keyboard would,
 and reads what the page drew: after End the won deal shows no card left (Clear
 runs), the board matches the engine's position at every step, and the page
 fits a phone's width. It takes screenshots at a phone and a desktop width.
@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 
 import pytest
+from chromium import launch_or_skip
 from click.testing import CliRunner
 
 from scorpion_solver.analysis.hints import hint
@@ -29,11 +30,11 @@ from scorpion_solver.cli import main
 from scorpion_solver.game.cards import card_text
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import legal_moves, move_text, parse_moves, replay_positions
+from scorpion_solver.game.position import Position, position_problems
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.view import Observation
 from scorpion_solver.game.view_text import parse_view
 from scorpion_solver.page import Choice, choices_view, page_data, page_problems, render_html
-from scorpion_solver.page.browser import Browser, find_chromium, png_size
 from scorpion_solver.page.data import card_words, face_down_cards, position_view
 from scorpion_solver.play.fair import fair_hint
 from scorpion_solver.solver.result import DEFAULT_MEMORY_MB, Limits
@@ -384,15 +385,55 @@ def test_ci_installs_chromium():
     assert install < next(i for i, line in enumerate(lines) if "pytest" in line)
 
 
+class Tab:
+    """One page in headless Chromium, driven by Playwright: keys, clicks, script, screenshots.
+
+    It records what the page asked for and every script or console error, which the tests check."""
+
+    def __init__(self, browser, url: str, width: int, height: int, mobile: bool):
+        self.context = browser.new_context(
+            viewport={"width": width, "height": height}, device_scale_factor=1, is_mobile=mobile
+        )
+        self.page = self.context.new_page()
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
+        self.page.goto(url)  # returns once the load event has fired
+
+    def key(self, key: str, times: int = 1) -> None:
+        for _ in range(times):
+            self.page.keyboard.press(key)
+
+    def click(self, selector: str) -> None:
+        self.page.click(selector)
+
+    def evaluate(self, expression: str):
+        return self.page.evaluate(expression)
+
+    def screenshot(self, path: Path) -> Path:
+        self.page.screenshot(path=str(path), full_page=True)
+        return Path(path)
+
+    def requested_urls(self) -> list[str]:
+        return list(self.requests)
+
+    def console_errors(self) -> list[str]:
+        return list(self.errors)
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """(width, height) of a PNG, from its header."""
+    head = Path(path).read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
 @pytest.fixture(scope="module")
 def browser():
-    if find_chromium() is None:
-        reason = "headless Chromium is needed for the browser tests: apt-get install chromium"
-        if os.environ.get("CI"):
-            pytest.fail(reason + " (.ci/run installs it)")
-        pytest.skip(reason)
-    with Browser() as running:
-        yield running
+    """Headless Chromium (Debian's) under Playwright; in CI a missing one fails, elsewhere it skips."""
+    yield from launch_or_skip(None)
 
 
 @pytest.fixture(scope="module")
@@ -405,7 +446,7 @@ def shots(tmp_path_factory) -> Path:
 
 
 def open_page(browser, path: Path, size=DESKTOP):
-    tab = browser.open(path.resolve().as_uri(), *size, mobile=size[0] < 600)
+    tab = Tab(browser, path.resolve().as_uri(), *size, mobile=size[0] < 600)
     assert tab.evaluate("typeof scorpionPage") == "object", tab.console_errors()
     return tab
 
@@ -597,4 +638,63 @@ def test_fair_page_of_a_view_with_unknown_cards_in_the_browser(browser, shots, t
     photograph(tab, shots, "fair-view-phone", PHONE[0])
     tab.key("ArrowLeft")
     assert tab.evaluate(STATE)["choice"] is None
+    check_clean(tab, path)
+
+
+# A column of 20 face-up cards holding every rank (the J, Q and K twice), the rest spread over the table.
+LONG_COLUMN = "KS QH JD TC 9S 8H 7D 6C 5S 4H 3D 2C AS KH QD JC TS 9H 8D 7C".split()
+
+# Per card of column 1: its box, its corner's box and text, the corner's type size, and which card the
+# browser finds at the middle of the corner (what a person sees there), once the corner is scrolled into view.
+CORNERS = """(() => {
+  const cards = [...document.querySelectorAll('#board .column')[0].querySelectorAll('.card')];
+  return cards.map((card, k) => {
+    const corner = card.querySelector('.corner');
+    corner.scrollIntoView({block: 'center'});
+    const box = card.getBoundingClientRect(), c = corner.getBoundingClientRect();
+    const hit = document.elementFromPoint((c.left + c.right) / 2, (c.top + c.bottom) / 2);
+    const next = cards[k + 1] ? cards[k + 1].getBoundingClientRect().top : null;
+    return {card: card.dataset.card, text: corner.textContent, top: box.top, right: box.right,
+            cornerTop: c.top, cornerBottom: c.bottom, cornerRight: c.right, nextTop: next,
+            fontPx: parseFloat(getComputedStyle(corner).fontSize),
+            seen: hit && hit.closest('.card') ? hit.closest('.card').dataset.card : null};
+  });
+})()"""
+
+
+def long_column_position() -> Position:
+    from scorpion_solver.game.cards import parse_card
+
+    first = [parse_card(card)[0] for card in LONG_COLUMN]
+    rest = [c for c in range(52) if c not in first]
+    tail, rest = rest[:3], rest[3:]
+    columns = [tuple(first)] + [tuple(rest[k::6]) for k in range(6)]
+    return Position(columns=tuple(columns), hidden=(0,) * 7, tail=tuple(tail))
+
+
+@pytest.mark.parametrize("size, name", [((1280, 900), "desktop"), (PHONE, "phone")])
+def test_a_20_card_column_keeps_every_rank_readable(browser, shots, tmp_path, size, name):
+    start = long_column_position()
+    assert position_problems(start) == []
+    path = tmp_path / "long-column.html"
+    path.write_text(render_html(page_data(start, CLEAR, command="hand-made: a column of 20 cards")))
+    tab = open_page(browser, path, size)
+    drawn = tab.evaluate(CORNERS)
+    assert [d["card"] for d in drawn] == LONG_COLUMN
+    for d in drawn:
+        rank = "10" if d["card"][0] == "T" else d["card"][0]
+        assert d["text"].startswith(rank), d  # the corner names the rank
+        assert d["seen"] == d["card"], f"{d['card']}'s corner is covered by {d['seen']}"
+        assert d["cornerTop"] >= d["top"] and d["cornerRight"] <= d["right"] + 0.5, d
+        assert d["nextTop"] is None or d["cornerBottom"] <= d["nextTop"] + 0.5, f"{d['card']}: the next card hides it"
+        assert d["fontPx"] >= 12, d
+    # the table fits the window's width, and its height too (it would scroll, not clip, past the floor size)
+    tab.evaluate("window.scrollTo(0, 0)")
+    assert tab.evaluate("document.documentElement.scrollWidth") <= size[0]
+    bottom = tab.evaluate(
+        "document.querySelectorAll('#board .column')[0].querySelector('.stack').getBoundingClientRect().bottom"
+    )
+    assert bottom <= tab.evaluate("document.getElementById('table').getBoundingClientRect().bottom")
+    assert bottom <= size[1], "a 20-card column fits the window"
+    photograph(tab, shots, f"long-column-{name}", size[0])
     check_clean(tab, path)

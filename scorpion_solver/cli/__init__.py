@@ -6,7 +6,8 @@
 * ``analysis``: ``hint``, ``analyze``;
 * ``batch``: ``batch``, ``stats``;
 * ``show``: ``show`` (a page of cards).
-* ``play``: ``play``, ``deals``.
+* ``play``: ``play``, ``deals``;
+* ``serve``: ``serve`` (the game in a browser).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .batch import batch_command, stats_command
 from .common import UserError, load_start, quiet_broken_pipe, resolve_rules, rules_from, user_errors
 from .game import deal_command, perft_command, replay_command
 from .play import deals_command, play_command
+from .serve import serve_command
 from .show import show_command
 from .solve import solve_command
 
@@ -79,6 +81,7 @@ for _command in (
     show_command,
     play_command,
     deals_command,
+    serve_command,
 ):
     main.add_command(_command)
 

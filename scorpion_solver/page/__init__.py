@@ -6,8 +6,8 @@
 * ``build``: the pages the ``scorpion show`` command makes (a deal or a
   position, with a solution, a hint or a given line of moves);
 * ``html``: the HTML file (inline CSS and JS, no network);
-* ``browser``: headless Chromium over the DevTools protocol (a pipe, the
-  standard library only), to check and photograph pages.
+* ``cards/``: the card drawing (``cards.css``, ``cards.js``) these pages
+  inline and the game of ``scorpion serve`` serves.
 
 Layer: a sibling of ``batch``; it uses ``analysis``, ``solver`` and ``game``.
 """

@@ -1,8 +1,9 @@
 """One self-contained HTML file for a game page: the page data as JSON, with inline CSS and JS.
 
 Nothing is loaded from anywhere: no network, no external script, style sheet
-or font. Suit symbols are Unicode text. ``page.css`` and ``page.js`` (beside
-this module) are read and inlined; the data (see :mod:`page.data`) is
+or font. Suit symbols are Unicode text. ``cards/cards.css`` and ``cards/cards.js`` (the
+card drawing the game of ``scorpion serve`` shares), then ``page.css`` and
+``page.js`` (beside this module) are read and inlined; the data (see :mod:`page.data`) is
 embedded as a ``<script type="application/json">`` block, escaped so that no
 card text or command can close the block early.
 """
@@ -108,8 +109,8 @@ def render_html(data: dict) -> str:
         title=html.escape(data["title"]),
         generator=html.escape(data.get("generator", "")),
         peek_box=PEEK_BOX if holds_hidden_cards(data) else "",
-        css=_asset("page.css"),
-        js=_asset("page.js"),
+        css=_asset("cards/cards.css") + _asset("page.css"),
+        js=_asset("cards/cards.js") + _asset("page.js"),
         data=embed_json(data),
     )
 

@@ -3,8 +3,9 @@
 (function () {
   "use strict";
   var DATA = JSON.parse(document.getElementById("page-data").textContent);
-  var SYMBOL = { C: "\u2663", S: "\u2660", H: "\u2665", D: "\u2666" };
-  var SUIT_NAME = { C: "clubs", S: "spades", H: "hearts", D: "diamonds" };
+  var CARDS = window.ScorpionCards;  // cards.js: the card drawing this page shares with the game
+  var SYMBOL = CARDS.SYMBOL;
+  var SUIT_NAME = CARDS.SUIT_NAME;
   var SUITS = "CSHD";
   var UNKNOWN = "??";
   var steps = DATA.line.steps;
@@ -12,21 +13,11 @@
   var choices = DATA.choices || null;
   var view = { step: 0, choice: null, peek: false };
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
-  function rankText(card) { return card[0] === "T" ? "10" : card[0]; }
-  function cardWords(card) { return card === UNKNOWN ? "?" : rankText(card) + SYMBOL[card[1]]; }
+  var el = CARDS.el;
+  function cardWords(card) { return card === UNKNOWN ? "?" : CARDS.short(card); }
 
   function face(card, extra) {
-    var node = el("div", "card face s-" + card[1] + (extra ? " " + extra : ""));
-    node.dataset.card = card;
-    var corner = el("span", "corner", rankText(card) + SYMBOL[card[1]]);
-    node.appendChild(corner);
-    node.appendChild(el("span", "pip", SYMBOL[card[1]]));
+    var node = CARDS.face(card, extra);
     node.title = cardWords(card);
     return node;
   }
@@ -45,15 +36,7 @@
     }
     return node;
   }
-  // A card's place in its column: below `down` face-down and `up` face-up cards; `clear` moves it
-  // below the whole top card (for the marks of what left the column, so that they cover nothing).
-  function place(node, down, up, squeeze, clear) {
-    node.style.setProperty("--d", down);
-    node.style.setProperty("--u", up);
-    node.style.setProperty("--squeeze", squeeze);
-    if (clear) node.style.setProperty("--clear", 1);
-    return node;
-  }
+  function place(node, down, up, clear) { return CARDS.place(node, down, up, clear); }
 
   // What is drawn now: a step of the line, or a choice tried at the choices' step.
   function current() {
@@ -79,6 +62,7 @@
     position.frozen.forEach(function (f) {
       for (var k = f[1]; k < f[1] + 13; k++) frozen[f[0] + ":" + k] = k === f[1] ? "frozen run-king" : "frozen";
     });
+    var extents = [];
     for (var i = 0; i < 7; i++) {
       var col = position.columns[i];
       var down = position.down[i];
@@ -90,8 +74,7 @@
       stack.appendChild(base);
       var ghosts = move && move.src === i ? move.group.length : 0;
       var marks = (sweepsAt[i] || []).length;
-      var upCount = Math.max(0, col.length - down) + ghosts + marks;
-      var squeeze = upCount > 11 ? 11 / upCount : 1;
+      extents.push([down, Math.max(0, col.length - down) + ghosts + marks]);
       var d = 0, u = 0;  // face-down and face-up cards drawn so far
       for (var j = 0; j < col.length; j++) {
         var card = col[j];
@@ -101,35 +84,36 @@
         if (flips[i + ":" + j]) cls.push("flipped");
         if (frozen[i + ":" + j]) cls.push(frozen[i + ":" + j]);
         var node = j < down || card === UNKNOWN ? back(card, cls.join(" ")) : face(card, cls.join(" "));
-        stack.appendChild(place(node, d, u, squeeze));
+        stack.appendChild(place(node, d, u));
         if (j < down) d++; else u++;
       }
       var dLast = u > 0 ? d : d - 1, uLast = u > 0 ? u - 1 : 0;  // the top card's place
       var extras = ghosts + marks;
       var clear = col.length > 0 && extras > 0;  // marks go below the top card, covering nothing
+      if (clear) extents[i][1] += 3;  // the top card's whole face, then the marks
       var dMark = clear ? dLast : 0, uMark = clear ? uLast + 1 : 0;
       for (var g = 0; g < ghosts; g++) {
         var ghost = el("div", "ghost");
         ghost.appendChild(el("span", "corner", cardWords(move.group[g])));
         ghost.title = "moved away: " + cardWords(move.group[g]);
-        stack.appendChild(place(ghost, dMark, uMark + g, squeeze, clear));
+        stack.appendChild(place(ghost, dMark, uMark + g, clear));
       }
       (sweepsAt[i] || []).forEach(function (suit, k) {
         var mark = el("div", "ghost sweep");
         mark.appendChild(el("span", "corner", "K\u2013A " + SYMBOL[suit] + " swept"));
         mark.dataset.swept = suit;
-        stack.appendChild(place(mark, dMark, uMark + ghosts + k, squeeze, clear));
+        stack.appendChild(place(mark, dMark, uMark + ghosts + k, clear));
       });
       var height = "var(--ch)";
       if (extras || col.length) {
         var dEnd = extras ? dMark : dLast, uEnd = extras ? uMark + extras - 1 : uLast;
-        height = "calc(var(--cw) * (" + dEnd + " * var(--down-step) + " + uEnd + " * var(--up-step) * " +
-          squeeze + ") + var(--ch)" + (clear ? " + var(--ch) - var(--cw) * var(--up-step) * " + squeeze + " + 4px" : "") + ")";
+        height = CARDS.stackHeight(dEnd, uEnd, clear ? "var(--ch) - var(--cw) * var(--up-step) + 4px" : "");
       }
       stack.style.height = height;
       column.appendChild(stack);
       board.appendChild(column);
     }
+    CARDS.fit(board, extents);
   }
 
   function drawTail(position, move) {

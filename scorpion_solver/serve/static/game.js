@@ -1,0 +1,765 @@
+// The board of `scorpion serve`: draws the player's view the server sends (never a hidden card: the
+// server does not send them) and sends the player's moves. The server holds the game and checks every
+// move; this script only knows what the STATE says (docs/serve.md, scorpion_solver/serve/API.md).
+// Moves: click or tap a card then a column, drag a card, or the keyboard (arrow keys, Enter, Escape).
+(function () {
+  "use strict";
+  var CARDS = window.ScorpionCards;  // /static/cards.js: the card drawing shared with `scorpion show`
+  var el = CARDS.el;
+  var SUITS = "CSHD";
+  var MODE_NAME = { clear: "Clear runs", classic: "classic" };
+  var FAIR_SAMPLES = 30;
+  var DRAG_START = 6;  // px the pointer travels before a press becomes a drag
+
+  var match = /\/game\/(\d+)/.exec(location.pathname);
+  var gameId = match ? Number(match[1]) : null;
+  var api = "/api/games/" + gameId;
+
+  var game = null;          // the last STATE the server sent
+  var picked = null;        // {col, idx, card}: the card picked up (with everything on it)
+  var focusAt = { col: 0, idx: -1 };  // the board's keyboard focus: column (0-6), card index (-1: the column)
+  var hint = null;          // {version, data}: the fair hint of that version
+  var hintRequest = null;   // {version, controller} of the fair hint being computed
+  var suggestion = null;    // a move to show on the board (the analysis' alternative, the line's next move)
+  var line = null;          // {version, moves, at}: the solver's winning line being stepped through
+  var queue = Promise.resolve();  // game-changing requests run one after another
+  var busy = 0;             // solver requests running (the spinner)
+  var justDragged = false;  // a drag ends with a click event that must not count as a click
+
+  // ---- talking to the server -------------------------------------------------------------------
+
+  function send(path, body, signal) {
+    return fetch(path, {
+      method: body === undefined ? "GET" : "POST",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: signal
+    }).then(function (response) {
+      return response.json().catch(function () { return { error: "the server sent no JSON" }; })
+        .then(function (data) { return { ok: response.ok, status: response.status, data: data }; });
+    });
+  }
+
+  // A request that changes the game: queued behind the previous one, sent with the version then current.
+  function change(path, body, describe) {
+    queue = queue.then(function () {
+      var payload = Object.assign({ version: game.version }, body || {});
+      return send(api + path, payload).then(function (answer) {
+        if (answer.ok) {
+          adopt(answer.data.game, describe);
+        } else if (answer.data.game) {  // 409: another tab moved first; show where the game is now
+          adopt(answer.data.game);
+          say(answer.data.error || "the game changed: here is its current position", true);
+        } else {
+          say(answer.data.error || "the server refused that (" + answer.status + ")", true);
+        }
+      }).catch(function () { say("the server did not answer: is `scorpion serve` still running?", true); });
+    });
+    return queue;
+  }
+
+  function adopt(state, describe) {
+    var before = game;
+    game = state;
+    if (!before || before.version !== state.version) {
+      if (hintRequest && hintRequest.version !== state.version) {  // the player moved past it: drop it
+        hintRequest.controller.abort();
+        hintRequest = null;
+      }
+      if (line && line.version !== state.version) line = null;
+      suggestion = suggestion && suggestion.version === state.version ? suggestion : null;
+    }
+    picked = null;
+    render();
+    var words = describe ? describe(state, before) : "";
+    if (state.status === "won") words += (words ? " " : "") + "You won: all four runs are complete.";
+    else if (state.status === "lost") words += (words ? " " : "") + "Lost: no legal move remains.";
+    if (words) say(words);
+    if (state.peek && state.status === "playing" && before && before.version !== state.version) askWinnable();
+  }
+
+  // ---- words -------------------------------------------------------------------------------------
+
+  function say(text, error) {
+    var region = document.getElementById("announce");
+    region.classList.toggle("error", !!error);
+    // the same words twice in a row are still announced: clear first, then set
+    region.textContent = "";
+    window.setTimeout(function () { region.textContent = text; }, 20);
+    region.dataset.text = text;
+  }
+
+  function moveWords(text) {
+    if (text === "tail") return "dealt the tail onto columns 1, 2 and 3";
+    var m = /^(\w\w):(\d)>(\d)$/.exec(text);
+    if (!m) return text;
+    return CARDS.cardName(m[1]) + " from column " + m[2] + " to column " + m[3];
+  }
+
+  // What the last move did, as the live region says it: the move, each card turned up, each run swept.
+  function lastWords(state, verb) {
+    var last = state.last;
+    if (!last) return "";
+    var words = (verb ? verb + " " : "") + moveWords(last.move) + ".";
+    if (last.revealed.length) {
+      words += " Turned up " + last.revealed.map(CARDS.cardName).join(", ") + ".";
+    }
+    last.swept.forEach(function (suit) { words += " Swept the " + CARDS.SUIT_NAME[suit] + "."; });
+    return words;
+  }
+
+  // ---- drawing -----------------------------------------------------------------------------------
+
+  function legalFor(card) {
+    if (!game) return [];
+    return game.legal.filter(function (m) { return m.card === card; });
+  }
+  function destinations() {
+    var out = {};
+    if (picked) legalFor(picked.card).forEach(function (m) { out[m.to - 1] = m.move; });
+    return out;
+  }
+  function parseMove(text) {
+    var m = /^(\w\w):(\d)>(\d)$/.exec(text || "");
+    return m ? { card: m[1], from: Number(m[2]) - 1, to: Number(m[3]) - 1 } : null;
+  }
+
+  function cardLabel(card, col, extra) {
+    return (card ? CARDS.cardName(card) : "face-down card") + ", column " + (col + 1) + (extra || "");
+  }
+
+  function drawBoard() {
+    var board = document.getElementById("board");
+    var hadFocus = board.contains(document.activeElement);
+    board.textContent = "";
+    var view = game.view;
+    var dests = destinations();
+    var best = hint && hint.version === game.version && hint.data.best ? parseMove(hint.data.best) : null;
+    var shown = suggestion ? parseMove(suggestion.move) : null;
+    var extents = [];
+    for (var i = 0; i < 7; i++) {
+      var col = view.columns[i];
+      // The column is a group of cards; its number is the column itself for the keyboard and a screen
+      // reader (a button: "column 3, 5 cards, top: seven of hearts"), so no button sits inside another.
+      var column = el("div", "column");
+      column.dataset.column = i + 1;
+      column.setAttribute("role", "group");
+      column.setAttribute("aria-label", "column " + (i + 1));
+      var topCard = col.length ? col[col.length - 1].card : null;
+      var number = el("div", "number", String(i + 1));
+      number.setAttribute("role", "button");
+      number.tabIndex = -1;
+      number.setAttribute("aria-label", "column " + (i + 1) + (col.length
+        ? ", " + col.length + " card" + (col.length === 1 ? "" : "s") + (topCard ? ", top: " + CARDS.cardName(topCard) : "")
+        : ", empty") + (dests[i] ? ", a legal destination" : ""));
+      if (dests[i]) column.classList.add("dest");
+      if (best && best.to === i) column.classList.add("hint-dest");
+      if (shown && shown.to === i) column.classList.add("hint-dest");
+      column.appendChild(number);
+      var stack = el("div", "stack");
+      stack.appendChild(el("div", "base"));
+      var d = 0, u = 0;
+      for (var j = 0; j < col.length; j++) {
+        var slot = col[j];
+        var node;
+        if (slot.card === null) {
+          node = CARDS.back();
+          node.setAttribute("aria-label", cardLabel(null, i));
+        } else {
+          var cls = [];
+          if (slot.frozen) cls.push(slot.card[0] === "K" && !(j && col[j - 1].frozen) ? "frozen run-king" : "frozen");
+          if (picked && picked.col === i && j >= picked.idx) cls.push("picked");
+          if (best && best.card === slot.card) cls.push("hint-card");
+          if (shown && shown.card === slot.card) cls.push("hint-card");
+          node = CARDS.face(slot.card, cls.join(" "));
+          var extra = (slot.frozen ? ", frozen" : "") + (picked && picked.col === i && j === picked.idx ? ", picked up" : "");
+          node.setAttribute("aria-label", cardLabel(slot.card, i, extra));
+          node.title = CARDS.short(slot.card) + (slot.frozen ? " (frozen run)" : "");
+        }
+        node.setAttribute("role", "button");
+        node.tabIndex = -1;
+        node.dataset.col = i;
+        node.dataset.idx = j;
+        stack.appendChild(CARDS.place(node, d, u));
+        if (slot.card === null) d++; else u++;
+      }
+      extents.push([d, u]);
+      stack.style.height = col.length
+        ? CARDS.stackHeight(u > 0 ? d : d - 1, u > 0 ? u - 1 : 0) : "var(--ch)";
+      column.appendChild(stack);
+      board.appendChild(column);
+    }
+    CARDS.fit(board, extents);
+    var target = focusTarget();
+    target.tabIndex = 0;
+    if (hadFocus) target.focus({ preventScroll: true });
+  }
+
+  function focusTarget() {
+    var column = document.querySelectorAll("#board .column")[focusAt.col];
+    var cards = column.querySelectorAll(".card");
+    if (focusAt.idx >= cards.length) focusAt.idx = cards.length - 1;
+    return focusAt.idx < 0 ? column.querySelector(".number") : cards[focusAt.idx];
+  }
+
+  function drawTail() {
+    var view = game.view;
+    var cards = document.getElementById("tail-cards");
+    cards.textContent = "";
+    for (var k = 0; k < view.tail; k++) cards.appendChild(CARDS.back("small"));
+    var button = document.getElementById("tail");
+    var reason = document.getElementById("tail-reason");
+    var wrap = document.getElementById("tail-wrap");
+    var legal = game.legal.some(function (m) { return m.kind === "tail"; });
+    button.hidden = view.tail === 0;
+    button.disabled = !legal;
+    button.textContent = view.tail ? "Deal the tail (" + view.tail + ")" : "Tail dealt";
+    var why = game.tail_locked || "";
+    button.title = wrap.title = why;
+    reason.textContent = why ? "locked: " + why.replace(/^classic: /, "") : (view.tail ? "" : "the tail is dealt");
+    if (best() === "tail") button.classList.add("hint-card"); else button.classList.remove("hint-card");
+  }
+
+  function drawFoundations() {
+    var found = document.getElementById("foundations");
+    found.textContent = "";
+    for (var k = 0; k < 4; k++) {
+      var suit = SUITS[k];
+      var slot = el("div", "slot");
+      var done = game.view.swept.indexOf(suit) >= 0;
+      if (done) slot.appendChild(CARDS.face("K" + suit, "foundation"));
+      else slot.appendChild(el("span", "suit", CARDS.SYMBOL[suit]));
+      slot.setAttribute("aria-label", CARDS.SUIT_NAME[suit] + (done ? ": swept" : ": not swept yet"));
+      slot.setAttribute("role", "img");
+      found.appendChild(slot);
+    }
+  }
+
+  function best() {
+    return hint && hint.version === game.version ? hint.data.best : null;
+  }
+
+  function pct(x) { return (100 * x).toFixed(0) + "%"; }
+
+  function drawHint() {
+    var panel = document.getElementById("hint-panel");
+    var list = document.getElementById("hint-list");
+    var head = document.getElementById("hint-head");
+    if (!hint || hint.version !== game.version) {
+      panel.hidden = !hintRequest;
+      list.textContent = "";
+      head.textContent = hintRequest ? "The solver is sampling layouts of the cards you cannot see\u2026" : "";
+      return;
+    }
+    panel.hidden = false;
+    var data = hint.data;
+    list.textContent = "";
+    head.textContent = data.unseen
+      ? data.samples + " layouts of the " + data.unseen + " cards you cannot see: the position is winnable in " +
+        pct(data.winnable_share) + " of them (95%: " + pct(data.low) + "\u2013" + pct(data.high) + ")."
+      : "Every card is seen: the shares are exact.";
+    if (!data.moves.length) head.textContent += " No legal move.";
+    data.moves.forEach(function (m, k) {
+      var item = el("li", k === 0 ? "best" : "");
+      item.dataset.move = m.move;
+      var button = el("button", "hint-move");
+      button.type = "button";
+      button.appendChild(el("span", "mv", m.move));
+      var bar = el("span", "bar");
+      var fill = el("span", "fill");
+      fill.style.width = pct(m.share);
+      bar.appendChild(fill);
+      var ci = el("span", "ci");
+      ci.style.left = pct(m.low);
+      ci.style.width = pct(m.high - m.low);
+      bar.appendChild(ci);
+      button.appendChild(bar);
+      button.appendChild(el("span", "share", pct(m.share) + " (95%: " + pct(m.low) + "\u2013" + pct(m.high) + ")"));
+      button.setAttribute("aria-label", moveWords(m.move) + ": winnable in " + pct(m.share) + " of layouts, 95% interval " +
+        pct(m.low) + " to " + pct(m.high));
+      button.addEventListener("click", function () { pickMove(m.move); });
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+  }
+
+  function drawMoves() {
+    var list = document.getElementById("move-list");
+    list.textContent = "";
+    game.moves.forEach(function (move, k) {
+      var item = el("li");
+      var button = el("button", k === game.moves.length - 1 ? "current" : "", move);
+      button.type = "button";
+      button.title = "go back to the position after this move";
+      button.addEventListener("click", function () {
+        change("/goto", { ply: k + 1 }, function () { return "Back to the position after move " + (k + 1) + "."; });
+      });
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+  }
+
+  function drawPeek() {
+    var on = !!game.peek;
+    var box = document.getElementById("peek");
+    box.checked = on;
+    box.disabled = on;
+    document.getElementById("peek-badge").hidden = !on;
+    document.getElementById("peek-panel").hidden = !on;
+    var step = document.getElementById("line-step");
+    step.hidden = !(line && line.version === game.version && line.at < line.moves.length);
+    var items = document.querySelectorAll("#line-list li");
+    items.forEach(function (item, k) { item.classList.toggle("current", !!line && k === line.at); });
+  }
+
+  function render() {
+    if (!game) return;
+    document.getElementById("game-title").textContent = "deal " + game.deal + (game.grade ? " (" + game.grade + ")" : "");
+    document.getElementById("mode").textContent = MODE_NAME[game.mode] || game.mode;
+    document.title = "Scorpion: deal " + game.deal + ", " + (MODE_NAME[game.mode] || game.mode);
+    var status = game.status === "won" ? "Won!" : game.status === "lost" ? "Lost: no legal move remains"
+      : (game.ply ? game.ply + " move" + (game.ply === 1 ? "" : "s") + " played" : "no move played yet") +
+        (game.hints_asked ? " \u00b7 hints asked: " + game.hints_asked : "");
+    document.getElementById("status").textContent = status;
+    document.getElementById("undo").disabled = !game.can_undo;
+    document.getElementById("redo").disabled = !game.can_redo;
+    document.getElementById("restart").disabled = game.ply === 0 && !game.can_redo;
+    document.getElementById("hint").disabled = game.status !== "playing";
+    document.getElementById("export").href = api + "/export";
+    var banner = document.getElementById("banner");
+    banner.hidden = game.status === "playing";
+    banner.className = "banner " + game.status;
+    banner.textContent = game.status === "won" ? "You won!" : game.status === "lost" ? "Lost: no legal move remains." : "";
+    document.getElementById("analysis-panel").hidden = game.status === "playing" && !analysisShown;
+    drawTail();
+    drawFoundations();
+    drawBoard();
+    drawHint();
+    drawMoves();
+    drawPeek();
+    document.getElementById("spinner").hidden = busy === 0;
+    var body = document.body.dataset;
+    body.ply = game.ply;
+    body.version = game.version;
+    body.status = game.status;
+    body.picked = picked ? picked.card : "";
+  }
+
+  // ---- moving ------------------------------------------------------------------------------------
+
+  function pick(col, idx) {
+    var slot = game.view.columns[col][idx];
+    if (!slot || slot.card === null) return;
+    if (picked && picked.col === col && picked.idx === idx) { drop(); return; }
+    picked = { col: col, idx: idx, card: slot.card };
+    var moves = legalFor(slot.card);
+    var group = game.view.columns[col].length - idx;
+    render();
+    say(CARDS.cardName(slot.card) + (group > 1 ? " and the " + (group - 1) + " card" + (group > 2 ? "s" : "") + " on it" : "") +
+      " picked up: " + (moves.length
+        ? "it can go to column " + moves.map(function (m) { return m.to; }).join(" or ")
+        : (slot.frozen ? "it is part of a frozen run" : "no legal move for it")) + ".");
+  }
+  function drop() {
+    if (!picked) return;
+    picked = null;
+    render();
+    say("put back.");
+  }
+
+  function play(move) {
+    picked = null;
+    suggestion = null;
+    render();
+    return change("/move", { move: move }, function (state) { return lastWords(state); });
+  }
+
+  // A click, a tap or Enter on column `col` (`idx`: the card, -1 for the column itself).
+  function activate(col, idx) {
+    if (!game || game.status !== "playing") return;
+    var dests = destinations();
+    if (picked && dests[col] && !(picked.col === col && idx >= picked.idx)) { play(dests[col]); return; }
+    var slot = idx >= 0 ? game.view.columns[col][idx] : null;
+    if (slot && slot.card !== null) { pick(col, idx); return; }
+    if (picked) { say("column " + (col + 1) + " is not a legal place for " + CARDS.cardName(picked.card) + ".", true); }
+  }
+
+  function pickMove(move) {
+    var m = parseMove(move);
+    if (!m) { if (move === "tail") document.getElementById("tail").focus(); return; }
+    var col = game.view.columns[m.from];
+    for (var j = 0; j < col.length; j++) {
+      if (col[j].card === m.card) { focusAt = { col: m.from, idx: j }; pick(m.from, j); return; }
+    }
+  }
+
+  function where(node) {
+    var card = node.closest(".card");
+    var column = node.closest(".column");
+    if (!column) return null;
+    var col = Number(column.dataset.column) - 1;
+    return { col: col, idx: card && card.dataset.idx !== undefined ? Number(card.dataset.idx) : -1 };
+  }
+
+  // ---- drag and drop (pointer events: a mouse, a pen or a finger) --------------------------------
+
+  var drag = null;
+  function onPointerDown(event) {
+    justDragged = false;
+    if (event.button !== 0 || !game || game.status !== "playing") return;
+    var at = where(event.target);
+    if (!at || at.idx < 0) return;
+    var slot = game.view.columns[at.col][at.idx];
+    if (!slot || slot.card === null) return;
+    drag = { at: at, x: event.clientX, y: event.clientY, started: false, ghost: null, id: event.pointerId };
+    document.addEventListener("pointermove", onPointerMove);
+    document.addEventListener("pointerup", onPointerUp);
+    document.addEventListener("pointercancel", onPointerCancel);
+  }
+  function onPointerMove(event) {
+    if (!drag || event.pointerId !== drag.id) return;
+    var dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+    if (!drag.started) {
+      if (Math.abs(dx) + Math.abs(dy) < DRAG_START) return;
+      drag.started = true;
+      if (!(picked && picked.col === drag.at.col && picked.idx === drag.at.idx)) {
+        picked = { col: drag.at.col, idx: drag.at.idx, card: game.view.columns[drag.at.col][drag.at.idx].card };
+        render();
+      }
+      var ghost = el("div", "drag-ghost");
+      ghost.setAttribute("aria-hidden", "true");
+      var cards = document.querySelectorAll("#board .column")[drag.at.col].querySelectorAll(".card");
+      for (var j = drag.at.idx; j < cards.length; j++) {
+        var copy = cards[j].cloneNode(true);
+        copy.removeAttribute("role");
+        copy.removeAttribute("tabindex");
+        CARDS.place(copy, 0, j - drag.at.idx);
+        ghost.appendChild(copy);
+      }
+      var box = cards[drag.at.idx].getBoundingClientRect();
+      drag.offset = { x: drag.x - box.left, y: drag.y - box.top };
+      document.body.appendChild(ghost);
+      drag.ghost = ghost;
+    }
+    event.preventDefault();
+    drag.ghost.style.left = (event.clientX - drag.offset.x) + "px";
+    drag.ghost.style.top = (event.clientY - drag.offset.y) + "px";
+    var over = columnAt(event.clientX, event.clientY);
+    document.querySelectorAll("#board .column.over").forEach(function (c) { c.classList.remove("over"); });
+    if (over) over.classList.add("over");
+  }
+  function columnAt(x, y) {
+    var hits = document.elementsFromPoint(x, y);
+    for (var k = 0; k < hits.length; k++) {
+      var column = hits[k].closest && hits[k].closest("#board .column");
+      if (column) return column;
+    }
+    // between cards or below a short column: the column whose box spans x
+    var columns = document.querySelectorAll("#board .column");
+    for (var c = 0; c < columns.length; c++) {
+      var box = columns[c].getBoundingClientRect();
+      if (x >= box.left && x <= box.right) return columns[c];
+    }
+    return null;
+  }
+  function endDrag() {
+    document.removeEventListener("pointermove", onPointerMove);
+    document.removeEventListener("pointerup", onPointerUp);
+    document.removeEventListener("pointercancel", onPointerCancel);
+    if (drag && drag.ghost) drag.ghost.remove();
+    document.querySelectorAll("#board .column.over").forEach(function (c) { c.classList.remove("over"); });
+  }
+  function onPointerUp(event) {
+    if (!drag || event.pointerId !== drag.id) return;
+    var started = drag.started;
+    endDrag();
+    drag = null;
+    if (!started) return;  // a press without moving: the click that follows picks or drops
+    justDragged = true;
+    var over = columnAt(event.clientX, event.clientY);
+    var col = over ? Number(over.dataset.column) - 1 : -1;
+    var dests = destinations();
+    if (col >= 0 && dests[col]) play(dests[col]);
+    else if (picked) { picked = null; render(); say("not a legal place: put back.", true); }
+  }
+  function onPointerCancel() { endDrag(); drag = null; }
+
+  // ---- the keyboard --------------------------------------------------------------------------------
+
+  function moveFocus(col, idx) {
+    var columns = game.view.columns;
+    col = (col + 7) % 7;
+    idx = Math.max(-1, Math.min(idx, columns[col].length - 1));
+    focusAt = { col: col, idx: idx };
+    document.querySelectorAll("#board [tabindex='0']").forEach(function (n) { n.tabIndex = -1; });
+    var target = focusTarget();
+    target.tabIndex = 0;
+    target.focus();
+  }
+
+  function onBoardKey(event) {
+    if (!game || event.altKey || event.ctrlKey || event.metaKey) return;
+    var at = where(event.target);
+    if (!at) return;
+    var col = game.view.columns[at.col];
+    var handled = true;
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      var next = at.col + (event.key === "ArrowLeft" ? -1 : 1);
+      moveFocus(next, game.view.columns[(next + 7) % 7].length - 1);
+    } else if (event.key === "ArrowUp") {
+      moveFocus(at.col, at.idx - 1);
+    } else if (event.key === "ArrowDown") {
+      moveFocus(at.col, Math.min(col.length - 1, at.idx + 1));
+    } else if (event.key === "Home") {
+      moveFocus(at.col, -1);
+    } else if (event.key === "End") {
+      moveFocus(at.col, col.length - 1);
+    } else if (event.key === "Enter" || event.key === " ") {
+      focusAt = at;
+      activate(at.col, at.idx);
+    } else {
+      handled = false;
+    }
+    if (handled) { event.preventDefault(); event.stopPropagation(); }
+  }
+
+  function onKey(event) {
+    if (!game) return;
+    var tag = event.target && event.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    var key = event.key.toLowerCase();
+    var ctrl = event.ctrlKey || event.metaKey;
+    if ((ctrl && key === "z" && !event.shiftKey) || (!ctrl && !event.altKey && key === "u")) { undo(); }
+    else if ((ctrl && (key === "y" || (key === "z" && event.shiftKey))) || (!ctrl && !event.altKey && key === "r")) { redo(); }
+    else if (!ctrl && !event.altKey && key === "h") { askHint(); }
+    else if (key === "escape") { drop(); }
+    else return;
+    event.preventDefault();
+  }
+
+  // ---- buttons -------------------------------------------------------------------------------------
+
+  function undo() {
+    if (!game.can_undo) return;
+    var undone = game.moves[game.moves.length - 1];
+    change("/undo", {}, function () { return "Undid " + moveWords(undone) + "."; });
+  }
+  function redo() {
+    if (!game.can_redo) return;
+    change("/redo", {}, function (state) { return lastWords(state, "Redid"); });
+  }
+  function restart() {
+    change("/restart", {}, function (state) { return "Restarted deal " + state.deal + " from the start."; });
+  }
+
+  function spinner(delta) {
+    busy += delta;
+    document.getElementById("spinner").hidden = busy === 0;
+  }
+
+  // A solver request (hint kinds, analysis); `done` runs only if the game is still at that version.
+  function ask(path, body, done, signal) {
+    var version = game.version;
+    spinner(1);
+    return send(api + path, Object.assign({ version: version }, body), signal).then(function (answer) {
+      if (!answer.ok) {
+        if (answer.status !== 409) say(answer.data.error || "the solver could not answer", true);
+        return;
+      }
+      if (answer.data.version !== undefined && answer.data.version !== game.version) return;  // moved on
+      done(answer.data);
+    }).catch(function (error) {
+      if (error && error.name === "AbortError") return;
+      say("the server did not answer the request", true);
+    }).then(function () { spinner(-1); render(); });
+  }
+
+  function askHint() {
+    if (!game || game.status !== "playing") return;
+    if (hint && hint.version === game.version) { drawHint(); return; }
+    if (hintRequest && hintRequest.version === game.version) return;
+    if (hintRequest) hintRequest.controller.abort();
+    var controller = new AbortController();
+    var request = { version: game.version, controller: controller };
+    hintRequest = request;
+    render();
+    say("Asking for a fair hint: the solver samples " + FAIR_SAMPLES + " layouts of the cards you cannot see.");
+    ask("/hint", { kind: "fair", samples: FAIR_SAMPLES }, function (data) {
+      hint = { version: data.version, data: data.hint };
+      var top = data.hint.moves[0];
+      say(top ? "Fair hint: " + moveWords(top.move) + ", winnable in " + pct(top.share) + " of sampled layouts."
+        : "Fair hint: no legal move.");
+    }, controller.signal).then(function () { if (hintRequest === request) hintRequest = null; render(); });
+  }
+
+  function switchPeek(event) {
+    var box = event.target;
+    if (!box.checked) return;
+    var sure = window.confirm("Peek lets the solver look at the face-down cards and the tail. " +
+      "It is recorded in this game and stays on for it. Switch peeking on?");
+    if (!sure) { box.checked = false; return; }
+    queue = queue.then(function () {
+      return send(api + "/peek", { on: true }).then(function (answer) {
+        if (answer.ok) { adopt(answer.data.game); say("Peeking is on for this game."); }
+        else { box.checked = false; say(answer.data.error || "peeking could not be switched on", true); }
+      });
+    });
+  }
+
+  function askWinnable() {
+    var answerNode = document.getElementById("winnable-answer");
+    answerNode.textContent = "thinking\u2026";
+    ask("/hint", { kind: "winnable" }, function (data) {
+      var status = data.hint.status;
+      var text = status === "won" || status === "winnable" ? "yes, still winnable"
+        : status === "lost" ? "no: lost whatever you play" : "unknown (the solver's budget ran out)";
+      answerNode.textContent = text;
+      answerNode.className = "verdict-" + (status === "winnable" ? "won" : status);
+      say("Still winnable? " + text + ".");
+    });
+  }
+
+  function askThoughtful() {
+    var list = document.getElementById("thoughtful-list");
+    list.textContent = "";
+    ask("/hint", { kind: "peek" }, function (data) {
+      list.textContent = "";
+      data.hint.moves.forEach(function (m) {
+        var word = m.status === "won" ? "keeps it winnable" + (m.moves_to_win ? " (a win in " + m.moves_to_win + ")" : "")
+          : m.status === "lost" ? "loses" : "unknown";
+        var item = el("li", "verdict-" + m.status);
+        var button = el("button", "hint-move");
+        button.type = "button";
+        button.appendChild(el("span", "mv", m.move));
+        button.appendChild(el("span", "share", word));
+        button.addEventListener("click", function () { pickMove(m.move); });
+        item.appendChild(button);
+        list.appendChild(item);
+      });
+      say("Thoughtful hint: " + (data.hint.best ? "best " + moveWords(data.hint.best) : data.hint.reason) + ".");
+    });
+  }
+
+  function askLine() {
+    var list = document.getElementById("line-list");
+    list.textContent = "";
+    ask("/hint", { kind: "line" }, function (data) {
+      var moves = data.hint.line;
+      line = { version: game.version, moves: moves, at: 0 };
+      list.textContent = "";
+      moves.forEach(function (m) { list.appendChild(el("li", null, m)); });
+      if (!moves.length) {
+        list.appendChild(el("li", null, data.hint.status === "lost" ? "no winning line: lost from here"
+          : "no line found within the solver's budget (unknown)"));
+      }
+      suggestion = moves.length ? { version: game.version, move: moves[0] } : null;
+      say(moves.length ? "The solver's line has " + moves.length + " moves; the first: " + moveWords(moves[0]) + "."
+        : "No winning line from here.");
+    });
+  }
+
+  function stepLine() {
+    if (!line || line.version !== game.version || line.at >= line.moves.length) return;
+    var move = line.moves[line.at];
+    var current = line;
+    queue = queue.then(function () {
+      return send(api + "/move", { move: move, version: game.version }).then(function (answer) {
+        if (!answer.ok) { say(answer.data.error || "the line's move was refused", true); if (answer.data.game) adopt(answer.data.game); return; }
+        current.at += 1;
+        current.version = answer.data.game.version;
+        line = current;
+        suggestion = current.at < current.moves.length ? { version: current.version, move: current.moves[current.at] } : null;
+        adopt(answer.data.game, function (state) { return lastWords(state, "Line move " + current.at + ":"); });
+      });
+    });
+  }
+
+  var analysisShown = false;
+  var alternative = null;
+  function analyze() {
+    var out = document.getElementById("analysis");
+    out.textContent = "The solver is looking for the move that lost the game\u2026";
+    analysisShown = true;
+    ask("/analysis", {}, function (data) {
+      var a = data.analysis;
+      var text;
+      alternative = null;
+      if (a.finding === "won") text = "You won this game.";
+      else if (a.finding === "winnable") text = "The position you reached can still be won.";
+      else if (a.finding === "lost_at_start") text = "This deal cannot be won: it was lost from the start.";
+      else if (a.finding === "fatal") {
+        text = "Move " + a.fatal_index + ", " + a.fatal_move + ", lost the game" +
+          (a.alternative ? "; " + a.alternative + " instead keeps it winnable." : ".");
+        if (a.alternative) alternative = { ply: a.fatal_index - 1, move: a.alternative };
+      } else {
+        text = "The solver's budget did not locate the fatal move" +
+          (a.suspects ? " (it lies between moves " + a.suspects[0] + " and " + a.suspects[1] + ")" : "") + ".";
+      }
+      out.textContent = text;
+      document.getElementById("try-alternative").hidden = !alternative;
+      say(text);
+    });
+  }
+  function tryAlternative() {
+    if (!alternative) return;
+    var target = alternative;
+    change("/goto", { ply: target.ply }, function (state) {
+      suggestion = { version: state.version, move: target.move };
+      render();
+      return "Back before move " + (target.ply + 1) + ": try " + moveWords(target.move) + ".";
+    });
+  }
+
+  // ---- start -------------------------------------------------------------------------------------
+
+  function wire() {
+    var board = document.getElementById("board");
+    board.addEventListener("click", function (event) {
+      if (justDragged) { justDragged = false; return; }
+      var at = where(event.target);
+      if (!at) return;
+      focusAt = at;
+      activate(at.col, at.idx);
+    });
+    board.addEventListener("pointerdown", onPointerDown);
+    board.addEventListener("keydown", onBoardKey);
+    board.addEventListener("focusin", function (event) {
+      var at = where(event.target);
+      if (at) focusAt = at;
+    });
+    document.addEventListener("keydown", onKey);
+    document.getElementById("undo").addEventListener("click", undo);
+    document.getElementById("redo").addEventListener("click", redo);
+    document.getElementById("restart").addEventListener("click", restart);
+    document.getElementById("hint").addEventListener("click", askHint);
+    document.getElementById("tail").addEventListener("click", function () { play("tail"); });
+    document.getElementById("peek").addEventListener("change", switchPeek);
+    document.getElementById("winnable").addEventListener("click", askWinnable);
+    document.getElementById("thoughtful").addEventListener("click", askThoughtful);
+    document.getElementById("line").addEventListener("click", askLine);
+    document.getElementById("line-step").addEventListener("click", stepLine);
+    document.getElementById("analyze").addEventListener("click", analyze);
+    document.getElementById("try-alternative").addEventListener("click", tryAlternative);
+    window.addEventListener("resize", function () { if (game) drawBoard(); });
+  }
+
+  wire();
+  if (gameId === null) {
+    say("no game in this address: open one from the start page", true);
+  } else {
+    send(api).then(function (answer) {
+      if (!answer.ok) { say(answer.data.error || "no such game", true); return; }
+      adopt(answer.data.game);
+      say("Deal " + game.deal + ", " + (MODE_NAME[game.mode] || game.mode) + ": " +
+        (game.ply ? "resumed after " + game.ply + " moves." : "a new game.") +
+        " Tab to the board; arrow keys move between cards, Enter picks a card and drops it.");
+    }).catch(function () { say("the server did not answer: is `scorpion serve` still running?", true); });
+  }
+
+  // The page's own state, for a person in the console and for the browser tests.
+  window.scorpionGame = {
+    state: function () { return game; },
+    picked: function () { return picked; },
+    hint: function () { return hint; }
+  };
+})();

@@ -1,0 +1,366 @@
+"""The game database of ``scorpion serve``: SQLite through the standard library, one file, WAL mode.
+
+Everything a player did lives here, so closing the browser or restarting the
+server loses nothing: every change is committed before the server answers.
+
+Schema (``SCHEMA`` below is the source of truth; docs/serve.md shows it):
+
+* ``games``: one row a game: deal, mode, ``version`` (bumped by every change
+  of the position: two tabs that disagree about it get a conflict), ``attempt``
+  (bumped by a restart), ``ply`` (how many moves of the current line are
+  played: the ones beyond are the redo stack), ``status``, ``peek``.
+* ``moves``: every move ever played, per game and attempt, ``seq`` its place
+  in the line; a move undone and then replaced by another is kept with
+  ``dropped = 1`` (the undo history); ``move`` is the engine's canonical
+  move, ``shown`` what the player played (the same unless a King went into
+  another empty column), ``perm`` the column mapping after it.
+* ``results``: the first finish (won or lost) of each attempt of a game.
+* ``events``: hints asked, peeks switched on, analyses (what help was used, when).
+* ``settings``: key/value pairs (the schema version).
+
+A game's position is not stored: it is the deal replayed with the current line
+(the engine is the one authority on what a move does).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA_VERSION = "1"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id          INTEGER PRIMARY KEY,
+    deal        INTEGER NOT NULL,
+    mode        TEXT NOT NULL,
+    grade       TEXT,
+    created     REAL NOT NULL,
+    updated     REAL NOT NULL,
+    version     INTEGER NOT NULL DEFAULT 0,
+    attempt     INTEGER NOT NULL DEFAULT 0,
+    ply         INTEGER NOT NULL DEFAULT 0,
+    status      TEXT NOT NULL DEFAULT 'playing',
+    peek        INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS moves (
+    id          INTEGER PRIMARY KEY,
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    attempt     INTEGER NOT NULL,
+    seq         INTEGER NOT NULL,
+    move        TEXT NOT NULL,
+    shown       TEXT NOT NULL,
+    perm        TEXT NOT NULL,
+    dropped     INTEGER NOT NULL DEFAULT 0,
+    played      REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS moves_line ON moves(game_id, attempt, dropped, seq);
+CREATE TABLE IF NOT EXISTS results (
+    id          INTEGER PRIMARY KEY,
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    attempt     INTEGER NOT NULL,
+    outcome     TEXT NOT NULL,
+    ply         INTEGER NOT NULL,
+    finished    REAL NOT NULL,
+    UNIQUE (game_id, attempt)
+);
+CREATE TABLE IF NOT EXISTS events (
+    id          INTEGER PRIMARY KEY,
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    kind        TEXT NOT NULL,
+    ply         INTEGER NOT NULL,
+    at          REAL NOT NULL,
+    detail      TEXT
+);
+CREATE TABLE IF NOT EXISTS settings (
+    key         TEXT PRIMARY KEY,
+    value       TEXT NOT NULL
+);
+"""
+
+FINISHED = ("won", "lost")
+
+
+class StaleVersion(Exception):
+    """The game changed since the version the request names (another tab moved)."""
+
+
+class UnknownGame(LookupError):
+    pass
+
+
+@dataclass(frozen=True)
+class Played:
+    """One move of a game's line: the engine's move, what the player sent, the column mapping after it."""
+
+    move: str
+    shown: str
+    perm: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    deal: int
+    mode: str
+    grade: str | None
+    version: int
+    attempt: int
+    ply: int
+    status: str
+    peek: bool
+    line: tuple[Played, ...]  # the current attempt's line, redo stack included (``ply`` of them are played)
+    hints_asked: int
+
+
+def default_path() -> Path:
+    """The database in the user's data directory (XDG_DATA_HOME, else ~/.local/share)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "scorpion-solver" / "games.sqlite3"
+
+
+def _perm_text(perm: tuple[int, ...]) -> str:
+    return "".join(str(c) for c in perm)
+
+
+class Store:
+    """The database, shared by the server's threads: one connection, one writer at a time (a lock).
+
+    Every write is one transaction (``BEGIN IMMEDIATE``): the version check and
+    the change commit together, so two tabs cannot both apply a move.
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        path = Path(path)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=10)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a commit survives a crash of the server
+        self._db.execute("PRAGMA foreign_keys=ON")
+        with self._lock:
+            self._db.executescript(SCHEMA)
+            self._db.execute("INSERT OR IGNORE INTO settings(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,))
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- transactions --------------------------------------------------------
+
+    def _write(self, fn):
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                out = fn(self._db)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            return out
+
+    def _check(self, db: sqlite3.Connection, game_id: int, version: int) -> sqlite3.Row:
+        row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGame(game_id)
+        if row["version"] != version:
+            raise StaleVersion(game_id)
+        return row
+
+    # -- reading -------------------------------------------------------------
+
+    def game(self, game_id: int) -> GameRow:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise UnknownGame(game_id)
+            moves = self._db.execute(
+                "SELECT move, shown, perm FROM moves WHERE game_id = ? AND attempt = ? AND dropped = 0 ORDER BY seq",
+                (game_id, row["attempt"]),
+            ).fetchall()
+            hints = self._db.execute(
+                "SELECT COUNT(*) FROM events WHERE game_id = ? AND kind = 'fair'", (game_id,)
+            ).fetchone()[0]
+        line = tuple(Played(m["move"], m["shown"], tuple(int(c) for c in m["perm"])) for m in moves)
+        return GameRow(
+            row["id"],
+            row["deal"],
+            row["mode"],
+            row["grade"],
+            row["version"],
+            row["attempt"],
+            row["ply"],
+            row["status"],
+            bool(row["peek"]),
+            line,
+            hints,
+        )
+
+    def summaries(self, limit: int = 500) -> list[dict]:
+        """The games, the most recently changed first (at most ``limit``)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, deal, mode, grade, status, ply, peek, created, updated FROM games "
+                "ORDER BY updated DESC, id DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [dict(r) | {"peek": bool(r["peek"])} for r in rows]
+
+    def finished_games(self) -> list[dict]:
+        """Every game with a result: its first finish (the game's result), oldest game first."""
+        with self._lock:
+            rows = self._db.execute(
+                """SELECT g.id, g.mode, g.peek, r.outcome, r.finished
+                   FROM games g JOIN results r ON r.game_id = g.id
+                   WHERE r.id = (SELECT MIN(id) FROM results WHERE game_id = g.id)
+                   ORDER BY r.finished, g.id"""
+            ).fetchall()
+        return [dict(r) for r in rows]
+
+    def help_counts(self) -> dict[str, dict[str, int]]:
+        """mode -> {games, fair, peeks, peeked_games}: every game, finished or not."""
+        with self._lock:
+            rows = self._db.execute(
+                """SELECT g.mode, COUNT(*) AS games, SUM(g.peek) AS peeked_games,
+                          SUM((SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.kind = 'fair')) AS fair,
+                          SUM((SELECT COUNT(*) FROM events e WHERE e.game_id = g.id
+                                AND e.kind IN ('winnable', 'peek', 'line'))) AS peeks
+                   FROM games g GROUP BY g.mode"""
+            ).fetchall()
+        return {r["mode"]: {k: int(r[k] or 0) for k in ("games", "peeked_games", "fair", "peeks")} for r in rows}
+
+    def events(self, game_id: int) -> list[dict]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT kind, ply, at, detail FROM events WHERE game_id = ? ORDER BY id", (game_id,)
+            ).fetchall()
+        return [dict(r) for r in rows]
+
+    def setting(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return row["value"] if row else None
+
+    # -- writing -------------------------------------------------------------
+
+    def create_game(self, deal: int, mode: str, grade: str | None, line: list[Played], status: str) -> int:
+        """A new game; ``line`` (an imported record, already checked by the engine) is played."""
+        now = time.time()
+
+        def run(db):
+            cur = db.execute(
+                "INSERT INTO games(deal, mode, grade, created, updated, ply, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (deal, mode, grade, now, now, len(line), status),
+            )
+            game_id = cur.lastrowid
+            db.executemany(
+                "INSERT INTO moves(game_id, attempt, seq, move, shown, perm, played) VALUES (?, 0, ?, ?, ?, ?, ?)",
+                [(game_id, i + 1, p.move, p.shown, _perm_text(p.perm), now) for i, p in enumerate(line)],
+            )
+            if line:
+                db.execute(
+                    "INSERT INTO events(game_id, kind, ply, at, detail) VALUES (?, 'import', ?, ?, ?)",
+                    (game_id, len(line), now, None),
+                )
+            self._finish(db, game_id, 0, status, len(line), now)
+            return game_id
+
+        return self._write(run)
+
+    def _finish(self, db, game_id: int, attempt: int, status: str, ply: int, now: float) -> None:
+        if status in FINISHED:
+            db.execute(
+                "INSERT OR IGNORE INTO results(game_id, attempt, outcome, ply, finished) VALUES (?, ?, ?, ?, ?)",
+                (game_id, attempt, status, ply, now),
+            )
+
+    def play(self, game_id: int, version: int, played: Played, status: str) -> None:
+        """Play a move after the current ply: the redo stack beyond it is dropped (kept as history)."""
+        now = time.time()
+
+        def run(db):
+            row = self._check(db, game_id, version)
+            attempt, ply = row["attempt"], row["ply"]
+            db.execute(
+                "UPDATE moves SET dropped = 1 WHERE game_id = ? AND attempt = ? AND dropped = 0 AND seq > ?",
+                (game_id, attempt, ply),
+            )
+            db.execute(
+                "INSERT INTO moves(game_id, attempt, seq, move, shown, perm, played) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, attempt, ply + 1, played.move, played.shown, _perm_text(played.perm), now),
+            )
+            self._update(db, game_id, ply + 1, status, now)
+            self._finish(db, game_id, attempt, status, ply + 1, now)
+
+        self._write(run)
+
+    def _update(self, db, game_id: int, ply: int, status: str, now: float, attempt: int | None = None) -> None:
+        if attempt is None:
+            db.execute(
+                "UPDATE games SET ply = ?, status = ?, version = version + 1, updated = ? WHERE id = ?",
+                (ply, status, now, game_id),
+            )
+        else:
+            db.execute(
+                "UPDATE games SET ply = ?, status = ?, attempt = ?, version = version + 1, updated = ? WHERE id = ?",
+                (ply, status, attempt, now, game_id),
+            )
+
+    def set_ply(self, game_id: int, version: int, ply: int, status: str) -> None:
+        """Undo, redo or go to a ply of the current line (the line itself is unchanged)."""
+        now = time.time()
+
+        def run(db):
+            row = self._check(db, game_id, version)
+            self._update(db, game_id, ply, status, now)
+            self._finish(db, game_id, row["attempt"], status, ply, now)
+
+        self._write(run)
+
+    def restart(self, game_id: int, version: int) -> None:
+        """The same deal from the start: a new attempt; the earlier moves stay in the table."""
+        now = time.time()
+
+        def run(db):
+            row = self._check(db, game_id, version)
+            self._update(db, game_id, 0, "playing", now, attempt=row["attempt"] + 1)
+
+        self._write(run)
+
+    def peek_on(self, game_id: int, ply: int) -> bool:
+        """Switch peeking on for good; True when it was off."""
+        now = time.time()
+
+        def run(db):
+            row = db.execute("SELECT peek FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise UnknownGame(game_id)
+            if row["peek"]:
+                return False
+            db.execute("UPDATE games SET peek = 1, updated = ? WHERE id = ?", (now, game_id))
+            db.execute(
+                "INSERT INTO events(game_id, kind, ply, at, detail) VALUES (?, 'peek_on', ?, ?, NULL)",
+                (game_id, ply, now),
+            )
+            return True
+
+        return self._write(run)
+
+    def add_event(self, game_id: int, kind: str, ply: int, detail: dict | None = None) -> None:
+        now = time.time()
+
+        def run(db):
+            db.execute(
+                "INSERT INTO events(game_id, kind, ply, at, detail) VALUES (?, ?, ?, ?, ?)",
+                (game_id, kind, ply, now, json.dumps(detail) if detail is not None else None),
+            )
+
+        self._write(run)

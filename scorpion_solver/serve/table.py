@@ -1,0 +1,290 @@
+"""The server-side game: the true position, and what the player is shown of it.
+
+A :class:`Table` is a deal, a mode and a line of moves with a ply (how many of
+them are played; the rest is the redo stack). Every rule is the engine's:
+the position is the deal replayed with ``game.engine.apply_move``, the legal
+moves are ``legal_moves``, won and lost are ``is_won`` and "no legal move".
+What leaves the server is built from ``game.view.Observation.of`` only, so no
+face-down or tail card can be in it (:meth:`Table.state`).
+
+Columns the player sees versus the engine's. The engine lists one move of a
+King into interchangeable empty columns (columns 4-7 before the tail deal, any
+after): the leftmost. A player may drop it on any of them, so the table keeps
+a mapping ``perm`` (shown column -> engine column), changed only by such a
+move: the engine plays its canonical move, and the two empty columns swap
+places in the mapping, so the King lies where the player put it. Swapping
+columns the engine treats as interchangeable changes nothing in the game.
+Everything sent out (moves, legal moves, hints, lines) is written in shown
+columns; the database and the export keep the engine's moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+from ..game.cards import SUITS, card_text, run_of_suit
+from ..game.deal import check_deal_number, deal
+from ..game.engine import (
+    TAIL,
+    Move,
+    MoveError,
+    apply_move,
+    interchangeable_columns,
+    is_won,
+    legal_moves,
+    move_text,
+    parse_move,
+    play,
+)
+from ..game.position import NUM_COLUMNS, Position, run_start
+from ..game.rules import MODES, TAIL_WHEN_STUCK, Rules, get_rules
+from ..game.view import UNKNOWN, Observation
+from .store import Played
+
+IDENTITY = tuple(range(NUM_COLUMNS))
+MAX_DEAL = 2**63 - 1  # as `scorpion batch`: deal numbers an int64 holds
+TAIL_LOCKED = "classic: the tail may be dealt only when no other move exists"
+
+PLAYING, WON, LOST = "playing", "won", "lost"
+
+
+class GameError(ValueError):
+    """A request the game refuses (illegal move, nothing to undo, ...): 400 with the message."""
+
+
+def check_mode(mode) -> Rules:
+    if not isinstance(mode, str) or mode.strip().lower() not in MODES:
+        raise GameError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    return get_rules(mode)
+
+
+def check_deal(number) -> int:
+    try:
+        check_deal_number(number)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    if number > MAX_DEAL:
+        raise GameError(f"deal number must be at most {MAX_DEAL}, got {number}")
+    return number
+
+
+def status_of(position: Position, rules: Rules) -> str:
+    if is_won(position, rules):
+        return WON
+    return LOST if not legal_moves(position, rules) else PLAYING
+
+
+def _shown(move: Move, perm: tuple[int, ...]) -> Move:
+    """The engine's move written in the shown columns."""
+    if move.is_tail:
+        return move
+    inverse = {engine: shown for shown, engine in enumerate(perm)}
+    return Move(move.card, inverse[move.src], inverse[move.dst])
+
+
+def shown_text(move: Move, perm: tuple[int, ...]) -> str:
+    return move_text(_shown(move, perm))
+
+
+def shown_line(moves, perm: tuple[int, ...]) -> list[str]:
+    """A line of engine moves from here (a solver's win) in shown columns: canonical moves keep the mapping."""
+    return [shown_text(m, perm) for m in moves]
+
+
+@dataclass
+class Table:
+    """One game: the deal, the mode, the line (engine moves with the mapping after each) and the ply."""
+
+    deal: int
+    rules: Rules
+    line: list[Played] = field(default_factory=list)
+    ply: int = 0
+    _positions: list[Position] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._positions = [deal(self.deal, self.rules)]
+
+    @classmethod
+    def replayed(cls, number: int, rules: Rules, line, ply: int) -> "Table":
+        table = cls(number, rules, list(line), ply)
+        return table
+
+    # -- positions -------------------------------------------------------------
+
+    def position_at(self, ply: int) -> Position:
+        """The position after the first ``ply`` moves of the line (moves were checked when played)."""
+        while len(self._positions) <= ply:
+            k = len(self._positions)
+            self._positions.append(apply_move(self._positions[-1], parse_move(self.line[k - 1].move), self.rules))
+        return self._positions[ply]
+
+    @property
+    def position(self) -> Position:
+        return self.position_at(self.ply)
+
+    def perm_at(self, ply: int) -> tuple[int, ...]:
+        return self.line[ply - 1].perm if ply else IDENTITY
+
+    @property
+    def perm(self) -> tuple[int, ...]:
+        return self.perm_at(self.ply)
+
+    @property
+    def status(self) -> str:
+        return status_of(self.position, self.rules)
+
+    # -- moves -------------------------------------------------------------------
+
+    def resolve(self, text) -> Played:
+        """The player's move (shown columns) as the engine's move; GameError if it is not legal here."""
+        if not isinstance(text, str):
+            raise GameError(f"move must be a string like 6C:5>2 or tail, got {text!r}")
+        if self.status != PLAYING:
+            raise GameError("the game is over")  # callers answer 409 before getting here
+        try:
+            move = parse_move(text)
+        except MoveError as exc:
+            raise GameError(str(exc)) from None
+        position, perm = self.position, self.perm
+        legal = legal_moves(position, self.rules)
+        if move.is_tail:
+            if TAIL in legal:
+                return Played("tail", "tail", perm)
+            self._refuse(position, TAIL)
+        engine = Move(move.card, perm[move.src], perm[move.dst])
+        if engine in legal:
+            return Played(move_text(engine), move_text(move), perm)
+        interchangeable = interchangeable_columns(position)
+        empties = [c for c in interchangeable if not position.columns[c]]
+        if engine.dst in empties:
+            canonical = Move(engine.card, engine.src, empties[0])
+            if canonical in legal:
+                # the King goes where the player put it: the two empty columns swap in the mapping
+                new = list(perm)
+                other = perm.index(canonical.dst)
+                new[move.dst], new[other] = canonical.dst, perm[move.dst]
+                return Played(move_text(canonical), move_text(move), tuple(new))
+        self._refuse(position, move)
+
+    def _refuse(self, position: Position, move: Move) -> NoReturn:
+        """Raise GameError with the engine's reason, told in the columns the player sees."""
+        perm = self.perm
+        shown = Position(
+            tuple(position.columns[e] for e in perm),
+            tuple(position.hidden[e] for e in perm),
+            position.tail,
+            position.frozen,
+        )
+        try:
+            play(shown, move, self.rules)
+        except MoveError as exc:
+            raise GameError(str(exc)) from None
+        # legal in the shown order but not in the engine's: only a whole-column move between the player's
+        # interchangeable columns can be (it changes nothing)
+        raise GameError(f"{move_text(move)} is not legal here: it changes nothing")
+
+    def push(self, played: Played) -> None:
+        """Play a resolved move after the current ply (the redo stack beyond it goes)."""
+        del self.line[self.ply :]
+        del self._positions[self.ply + 1 :]
+        self.line.append(played)
+        self.ply += 1
+
+    # -- what the player sees ------------------------------------------------------
+
+    def legal(self) -> list[dict]:
+        """The legal moves in shown columns; a King into a space is listed for every empty column it may take."""
+        position, perm = self.position, self.perm
+        inverse = {engine: shown for shown, engine in enumerate(perm)}
+        interchangeable = interchangeable_columns(position)
+        empties = [c for c in interchangeable if not position.columns[c]]
+        out = []
+        for move in legal_moves(position, self.rules):
+            if move.is_tail:
+                out.append({"move": "tail", "card": None, "from": None, "to": None, "kind": "tail"})
+                continue
+            card, src = card_text(move.card), inverse[move.src] + 1
+            if position.columns[move.dst]:
+                targets, kind = [move.dst], "build"
+            elif move.dst in empties:
+                targets, kind = sorted(empties, key=inverse.get), "space"
+            else:
+                targets, kind = [move.dst], "space"
+            for dst in targets:
+                to = inverse[dst] + 1
+                out.append({"move": f"{card}:{src}>{to}", "card": card, "from": src, "to": to, "kind": kind})
+        return out
+
+    def tail_locked(self) -> str | None:
+        position = self.position
+        if self.rules.tail != TAIL_WHEN_STUCK or not position.tail or self.status != PLAYING:
+            return None
+        return None if TAIL in legal_moves(position, self.rules) else TAIL_LOCKED
+
+    def view(self) -> dict:
+        """The player's view (``Observation.of``: no face-down or tail card), columns in shown order."""
+        position = self.position
+        seen = Observation.of(position)
+        frozen_slots = set()
+        for i, col in enumerate(position.columns):
+            for suit in position.frozen:
+                start = run_start(col, position.hidden[i], suit)
+                if start is not None:
+                    frozen_slots.update((i, j) for j in range(start, start + len(run_of_suit(suit))))
+        columns = []
+        for engine in self.perm:
+            cards = []
+            for j, card in enumerate(seen.columns[engine]):
+                if card == UNKNOWN:
+                    cards.append({"card": None})
+                else:
+                    cards.append({"card": card_text(card), "frozen": (engine, j) in frozen_slots})
+            columns.append(cards)
+        return {
+            "columns": columns,
+            "hidden": [seen.hidden[engine] for engine in self.perm],
+            "tail": len(seen.tail),
+            "swept": [SUITS[s] for s in sorted(seen.swept)],
+            "frozen": [SUITS[s] for s in sorted(seen.frozen)],
+        }
+
+    def last(self) -> dict | None:
+        """The move that led here: what it showed (cards turned face up, the tail's cards) and swept."""
+        if not self.ply:
+            return None
+        before, after = self.position_at(self.ply - 1), self.position
+        was_up = {c for i, col in enumerate(before.columns) for c in col[before.hidden[i] :]}
+        revealed = []
+        for engine in self.perm:
+            col = after.columns[engine]
+            revealed += [card_text(c) for c in col[after.hidden[engine] :] if c not in was_up]
+        swept = sorted(set(after.swept_suits()) - set(before.swept_suits()))
+        return {"move": self.line[self.ply - 1].shown, "revealed": revealed, "swept": [SUITS[s] for s in swept]}
+
+    def shown_moves(self) -> list[str]:
+        return [p.shown for p in self.line[: self.ply]]
+
+    def engine_moves(self) -> list[Move]:
+        return [parse_move(p.move) for p in self.line[: self.ply]]
+
+
+def import_line(number: int, rules: Rules, text: str) -> list[Played]:
+    """A move file's moves (engine notation, ``#`` comments) checked by the engine: GameError on the first bad one."""
+    from ..game.engine import read_moves
+
+    try:
+        moves = read_moves(text)
+    except MoveError as exc:
+        raise GameError(str(exc)) from None
+    position = deal(number, rules)
+    line = []
+    for k, move in enumerate(moves, start=1):
+        if status_of(position, rules) != PLAYING:
+            raise GameError(f"move {k}: the game is already over after move {k - 1}")
+        try:
+            position = play(position, move, rules)
+        except MoveError as exc:
+            raise GameError(f"move {k}: {exc}") from None
+        line.append(Played(move_text(move), move_text(move), IDENTITY))
+    return line
