@@ -116,9 +116,9 @@ def render_html(data: dict) -> str:
 
 
 def write_page(data: dict, path: str | Path) -> Path:
-    """Write the page for ``data`` to ``path``, whose folder must exist (a typo should not make folders)."""
+    """Write the page for ``data`` to ``path`` (folders made as needed: ``scorpion show`` refuses a
+    missing one itself, where a typo in a command line should not make folders); returns the path."""
     out = Path(path)
-    if not out.parent.is_dir():
-        raise FileNotFoundError(2, f"no folder {out.parent} to write the page into (make it first)", str(out))
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render_html(data), encoding="utf-8")
     return out
