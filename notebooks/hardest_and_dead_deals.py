@@ -23,8 +23,8 @@
 # %% [markdown]
 # The data: the results folder named by the environment variable `SCORPION_RESULTS`
 # (default `results/deals-1-1000000`, written by `scorpion batch 1-1000000 --out results/deals-1-1000000`;
-# its format is in [docs/batch.md](../docs/batch.md)). Regenerate this notebook with
-# `python notebooks/build_notebooks.py --execute` (see [README](README.md)); do not edit the `.ipynb`.
+# its format is in [docs/batch.md](../docs/batch.md)). Its code is
+# [hardest_and_dead_deals.py](hardest_and_dead_deals.py) (jupytext); rerun it with `python notebooks/run.py hardest_and_dead_deals` (see [README](README.md)).
 
 # %%
 # %matplotlib inline

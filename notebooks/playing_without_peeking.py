@@ -26,8 +26,8 @@
 
 # %% [markdown]
 # The data: the play folders under `SCORPION_PLAY` (default `results/`) and the exact results
-# `SCORPION_RESULTS` (default `results/deals-1-1000000`). Regenerate with
-# `python notebooks/build_notebooks.py --execute playing_without_peeking.ipynb`. One cell (the
+# `SCORPION_RESULTS` (default `results/deals-1-1000000`). Rerun with
+# `python notebooks/run.py playing_without_peeking`. One cell (the
 # fatal moves) runs the solver, on a handful of games, with a small budget.
 
 # %%

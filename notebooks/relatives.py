@@ -30,8 +30,8 @@
 # (folders separated by `os.pathsep`; default `results/deals-1-100000-wasp`,
 # `results/deals-1-100000-scorpion2`, `results/deals-1-100000-goodsol`, written by
 # `scorpion batch 1-100000 --mode M --out results/deals-1-100000-M`). The comparisons use the
-# deals both folders hold. Regenerate this notebook with
-# `python notebooks/build_notebooks.py --execute relatives.ipynb` (see [README](README.md)).
+# deals both folders hold. Rerun it with
+# `python notebooks/run.py relatives` (see [README](README.md)).
 
 # %%
 # %matplotlib inline

@@ -25,7 +25,7 @@
 # The data: the folder named by `SCORPION_RESULTS`, default `results/shortest-1-100000`
 # (`scorpion batch 1-100000 --shortest --chunk 500 --out results/shortest-1-100000`). A folder made
 # without `--shortest` has no proved minimum: its solution lengths are shown as found.
-# Regenerate with `python notebooks/build_notebooks.py --execute shortest_solutions.ipynb`.
+# Rerun with `python notebooks/run.py shortest_solutions`.
 
 # %%
 # %matplotlib inline
