@@ -7,10 +7,11 @@ positions hold all 52 cards.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
-from perft_table import TABLE, check_perft
+from perft_table import TABLE, check_perft, read_table
 
 from scorpion_solver import CLASSIC, CLEAR, deal, is_lost, is_won, legal_moves, parse_position, perft
 from scorpion_solver.game.cards import SUITS, parse_card
@@ -769,6 +770,33 @@ def test_perft_divide_deal_1_depth_2():
     # docs/rules.md's divide, stored in tests/data/perft.txt; the move order is legal_moves'.
     assert [(move_text(m), n) for m, n in perft_divide(deal(1), 2)] == TABLE["clear"].divides[2]
     assert len(TABLE["clear"].divides[2]) == 6
+
+
+def test_a_wrong_perft_count_prints_the_divide():
+    """A count that disagrees with the table fails naming the one first move whose subtree disagrees."""
+    record = copy.deepcopy(TABLE["clear"])
+    move, n = record.divides[3][1]
+    record.divides[3][1] = (move, n + 1)
+    record.counts[3] += 1
+    with pytest.raises(AssertionError) as failure:
+        check_perft(record, 3, perft(deal(1), 3), perft_divide)
+    lines = str(failure.value).splitlines()
+    assert f"depth 3) = {record.counts[3] - 1}, expected {record.counts[3]}" in lines[0]
+    assert "tests/data/perft.txt" in lines[0] and "docs/rules.md" in lines[0]
+    assert [line for line in lines if "differs" in line] == [f"  {move}: {n} / {n + 1}   <-- differs"]
+    assert len(lines) == 2 + len(record.divides[3])
+    del record.divides[3]
+    with pytest.raises(AssertionError, match=r"divide at depth 3 \(none stored\):\n  7D:5>1: \d+\n"):
+        check_perft(record, 3, perft(deal(1), 3), perft_divide)
+
+
+def test_perft_table_refuses_a_line_it_does_not_know(tmp_path):
+    path = tmp_path / "perft.txt"
+    path.write_text("# a comment\n\nid x\ndeal 1\npreset clear\nperft 1 6\n")
+    assert read_table(path)["clear"].counts == {1: 6}
+    path.write_text("id x\ndeal 1\npreset clear\nperf 1 6\n")
+    with pytest.raises(ValueError, match="unknown line perf"):
+        read_table(path)
 
 
 def test_perft_table_is_the_rules_docs_table():
