@@ -6,6 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from perft_table import TABLE
 
 from scorpion_solver import deal, format_position
 from scorpion_solver.cli import main
@@ -108,28 +109,32 @@ def test_deal_json():
 
 
 # --------------------------------------------------------------------------
-# perft
+# perft (the counts of deal 1 are tests/data/perft.txt's)
+
+
+def counts_text(preset: str, depth: int) -> str:
+    """What `scorpion perft 1 --depth DEPTH` prints for deal 1 in PRESET, from the stored table."""
+    return "".join(f"depth {d}: {TABLE[preset].counts[d]}\n" for d in range(1, depth + 1))
 
 
 def test_perft_reference():
     result = run("perft", "1", "--depth", "3", "--engine", "reference")
     assert result.exit_code == 0
-    assert result.stdout == "depth 1: 6\ndepth 2: 29\ndepth 3: 123\n"
+    assert result.stdout == counts_text("clear", 3) == "depth 1: 6\ndepth 2: 29\ndepth 3: 123\n"
 
 
 def test_perft_reference_classic():
     result = run("perft", "1", "-d", "3", "--engine", "reference", "--mode", "classic")
     assert result.exit_code == 0
-    assert result.stdout == "depth 1: 5\ndepth 2: 20\ndepth 3: 76\n"
+    assert result.stdout == counts_text("classic", 3)
 
 
 def test_perft_divide():
     result = run("perft", "1", "--depth", "2", "--engine", "reference", "--divide")
     assert result.exit_code == 0
-    assert result.stdout == (
-        "depth 1: 6\ndepth 2: 29\ndivide at depth 2:\n"
-        "  7D:5>1: 5\n  JS:7>2: 5\n  5C:5>3: 6\n  7C:7>5: 4\n  5S:5>7: 5\n  tail: 4\n"
-    )
+    divide = "".join(f"  {move}: {n}\n" for move, n in TABLE["clear"].divides[2])
+    assert result.stdout == counts_text("clear", 2) + "divide at depth 2:\n" + divide
+    assert divide.startswith("  7D:5>1: 5\n  JS:7>2: 5\n") and divide.count("\n") == 6
 
 
 def test_perft_position_file(tmp_path):
@@ -137,17 +142,17 @@ def test_perft_position_file(tmp_path):
     path.write_text(DEAL_1)
     result = run("perft", str(path), "--depth", "3", "--engine", "reference")
     assert result.exit_code == 0
-    assert result.stdout == "depth 1: 6\ndepth 2: 29\ndepth 3: 123\n"
+    assert result.stdout == counts_text("clear", 3)
 
 
 def test_perft_position_file_mode_line(tmp_path):
     path = tmp_path / "deal1.txt"
     path.write_text("mode: classic\n" + DEAL_1)
     result = run("perft", str(path), "--depth", "2", "--engine", "reference")
-    assert result.stdout == "depth 1: 5\ndepth 2: 20\n"
+    assert result.stdout == counts_text("classic", 2)
     # --mode overrides the file's mode line.
     result = run("perft", str(path), "--depth", "2", "--engine", "reference", "--mode", "clear")
-    assert result.stdout == "depth 1: 6\ndepth 2: 29\n"
+    assert result.stdout == counts_text("clear", 2)
 
 
 # --------------------------------------------------------------------------

@@ -7,7 +7,11 @@ positions hold all 52 cards.
 
 from __future__ import annotations
 
+import copy
+from pathlib import Path
+
 import pytest
+from perft_table import TABLE, check_perft, read_table
 
 from scorpion_solver import CLASSIC, CLEAR, deal, is_lost, is_won, legal_moves, parse_position, perft
 from scorpion_solver.game.cards import SUITS, parse_card
@@ -735,24 +739,19 @@ def test_replay_of_nothing_is_the_start():
 
 
 # --------------------------------------------------------------------------
-# perft (docs/rules.md table for deal 1)
-
-PERFT_DEAL_1 = {
-    "clear": [6, 29, 123, 466, 1560, 4735],
-    "classic": [5, 20, 76, 254, 682, 1640],
-}
+# perft (tests/data/perft.txt: docs/rules.md's table for deal 1, and its divides)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize("rules", [CLEAR, CLASSIC], ids=lambda r: r.name)
 def test_perft_deal_1(rules, depth):
-    assert perft(deal(1), depth, rules) == PERFT_DEAL_1[rules.name][depth - 1]
+    check_perft(TABLE[rules.name], depth, perft(deal(1), depth, rules), perft_divide)
 
 
 @pytest.mark.parametrize("rules", [CLEAR, CLASSIC], ids=lambda r: r.name)
 def test_perft_deal_1_depth_6(rules):
     # Fast enough (well under a second) to run by default.
-    assert perft(deal(1), 6, rules) == PERFT_DEAL_1[rules.name][5]
+    check_perft(TABLE[rules.name], 6, perft(deal(1), 6, rules), perft_divide)
 
 
 def test_perft_depth_0_is_one():
@@ -763,15 +762,53 @@ def test_perft_depth_0_is_one():
 def test_perft_divide_sums_to_perft(rules):
     divide = perft_divide(deal(1), 4, rules)
     assert [m for m, _ in divide] == legal_moves(deal(1), rules)
-    assert sum(n for _, n in divide) == PERFT_DEAL_1[rules.name][3]
+    assert sum(n for _, n in divide) == TABLE[rules.name].counts[4]
+    assert [(move_text(m), n) for m, n in divide] == TABLE[rules.name].divides[4]
 
 
 def test_perft_divide_deal_1_depth_2():
-    assert [(move_text(m), n) for m, n in perft_divide(deal(1), 2)] == [
-        ("7D:5>1", 5),
-        ("JS:7>2", 5),
-        ("5C:5>3", 6),
-        ("7C:7>5", 4),
-        ("5S:5>7", 5),
-        ("tail", 4),
-    ]
+    # docs/rules.md's divide, stored in tests/data/perft.txt; the move order is legal_moves'.
+    assert [(move_text(m), n) for m, n in perft_divide(deal(1), 2)] == TABLE["clear"].divides[2]
+    assert len(TABLE["clear"].divides[2]) == 6
+
+
+def test_a_wrong_perft_count_prints_the_divide():
+    """A count that disagrees with the table fails naming the one first move whose subtree disagrees."""
+    record = copy.deepcopy(TABLE["clear"])
+    move, n = record.divides[3][1]
+    record.divides[3][1] = (move, n + 1)
+    record.counts[3] += 1
+    with pytest.raises(AssertionError) as failure:
+        check_perft(record, 3, perft(deal(1), 3), perft_divide)
+    lines = str(failure.value).splitlines()
+    assert f"depth 3) = {record.counts[3] - 1}, expected {record.counts[3]}" in lines[0]
+    assert "tests/data/perft.txt" in lines[0] and "docs/rules.md" in lines[0]
+    assert [line for line in lines if "differs" in line] == [f"  {move}: {n} / {n + 1}   <-- differs"]
+    assert len(lines) == 2 + len(record.divides[3])
+    del record.divides[3]
+    with pytest.raises(AssertionError, match=r"divide at depth 3 \(none stored\):\n  7D:5>1: \d+\n"):
+        check_perft(record, 3, perft(deal(1), 3), perft_divide)
+
+
+def test_perft_table_refuses_a_line_it_does_not_know(tmp_path):
+    path = tmp_path / "perft.txt"
+    path.write_text("# a comment\n\nid x\ndeal 1\npreset clear\nperft 1 6\n")
+    assert read_table(path)["clear"].counts == {1: 6}
+    path.write_text("id x\ndeal 1\npreset clear\nperf 1 6\n")
+    with pytest.raises(ValueError, match="unknown line perf"):
+        read_table(path)
+
+
+def test_perft_table_is_the_rules_docs_table():
+    """tests/data/perft.txt holds docs/rules.md's perft table of deal 1 and its depth-2 divide, number for number."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = text[text.index("\n## perft\n") : text.index("\n## Verdicts\n")]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
+    table = {cells[0]: [int(c) for c in cells[1:] if c] for cells in rows[1:]}
+    assert rows[0][0] == "preset" and len(table) == 5
+    assert table == {name: [record.counts[d] for d in sorted(record.counts)] for name, record in TABLE.items()}
+    for record in TABLE.values():
+        assert sorted(record.counts) == list(range(1, len(record.counts) + 1))
+        assert record.sources["perft", 1].startswith("docs/rules.md")
+    assert TABLE["clear"].sources["divide", 2].startswith("docs/rules.md")
+    assert ", ".join(f"`{m}` {n}" for m, n in TABLE["clear"].divides[2]) in " ".join(section.split())

@@ -655,12 +655,12 @@ def test_16_mode_comparison_runs_on_a_one_mode_folder(tmp_path, monkeypatch):
     import importlib.util
 
     out = small_folder(tmp_path / "one", deals="1-20", chunk=20, modes=("clear",))
-    spec = importlib.util.spec_from_file_location("build_notebooks", ROOT / "notebooks" / "build_notebooks.py")
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
+    spec = importlib.util.spec_from_file_location("notebooks_run", ROOT / "notebooks" / "run.py")
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
     monkeypatch.setenv("SCORPION_RESULTS", str(out))
     nb = nbformat.read(ROOT / "notebooks" / "mode_comparison.ipynb", as_version=4)
-    builder.execute(nb, timeout=120)
+    runner.execute(nb, timeout=120)
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     shown = json.dumps([o.get("data", {}) for o in outputs])

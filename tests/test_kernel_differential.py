@@ -30,6 +30,7 @@ import re
 
 import numpy as np
 import pytest
+from perft_table import TABLE, check_perft, divide_message, kernel_divide
 
 from scorpion_solver.game import engine
 from scorpion_solver.game.deal import deal
@@ -405,19 +406,27 @@ def test_key_sees_the_tail_order():
 # ---------------------------------------------------------------------------
 # perft
 
-PERFT_DEAL_1 = {
-    "clear": [6, 29, 123, 466, 1560, 4735],
-    "classic": [5, 20, 76, 254, 682, 1640],
-}
-
 
 @pytest.mark.parametrize("rules", [CLEAR, CLASSIC], ids=["clear", "classic"])
 def test_perft_deal_1_table(rules):
+    """tests/data/perft.txt's counts (docs/rules.md's table), depths 1-6, from the kernel and the engine alike."""
     pos = deal(1, rules)
-    got = [jit_perft(pos, d, rules) for d in range(1, 7)]
-    assert got == PERFT_DEAL_1[rules.name]
-    assert [engine.perft(pos, d, rules) for d in range(1, 7)] == PERFT_DEAL_1[rules.name]
+    record = TABLE[rules.name]
+    assert sorted(record.counts) == [1, 2, 3, 4, 5, 6]
+    for d in range(1, 7):
+        check_perft(record, d, jit_perft(pos, d, rules), kernel_divide)
+        check_perft(record, d, engine.perft(pos, d, rules), engine.perft_divide)
     assert jit_perft(pos, 0, rules) == 1
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_stored_divides_are_the_kernels(name):
+    """Every divide of tests/data/perft.txt, move for move, from the kernel (jit_perft after each first move)."""
+    record = TABLE[name]
+    assert record.divides
+    for depth, stored in record.divides.items():
+        got = [(engine.move_text(m), n) for m, n in kernel_divide(record.position(), depth, record.rules)]
+        assert got == stored, divide_message(record, depth, sum(n for _, n in got), kernel_divide)
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=IDS)

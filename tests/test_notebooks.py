@@ -3,13 +3,16 @@
 CI never depends on the big results folder: a module fixture solves deals
 1-300 in both modes (with a small node budget, so that some deals are
 unknown) and every committed notebook is executed against it through
-SCORPION_RESULTS. The notebooks must also match their generator,
-notebooks/build_notebooks.py. Skipped when the `notebooks` extra is missing.
+SCORPION_RESULTS. Each notebook is kept as code, a jupytext percent script
+(notebooks/NAME.py) paired with NAME.ipynb: both must hold the same cells, and
+`jupytext --sync`, the command notebooks/README.md documents, must reproduce
+the committed pair from either side. Skipped when the `notebooks` extra is missing.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -19,35 +22,87 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-NAMES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
+NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
 CELL_TIMEOUT = 120
 
 
-def load_builder():
-    spec = importlib.util.spec_from_file_location("build_notebooks", NOTEBOOKS / "build_notebooks.py")
+def load_runner():
+    spec = importlib.util.spec_from_file_location("notebooks_run", NOTEBOOKS / "run.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
+def jupytext_command() -> str:
+    found = shutil.which("jupytext", path=str(Path(sys.executable).parent)) or shutil.which("jupytext")
+    if found is None:
+        pytest.skip("no jupytext command")
+    return found
+
+
 def test_ci_installs_the_notebooks_extra():
     """Without the extra the notebook tests would be skipped silently: CI must install it."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
-    assert {"nbclient", "nbformat", "ipykernel", "matplotlib", "pandas"} <= set(extras["notebooks"])
+    assert {"nbclient", "nbformat", "ipykernel", "matplotlib", "pandas", "jupytext"} <= set(extras["notebooks"])
     install = "pip install -q -e '.[test,dask,notebooks]'"
     assert install in (ROOT / ".ci" / "run").read_text()
     assert install in (ROOT / "README.md").read_text()
 
 
-def test_committed_notebooks_match_their_generator():
-    nbformat = pytest.importorskip("nbformat")
-    builder = load_builder()
-    assert NAMES == sorted(builder.NOTEBOOKS), "notebooks/*.ipynb and build_notebooks.NOTEBOOKS differ"
+def test_every_notebook_is_paired_with_its_script():
+    jupytext = pytest.importorskip("jupytext")
+    runner = load_runner()
+    scripts = sorted(p.stem for p in NOTEBOOKS.glob("*.py") if p.name != "run.py")
+    assert NAMES == scripts, "every notebooks/NAME.ipynb needs its notebooks/NAME.py and the reverse"
+    assert len(NAMES) == 7
     for name in NAMES:
-        committed = nbformat.read(NOTEBOOKS / name, as_version=4)
-        assert builder.sources(committed) == builder.sources(builder.build(name)), (
-            f"notebooks/{name} differs from build_notebooks.py: run python notebooks/build_notebooks.py --execute"
+        notebook = jupytext.read(NOTEBOOKS / f"{name}.ipynb")
+        script = jupytext.read(NOTEBOOKS / f"{name}.py")
+        assert notebook.metadata["jupytext"]["formats"] == "ipynb,py:percent", name
+        assert (NOTEBOOKS / f"{name}.py").read_text().count("\n# %%") >= 5, f"{name}.py is not a percent script"
+        assert runner.sources(notebook) == runner.sources(script), (
+            f"notebooks/{name}.ipynb and {name}.py differ: run jupytext --sync notebooks/{name}.py"
         )
+        assert not runner.differs(name)
+
+
+def test_run_check_finds_a_stale_pair(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("jupytext")
+    runner = load_runner()
+    for name in ("win_rates.ipynb", "win_rates.py"):
+        shutil.copy(NOTEBOOKS / name, tmp_path / name)
+    monkeypatch.setattr(runner, "HERE", tmp_path)
+    monkeypatch.setattr(runner, "NAMES", ["win_rates"])
+    assert runner.main(["--check"]) == 0
+    script = tmp_path / "win_rates.py"
+    script.write_text(script.read_text().replace("# # Win rates by mode", "# # Win rates by rules"))
+    assert runner.main(["--check", "win_rates"]) == 1
+    assert "win_rates.ipynb and win_rates.py differ" in capsys.readouterr().err
+    assert runner.main(["win_rates.ipynb"]) == 1  # a stale pair is never run
+
+
+@pytest.mark.parametrize("side", ["ipynb", "py"])
+def test_documented_sync_reproduces_the_committed_pair(tmp_path, side):
+    """From either file alone, `jupytext --sync` writes the other as committed (the script byte for byte)."""
+    jupytext = pytest.importorskip("jupytext")
+    runner = load_runner()
+    assert "jupytext --sync notebooks/*.py" in (NOTEBOOKS / "README.md").read_text()
+    for name in NAMES:
+        shutil.copy(NOTEBOOKS / f"{name}.{side}", tmp_path / f"{name}.{side}")
+    done = subprocess.run(
+        [jupytext_command(), "--sync", *sorted(str(p) for p in tmp_path.glob(f"*.{side}"))],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    for name in NAMES:
+        if side == "ipynb":
+            assert (tmp_path / f"{name}.py").read_text() == (NOTEBOOKS / f"{name}.py").read_text(), name
+        else:
+            made = jupytext.read(tmp_path / f"{name}.ipynb")
+            assert runner.sources(made) == runner.sources(jupytext.read(NOTEBOOKS / f"{name}.ipynb")), name
+            assert made.metadata["jupytext"]["formats"] == "ipynb,py:percent"
 
 
 @pytest.fixture(scope="module")
@@ -78,10 +133,10 @@ def sample(tmp_path_factory) -> Path:
 def test_notebook_runs(name, sample, monkeypatch):
     pytest.importorskip("nbclient")
     nbformat = pytest.importorskip("nbformat")
-    builder = load_builder()
+    runner = load_runner()
     monkeypatch.setenv("SCORPION_RESULTS", str(sample))
-    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
-    builder.execute(nb, timeout=CELL_TIMEOUT)  # raises CellExecutionError, naming the cell, on any error
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    runner.execute(nb, timeout=CELL_TIMEOUT)  # raises CellExecutionError, naming the cell, on any error
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")

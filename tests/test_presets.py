@@ -18,6 +18,7 @@ deal. So it is sound for all five presets, and the tests below check that.
 from __future__ import annotations
 
 import pytest
+from perft_table import TABLE, check_perft, divide_message, kernel_divide
 
 from scorpion_solver import deal
 from scorpion_solver.game.cards import parse_card
@@ -26,6 +27,7 @@ from scorpion_solver.game.engine import (
     apply_move,
     is_won,
     legal_moves,
+    move_text,
     parse_moves,
     perft,
     perft_divide,
@@ -37,29 +39,30 @@ from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, PRESETS, SCORPIO
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_deadlocked, jit_perft, solve
 
-# perft(deal 1, d) for d = 1..5. clear and classic are docs/rules.md's table; the relatives were
-# computed with engine.perft and agree with search.jit_perft (the test checks both).
-PERFT_DEAL_1 = {
-    "clear": (6, 29, 123, 466, 1560),
-    "classic": (5, 20, 76, 254, 682),
-    "wasp": (6, 64, 583, 4426, 29709),
-    "scorpion2": (6, 31, 151, 708, 3133),
-    "goodsol": (6, 29, 123, 466, 1560),  # no run completes within five moves: the same tree as clear
-}
+# perft(deal 1, d) for d = 1..5 per preset, from tests/data/perft.txt (docs/rules.md's table; the relatives
+# were computed with engine.perft and agree with search.jit_perft, which the test checks).
+DEPTHS = range(1, 6)
 
 
-def _divide(position, depth, rules):
-    return ", ".join(f"{m}: {n}" for m, n in perft_divide(position, depth, rules))
-
-
-@pytest.mark.parametrize("name", sorted(PERFT_DEAL_1))
+@pytest.mark.parametrize("name", sorted(TABLE))
 def test_perft_deal_1(name):
+    record = TABLE[name]
     rules = get_rules(name)
     position = deal(1, rules)
-    for depth, expected in enumerate(PERFT_DEAL_1[name], start=1):
-        got = perft(position, depth, rules)
-        assert got == expected, f"{name} depth {depth}: {got} != {expected}; divide: {_divide(position, depth, rules)}"
-        assert jit_perft(position, depth, rules) == expected, f"{name} depth {depth}: jit_perft disagrees"
+    for depth in DEPTHS:
+        check_perft(record, depth, perft(position, depth, rules), perft_divide)
+        check_perft(record, depth, jit_perft(position, depth, rules), kernel_divide)
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_stored_divides_are_the_engines(name):
+    """Every divide of tests/data/perft.txt: the reference engine's, move for move, summing to the stored count."""
+    record = TABLE[name]
+    assert set(record.divides) == set(record.counts) - {1}, "a divide for every depth from 2"
+    for depth, stored in record.divides.items():
+        assert sum(n for _, n in stored) == record.counts[depth], (name, depth)
+        got = [(move_text(m), n) for m, n in perft_divide(record.position(), depth, record.rules)]
+        assert got == stored, divide_message(record, depth, sum(n for _, n in got), perft_divide)
 
 
 def test_every_preset_cites_its_source():

@@ -1,0 +1,266 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # The relatives: Wasp, Scorpion II and Goodsol rules
+#
+# Win rates of the three relatives of docs/rules.md ("Relatives"), each solved exactly by the same
+# engine with other rule flags (`scorpion_solver.game.rules`), and the paired comparisons the
+# rules imply: every deal won in Clear runs is won in Wasp (any card may enter a space) and in
+# Scorpion II (column 4 dealt face up); every deal won in classic is won in Goodsol (runs stay
+# and may move, tail at any time), and so in all three. `stats.rules_imply` decides which pairs
+# are ordered; a deal won in the weaker rules and lost in the stronger is a rules bug and is
+# shown loudly below.
+
+# %% [markdown]
+# The data: the clear / classic folder named by `SCORPION_RESULTS` (default
+# `results/deals-1-1000000`) and the relatives' folders named by `SCORPION_RELATIVES`
+# (folders separated by `os.pathsep`; default `results/deals-1-100000-wasp`,
+# `results/deals-1-100000-scorpion2`, `results/deals-1-100000-goodsol`, written by
+# `scorpion batch 1-100000 --mode M --out results/deals-1-100000-M`). The comparisons use the
+# deals both folders hold. Rerun it with
+# `python notebooks/run.py relatives` (see [README](README.md)).
+
+# %%
+# %matplotlib inline
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from IPython.display import Markdown, display
+from matplotlib.ticker import PercentFormatter
+
+import scorpion_solver
+from scorpion_solver.batch import stats as S
+from scorpion_solver.batch import CHUNK_GLOB, limits_text, read_metadata
+
+
+def find_root() -> Path:
+    """The repository: the nearest folder up from here with pyproject.toml and scorpion_solver/."""
+    for folder in (Path.cwd(), *Path.cwd().parents):
+        if (folder / "pyproject.toml").is_file() and (folder / "scorpion_solver").is_dir():
+            return folder
+    return Path(scorpion_solver.__file__).resolve().parents[1]
+
+
+ROOT = find_root()
+RESULTS = Path(os.environ.get("SCORPION_RESULTS") or ROOT / "results" / "deals-1-1000000").resolve()
+if not RESULTS.is_dir():
+    raise FileNotFoundError(f"no results folder {RESULTS}: run `scorpion batch`, or set SCORPION_RESULTS")
+META = read_metadata(RESULTS) or {}  # _batch.json: the settings and the history of the folder
+COLUMNS = ['deal', 'mode', 'status', 'nodes', 'seconds', 'solution_length']
+df = pd.read_parquet(RESULTS, columns=COLUMNS).sort_values(["deal", "mode"], ignore_index=True)
+MODES = [m for m in META.get("modes", []) if m in set(df["mode"])]
+MODES += sorted(set(df["mode"]) - set(MODES))
+
+MODE_COLORS = {m: f"C{i}" for i, m in enumerate(MODES)}
+STATUS_COLORS = {"won": "tab:green", "lost": "tab:red", "unknown": "tab:gray"}
+pd.set_option("display.float_format", "{:.4g}".format)
+plt.rcParams.update({"figure.dpi": 80, "figure.facecolor": "white", "axes.grid": True, "grid.alpha": 0.3})
+
+shown = RESULTS.relative_to(ROOT) if RESULTS.is_relative_to(ROOT) else RESULTS
+expected = (META.get("deals") or {}).get("count")
+present = df.groupby("mode")["deal"].nunique()
+newest = max(p.stat().st_mtime for p in RESULTS.glob(CHUNK_GLOB))
+print(f"{shown}: deals {(META.get('deals') or {}).get('spec', '?')}, modes {', '.join(MODES)}; "
+      + (f"{limits_text(META['limits'])}; " if "limits" in META else "")
+      + f"written by scorpion-solver {META.get('package_version', '?')}")
+print(f"newest chunk file {datetime.fromtimestamp(newest, timezone.utc):%Y-%m-%d %H:%M} UTC")
+for m in MODES:
+    print(f"  {m}: {present[m]:,} deals" + (f" of {expected:,}" if expected else ""))
+if expected and present.min() < expected:
+    print("PARTIAL RESULTS: the batch is not finished; this is what it had written when the notebook ran")
+
+# %%
+default_relatives = [ROOT / "results" / f"deals-1-100000-{m}" for m in ("wasp", "scorpion2", "goodsol")]
+listed = os.environ.get("SCORPION_RELATIVES")
+REL_FOLDERS = [Path(p).resolve() for p in listed.split(os.pathsep) if p] if listed else default_relatives
+frames, SOURCES = [df.assign(folder=str(shown))], {m: str(shown) for m in MODES}
+for folder in REL_FOLDERS:
+    if not any(folder.glob(CHUNK_GLOB)):
+        print(f"{folder}: no chunk files yet, skipped")
+        continue
+    meta = read_metadata(folder) or {}
+    part = pd.read_parquet(folder, columns=COLUMNS)
+    name = folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder
+    wanted = (meta.get("deals") or {}).get("count")
+    for m in sorted(set(part["mode"]) - set(SOURCES)):
+        done = part.loc[part["mode"] == m, "deal"]
+        SOURCES[m] = str(name)
+        print(f"{name}: {m}, {done.nunique():,} deals ({done.min()}-{done.max()})"
+              + (f" of {wanted:,}" + (": PARTIAL RESULTS" if done.nunique() < wanted else "") if wanted else ""))
+    frames.append(part[part["mode"].isin([m for m, f in SOURCES.items() if f == str(name)])]
+                  .assign(folder=str(name)))
+every = pd.concat(frames, ignore_index=True).drop_duplicates(["deal", "mode"])
+ALL_MODES = [m for m in S.PRESETS if m in set(every["mode"])]
+RELATIVE_MODES = [m for m in ALL_MODES if m not in ("clear", "classic")]
+# the deals every relative holds: the common ground of the comparisons below
+common = set(every["deal"])
+for m in RELATIVE_MODES:
+    common &= set(every.loc[every["mode"] == m, "deal"])
+COMMON = np.array(sorted(common))
+print(f"{len(COMMON):,} deals held in every mode ({', '.join(ALL_MODES)})"
+      + (f": {COMMON.min()}-{COMMON.max()}" if len(COMMON) else ""))
+
+
+# %% [markdown]
+# ## Win rates
+#
+# Each mode on the deals every relative holds (so the rows compare like with like), with the
+# 95% Wilson interval of `stats.win_rate` (unknown deals counted both ways).
+
+# %%
+def pct(x, digits=2):
+    return "-" if x is None or pd.isna(x) else f"{100 * x:.{digits}f}%"
+
+
+on_common = every[every["deal"].isin(COMMON)]
+rates = {}
+rows = []
+for m in ALL_MODES:
+    counts = on_common.loc[on_common["mode"] == m, "status"].value_counts()
+    r = S.win_rate(int(counts.get("won", 0)), int(counts.get("lost", 0)), int(counts.get("unknown", 0)))
+    rates[m] = r
+    rows.append({"mode": m, "folder": SOURCES[m], "deals": r.won + r.lost + r.unknown, "won": r.won,
+                 "lost": r.lost, "unknown": r.unknown, "win rate": pct(r.rate),
+                 "95% interval": f"{pct(r.low)} - {pct(r.high)}"})
+display(pd.DataFrame(rows).set_index("mode"))
+
+fig, ax = plt.subplots(figsize=(8, 3.8))
+names = list(rates)
+values = [rates[m].rate or 0 for m in names]
+ax.bar(names, values, color=[f"C{i}" for i in range(len(names))],
+       yerr=[[v - rates[m].low for v, m in zip(values, names)],
+             [rates[m].high - v for v, m in zip(values, names)]], capsize=4)
+for i, v in enumerate(values):
+    ax.text(i, v + 0.02, pct(v, 1), ha="center")
+if "wasp" in rates:
+    ax.axhline(0.779, color="k", ls=":", lw=1)
+    ax.text(len(names) - 0.5, 0.79, "published Wasp floor 77.9%", ha="right", fontsize=9)
+ax.set(ylim=(0, 1), ylabel="win rate", title=f"win rate on the {len(COMMON):,} common deals (95% Wilson)")
+ax.yaxis.set_major_formatter(PercentFormatter(1))
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## The paired tables and the implication checks
+#
+# For each pair of modes, the deals both hold: won in both / in the first only / in the second
+# only / in neither, the win rates on those deals, and McNemar's test (`stats.compare_modes`, as
+# `scorpion stats DIR --against DIR2 --pair A:B` prints it). The pairs the rules order come
+# first (`stats.implied_pairs`); then two pairs the rules do not order: Clear runs against
+# Goodsol (swept runs against runs left on the table) and Scorpion II against Wasp.
+
+# %%
+verdicts = S.mode_verdicts({c: every[c].to_numpy() for c in ("deal", "mode", "status")})
+pairs = S.implied_pairs(ALL_MODES, involving=set(RELATIVE_MODES))
+pairs += [p for p in (("clear", "goodsol"), ("scorpion2", "wasp")) if set(p) <= set(ALL_MODES)]
+comparisons = [S.compare_modes(a, b, verdicts[a], verdicts[b]) for a, b in pairs]
+for c in comparisons:
+    print(S.format_comparison(c, SOURCES))
+rows = []
+for c in comparisons:
+    rows.append({"pair": f"{c['first']} : {c['second']}", "deals": c["deals"], "both won": c["both"],
+                 "first only": c["first_only"], "second only": c["second_only"], "neither": c["neither"],
+                 "implied": "-" if c["implication"] is None else " => ".join(c["implication"]),
+                 "violations": "-" if c["violations"] is None else len(c["violations"])})
+display(pd.DataFrame(rows).set_index("pair"))
+bugs = [c for c in comparisons if c["violations"]]
+if bugs:
+    display(Markdown("## ⚠ RULES BUG\n\n" + "\n".join(
+        f"* {len(c['violations'])} deal(s) won in {c['implication'][0]} but lost in "
+        f"{c['implication'][1]}: " + ", ".join(map(str, c["violations"][:50])) for c in bugs)))
+else:
+    print("implication checks: no deal is won in the weaker rules and lost in the stronger")
+
+# %% [markdown]
+# ## The published Wasp floor
+#
+# A published figure (playsolitaire.io, "Wasp Solitaire") says a bounded search solver proved
+# wins on 77.9% of 1,000 random Wasp deals, giving up on some: a floor for its game. Its game
+# deals four columns with three face-down cards, deals the tail at any time and wins with four
+# King-to-Ace runs built where they lie, so it is our `wasp` preset except that completed runs
+# stay on the table instead of being swept. How often would 1,000 of our deals show 77.9% or
+# less? The win rate per block of 1,000 deal numbers:
+
+# %%
+if "wasp" in verdicts:
+    deals, status = verdicts["wasp"]
+    block = (deals - 1) // 1000
+    won = pd.Series(status == "won").groupby(block).mean()
+    size = pd.Series(status).groupby(block).size()
+    won = won[size == 1000]
+    print(f"{len(won)} full blocks of 1,000 Wasp deals: win rate min {won.min():.1%}, "
+          f"median {won.median():.1%}, max {won.max():.1%}; blocks at or below 77.9%: "
+          f"{int((won <= 0.779).sum())}")
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    ax.hist(won, bins=30, color="C2")
+    ax.axvline(0.779, color="k", ls=":", label="published floor 77.9%")
+    ax.set(xlabel="win rate of a block of 1,000 deals", ylabel="blocks", title="Wasp, per 1,000 deals")
+    ax.xaxis.set_major_formatter(PercentFormatter(1))
+    ax.legend()
+    fig.tight_layout()
+    plt.show()
+else:
+    print("no wasp results")
+
+# %% [markdown]
+# ## Cost
+#
+# Search nodes and seconds per solve in each mode (percentiles over the common deals), and
+# the distribution of nodes: a space open to any card multiplies the moves, so Wasp searches
+# far more per deal; Scorpion II's extra face-up column makes fewer deals dead at the root.
+
+# %%
+cost = []
+for m in ALL_MODES:
+    part = on_common[on_common["mode"] == m]
+    n, sec = S.percentiles(part["nodes"]), S.percentiles(part["seconds"])
+    cost.append({"mode": m, "median nodes": n["median"], "p99 nodes": n["p99"], "max nodes": n["max"],
+                 "mean seconds": part["seconds"].mean(), "max seconds": sec["max"],
+                 "total seconds": part["seconds"].sum()})
+display(pd.DataFrame(cost).set_index("mode"))
+fig, ax = plt.subplots(figsize=(9, 4))
+top = max(float(on_common["nodes"].max()), 10.0)
+bins = np.geomspace(1, top * 1.1, 60)
+for i, m in enumerate(ALL_MODES):
+    ax.hist(on_common.loc[on_common["mode"] == m, "nodes"], bins=bins, histtype="step", lw=1.4,
+            color=f"C{i}", label=m)
+ax.set(xscale="log", yscale="log", xlabel="search nodes", ylabel="deals", title="nodes per solve")
+ax.legend()
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## Deals only a relative wins
+#
+# The first deals won in each relative but lost in the mode it extends, with the command that
+# shows the win.
+
+# %%
+for c in comparisons:
+    if c["implication"] is None:
+        continue
+    weak, strong = c["implication"]
+    if weak == "classic" and strong != "goodsol":
+        continue
+    w, s = verdicts[weak], verdicts[strong]
+    both, iw, i_s = np.intersect1d(w[0], s[0], return_indices=True)
+    only = both[(w[1][iw] == "lost") & (s[1][i_s] == "won")]
+    print(f"won in {strong}, lost in {weak}: {len(only):,} deals, first {', '.join(map(str, only[:8]))}"
+          + (f"; e.g. scorpion solve {only[0]} --mode {strong} --solution" if len(only) else ""))
