@@ -154,7 +154,7 @@ elif RESULTS == DEFAULT_RESULTS:
     PAGES = ROOT / "notebooks" / "pages"
 else:
     PAGES = RESULTS.parent / f"{RESULTS.name}-pages"
-PAGES.mkdir(parents=True, exist_ok=True)  # write_page writes into an existing folder only
+PAGES.mkdir(parents=True, exist_ok=True)
 solutions = pd.read_parquet(RESULTS, columns=["deal", "mode", "solution"],
                             filters=[("deal", "in", sorted(set(named["deal"].tolist())))])
 solution_of = {(r.deal, r.mode): r.solution for r in solutions.itertuples()}
