@@ -16,11 +16,10 @@ from click.testing import CliRunner
 
 from scorpion_solver import deal, parse_position
 from scorpion_solver.cli import main
-from scorpion_solver.game.engine import apply_move, is_won, legal_moves, moves_text, parse_moves, replay
+from scorpion_solver.game.engine import apply_move, canonical_key, is_won, legal_moves, moves_text, parse_moves, replay
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, PRESETS, WASP
 from scorpion_solver.solver import kernel as K
 from scorpion_solver.solver import search as S
-from scorpion_solver.solver.reference_search import canonical_key
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_bounded_search, solve, solve_shortest
 from scorpion_solver.solver.shortest import (

@@ -136,6 +136,14 @@ def interchangeable_columns(pos: Position) -> tuple[int, ...]:
     return tuple(range(NUM_COLUMNS)) if pos.tail_dealt else (3, 4, 5, 6)
 
 
+def canonical_key(pos: Position) -> tuple:
+    """Equal for positions equal up to the order of interchangeable columns."""
+    free = interchangeable_columns(pos)
+    fixed = tuple((pos.columns[i], pos.hidden[i]) for i in range(7) if i not in free)
+    loose = tuple(sorted((pos.columns[i], pos.hidden[i]) for i in free))
+    return fixed, loose, pos.tail, pos.frozen
+
+
 def _location(pos: Position, card: int) -> tuple[int, int] | None:
     for i, col in enumerate(pos.columns):
         if card in col:

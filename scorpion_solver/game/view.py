@@ -283,11 +283,6 @@ class Observation:
             )
         return out
 
-    def __str__(self) -> str:
-        from .view_text import format_view
-
-        return format_view(self)
-
 
 def sample_positions(view: Observation, k: int, seed: int) -> list[Position]:
     """``k`` positions consistent with the view: the unseen cards shuffled uniformly into the hidden slots.

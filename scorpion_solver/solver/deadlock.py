@@ -46,7 +46,8 @@ card between them that can ever lead.
 
 from __future__ import annotations
 
-from ..game.cards import NUM_CARDS, is_king
+from ..game.cards import NUM_CARDS, is_ace, is_king
+from ..game.engine import TAIL, Move
 from ..game.position import Position, frozen_floor
 from ..game.rules import SPACE_ANY, Rules
 
@@ -135,3 +136,20 @@ def is_deadlocked(pos: Position, rules: Rules, successor_above: bool = True) -> 
         if not is_king(c) and not can_top[c + 1]:
             return True
     return False
+
+
+def needs_deadlock_check(before: Position, move: Move, after: Position, successor_above: bool = False) -> bool:
+    """Whether the search runs the deadlock test after ``move`` (twin of the kernel's rule, used by both
+    plain searches): only a move that can make a position newly dead needs it."""
+    if move == TAIL or after.frozen != before.frozen:
+        return True
+    if successor_above and before.columns[move.dst]:
+        # a build whose group holds the successor of a card of the destination column: the
+        # successor-above rule may now fail where it passed (twin of ``kernel._lands_over_predecessor``)
+        group = before.columns[move.src][before.columns[move.src].index(move.card) :]
+        below = set(before.columns[move.dst])
+        if any(not is_ace(g) and g - 1 in below for g in group):
+            return True
+    # into a space, leaving cards behind (relocating a whole column changes nothing),
+    # taking the last space: with another space left nothing got worse
+    return not before.columns[move.dst] and before.columns[move.src][0] != move.card and all(after.columns)

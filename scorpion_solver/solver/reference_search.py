@@ -24,25 +24,16 @@ from __future__ import annotations
 import time
 
 from ..game.cards import is_ace, is_king
-from ..game.engine import TAIL, Move, apply_move, interchangeable_columns, is_won, legal_moves, moves_text
+from ..game.engine import Move, apply_move, canonical_key, is_won, legal_moves, moves_text
 from ..game.position import Position, frozen_floor
 from ..game.rules import CLEAR, SPACE_ANY, Rules
-from .deadlock import is_deadlocked
+from .deadlock import is_deadlocked, needs_deadlock_check
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
-
-
-def canonical_key(pos: Position) -> tuple:
-    """Equal for positions equal up to the order of interchangeable columns."""
-    free = interchangeable_columns(pos)
-    fixed = tuple((pos.columns[i], pos.hidden[i]) for i in range(7) if i not in free)
-    loose = tuple(sorted((pos.columns[i], pos.hidden[i]) for i in free))
-    return fixed, loose, pos.tail, pos.frozen
+from .shortest import shorten_line
 
 
 def shortened(pos: Position, path: list[Move], rules: Rules) -> list[Move]:
     """The line cut of its detours until it gets no shorter (twin of ``search.shorten_path``)."""
-    from .shortest import shorten_line
-
     if len(path) < 3:
         return path
     while True:
@@ -103,21 +94,6 @@ def expansion_moves(pos: Position, rules: Rules, limits: Limits) -> list[Move]:
             if safe_lead(pos, move, rules):
                 return [move]
     return moves
-
-
-def needs_deadlock_check(before: Position, move: Move, after: Position, successor_above: bool = False) -> bool:
-    if move == TAIL or after.frozen != before.frozen:
-        return True
-    if successor_above and before.columns[move.dst]:
-        # a build whose group holds the successor of a card of the destination column: the
-        # successor-above rule may now fail where it passed (twin of ``kernel._lands_over_predecessor``)
-        group = before.columns[move.src][before.columns[move.src].index(move.card) :]
-        below = set(before.columns[move.dst])
-        if any(not is_ace(g) and g - 1 in below for g in group):
-            return True
-    # into a space, leaving cards behind (relocating a whole column changes nothing),
-    # taking the last space: with another space left nothing got worse
-    return not before.columns[move.dst] and before.columns[move.src][0] != move.card and all(after.columns)
 
 
 def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:

@@ -49,11 +49,10 @@ of the line one or two moves away (canonically equal), dropping the detour.
 from __future__ import annotations
 
 from ..game.cards import is_king
-from ..game.engine import TAIL, Move, apply_move, interchangeable_columns, is_won, legal_moves
+from ..game.engine import TAIL, Move, apply_move, canonical_key, interchangeable_columns, is_won, legal_moves
 from ..game.position import Position
 from ..game.rules import CLEAR, Rules
-from .deadlock import is_deadlocked
-from .reference_search import canonical_key, needs_deadlock_check
+from .deadlock import is_deadlocked, needs_deadlock_check
 
 
 def _under(pos: Position, card: int) -> int | None:
