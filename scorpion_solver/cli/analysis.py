@@ -92,6 +92,19 @@ def _cost(solves: int, nodes: int, seconds: float) -> str:
 )
 @click.option("--samples", type=click.IntRange(1), default=100, show_default=True, help="--fair: layouts sampled.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="--fair: the sampling seed.")
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="--fair: instead of sampling, every move's exact win probability for a player who cannot peek "
+    "(expectimax over the unseen cards, play/exact.py), beside the position's thoughtful share.",
+)
+@click.option(
+    "--max-unseen",
+    type=click.IntRange(0, 10),
+    default=6,
+    show_default=True,
+    help="--exact: refuse views with more unseen cards (the cost grows about as n!).",
+)
 @user_errors
 def hint_command(
     source: str,
@@ -104,6 +117,8 @@ def hint_command(
     fair: bool,
     samples: int,
     seed: int,
+    exact: bool,
+    max_unseen: int,
 ) -> None:
     """Judge every legal move of SOURCE (a deal number, a position file, or - for standard input).
 
@@ -113,10 +128,16 @@ def hint_command(
     whether the position itself can still be won. With --fair, SOURCE is what a
     player sees (a deal number shows its deal's view; a file may write ?? for
     each unknown face-down or tail card) and each move gets its share of
-    sampled layouts with a 95% interval.
+    sampled layouts with a 95% interval; with --fair --exact, its exact win
+    probability for a player who cannot peek.
     """
     from ..solver.search import load_solver
 
+    if exact:
+        if not fair:
+            raise UserError("--exact judges what a player sees: give it with --fair")
+        _exact_hint(source, mode, rules_name, nodes, max_unseen, as_json)
+        return
     if fair:
         _fair_hint(
             source, mode, rules_name, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds), samples, seed, as_json
@@ -161,6 +182,47 @@ def _fair_hint(source, mode, rules_name, limits: Limits, samples: int, seed: int
         _echo_json(report.as_dict(), source, number)
         return
     click.echo(format_fair_hint(report, _label(source, number, rules.name)))
+
+
+def _exact_hint(source, mode, rules_name, nodes: int, max_unseen: int, as_json: bool) -> None:
+    """``hint --fair --exact``: read the view as ``_fair_hint`` does, then the exact value of every move."""
+    from ..game.view import Observation
+    from ..game.view_text import read_view_file
+    from ..play.exact import ExactEndgame
+    from ..solver.search import load_solver
+
+    rules = one_rules(mode, rules_name)
+    number = None
+    if source.strip().lstrip("-").isdigit():
+        position, rules, number = load_start(source, rules)
+        view = Observation.of(position)
+    else:
+        view, rules = read_view_file(source, rules)
+    engine = ExactEndgame(rules, max_unseen=max_unseen, solve_nodes=nodes)
+    engine.check(view)  # too many unseen cards: one error line, exit 2
+    load_solver(notify=lambda message: click.echo(message, err=True))
+    report = engine.report(view)
+    if as_json:
+        _echo_json(report.as_dict(), source, number)
+        return
+    label = _label(source, number, rules.name)
+    lines = [f"{label}: exact values for a player who cannot peek, over the {report.unseen} unseen cards"]
+    if report.value is None:
+        lines.append(f"exact value: unknown (stopped by the {report.stopped_by} limit)")
+    else:
+        share = "unknown" if report.share is None else f"{float(report.share):.1%} ({report.share})"
+        lines.append(f"exact value: {float(report.value):.1%} ({report.value}); thoughtful share: {share}")
+    if not report.moves:
+        lines.append("no legal move")
+    else:
+        best = report.best
+        lines.append(f"best move: {best.text}" if best and best.value else "best move: none wins in any arrangement")
+        width = max(len(m.text) for m in report.moves)
+        for m in report.moves:
+            value = "unknown" if m.value is None else f"{float(m.value):6.1%}  ({m.value})"
+            lines.append(f"  {m.text:<{width}}  {value}" + ("  reveals a card" if m.reveals else ""))
+    lines.append(_cost(report.solves, report.nodes, report.seconds))
+    click.echo("\n".join(lines))
 
 
 def format_fair_hint(report, label: str) -> str:

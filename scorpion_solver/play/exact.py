@@ -121,7 +121,7 @@ class ExactMove:
         return move_text(self.move)
 
     def as_dict(self) -> dict:
-        return {"move": self.text, "exact_value": _number(self.value)}
+        return {"move": self.text, "exact_value": _number(self.value), "exact_fraction": _fraction(self.value)}
 
 
 @dataclass(frozen=True)
@@ -145,12 +145,13 @@ class ExactReport:
 
     def as_dict(self) -> dict:
         return {
-            "rules": self.rules,
+            "mode": self.rules,
             "unseen": self.unseen,
-            "status": self.status,
             "stopped_by": self.stopped_by,
             "exact_value": _number(self.value),
+            "exact_fraction": _fraction(self.value),
             "thoughtful_share": _number(self.share),
+            "thoughtful_fraction": _fraction(self.share),
             "best": self.best.text if self.best else None,
             "moves": [m.as_dict() for m in self.moves],
             "solves": self.solves,
@@ -161,6 +162,11 @@ class ExactReport:
 
 def _number(value: Fraction | None) -> float | None:
     return None if value is None else float(value)
+
+
+def _fraction(value: Fraction | None) -> str | None:
+    """The exact value as text (``"163/360"``): JSON numbers are floats."""
+    return None if value is None else str(value)
 
 
 @dataclass
@@ -363,12 +369,13 @@ class ExactEndgame:
         Walked on the view's stand-in position: between reveals the unknown
         slots keep their stand-in cards, which no move reads, so a stand-in
         position stands for exactly one view of the closure (and is cheaper
-        to step than an Observation).
+        to step than an Observation). Views equal up to the order of their
+        interchangeable columns are explored once (``_symmetric_key``).
         """
         unknown = set(view.hidden_slots())
         tail_unknown = any(slot[0] < 0 for slot in unknown)
         start = view.stand_in()
-        seen = {start}
+        seen = {_symmetric_key(start)}
         queue = deque([(start, ())])
         pairs: list[_Pair] = []
         while queue:
@@ -384,8 +391,9 @@ class ExactEndgame:
                     continue
                 if is_won(after, self.rules):
                     return path + (move,), []
-                if after not in seen:
-                    seen.add(after)
+                after_key = _symmetric_key(after)
+                if after_key not in seen:
+                    seen.add(after_key)
                     queue.append((after, path + (move,)))
         return None, pairs
 
@@ -442,6 +450,20 @@ class ExactEndgame:
             return ONE
         self._thoughtful(after, (view.key(), ()))  # the same slots: a lost arrangement stays lost
         return self._v(after)
+
+
+def _symmetric_key(position) -> tuple:
+    """The position up to the order of its interchangeable columns (no face-down card; 4-7 until the tail deal).
+
+    The rules treat such columns alike (the tail lands on columns 1-3 only),
+    so two closure views that differ by their order have the same value and
+    the same revealing moves up to the renaming of columns: exploring one is
+    enough.
+    """
+    first = 0 if not position.tail else 3
+    free = [i for i in range(first, len(position.columns)) if not position.hidden[i]]
+    fixed = tuple(col if i not in free else None for i, col in enumerate(position.columns))
+    return fixed, tuple(sorted(position.columns[i] for i in free)), position.hidden, position.tail, position.frozen
 
 
 def _revealed_slots(view: Observation, move: Move, position) -> list[tuple[int, int]]:

@@ -1,0 +1,266 @@
+"""The exact no-peek endgame (issue 24 item 1): V(view) against a brute-force twin, hand-checkable views,
+and the proof that it reads only the view."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.engine import apply_move, is_won, legal_moves, parse_moves
+from scorpion_solver.game.position import Position
+from scorpion_solver.game.rules import get_rules
+from scorpion_solver.game.view import UNKNOWN, Observation
+from scorpion_solver.game.view_text import parse_view
+from scorpion_solver.play.exact import ExactEndgame, TooManyUnseen, exact_report
+from scorpion_solver.solver.result import LOST, WON, Limits
+from scorpion_solver.solver.search import solve
+
+CLEAR = get_rules("clear")
+CLASSIC = get_rules("classic")
+
+
+# --------------------------------------------------------------------------
+# the brute-force twin: no cuts, no shared graph, no slot-by-slot reveals
+
+
+def _winnable(position: Position, rules) -> bool:
+    if is_won(position, rules):
+        return True
+    result = solve(position, rules, Limits(nodes=2_000_000))
+    assert result.status in (WON, LOST)
+    return result.status == WON
+
+
+def _outcome(view: Observation, position: Position) -> Observation:
+    """The view after a move played on one arrangement: the slots still hidden stay unknown."""
+    unknown = set(view.hidden_slots())
+    columns = tuple(
+        tuple(UNKNOWN if (i, j) in unknown and j < position.hidden[i] else c for j, c in enumerate(col))
+        for i, col in enumerate(position.columns)
+    )
+    tail = tuple(UNKNOWN if (-1, t) in unknown else c for t, c in enumerate(position.tail))
+    return Observation(columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen)
+
+
+def twin_move_value(view: Observation, move, rules, memo: dict | None = None) -> Fraction:
+    """A move's value: the average, over every arrangement of the unseen cards, of V after it."""
+    memo = {} if memo is None else memo
+    arrangements = list(itertools.permutations(view.unseen))
+    total = Fraction(0)
+    for cards in arrangements:
+        after = apply_move(view.filled(cards), move, rules)
+        total += twin_value(_outcome(view, after), rules, memo)
+    return total / len(arrangements)
+
+
+def twin_value(view: Observation, rules, memo: dict | None = None) -> Fraction:
+    """V by plain enumeration: every view reachable without a reveal (depth first), every revealing move of each,
+    every arrangement of the unseen cards behind it; down to no unseen card, where the solver decides."""
+    memo = {} if memo is None else memo
+    if view.key() in memo:
+        return memo[view.key()]
+    if not view.hidden_slots():
+        return Fraction(int(_winnable(view.stand_in(), rules)))
+    best = Fraction(0)
+    stack, seen = [view], {view.key()}
+    while stack:
+        w = stack.pop()
+        for move in w.legal_moves(rules):
+            if w.reveals(move, rules):
+                best = max(best, twin_move_value(w, move, rules, memo))
+                continue
+            after = w.after(move, rules)
+            if is_won(after.stand_in(), rules):
+                best = Fraction(1)
+            elif after.key() not in seen:
+                seen.add(after.key())
+                stack.append(after)
+    memo[view.key()] = best
+    return best
+
+
+def twin_share(view: Observation, rules) -> Fraction:
+    arrangements = list(itertools.permutations(view.unseen))
+    return Fraction(sum(_winnable(view.filled(c), rules) for c in arrangements), len(arrangements))
+
+
+# --------------------------------------------------------------------------
+# views of real games
+
+
+def late_views(number: int, rules, unseen: range) -> list[Observation]:
+    """The player's views along a won line of a deal, one for each count of unseen cards asked for."""
+    position = deal(number, rules)
+    result = solve(position, rules, Limits(nodes=5_000_000))
+    assert result.status == WON
+    out = {}
+    for move in parse_moves(result.solution):
+        view = Observation.of(position)
+        n = len(view.hidden_slots())
+        if n in unseen and n not in out:
+            out[n] = view
+        position = apply_move(position, move, rules)
+    return [out[n] for n in sorted(out)]
+
+
+def off_line_views(view: Observation, rules) -> list[Observation]:
+    """Views one non-revealing move away from ``view`` (not on the winning line: some of them lose)."""
+    return [a for m in view.legal_moves(rules) if (a := view.after(m, rules)) is not None and a.hidden_slots()]
+
+
+REAL = [(5, CLEAR), (33, CLEAR), (37, CLEAR), (5, CLASSIC), (37, CLASSIC)]
+
+
+@pytest.mark.parametrize("number,rules", REAL, ids=[f"{n}-{r.name}" for n, r in REAL])
+def test_value_equals_the_brute_force_twin_on_late_views(number, rules):
+    views = late_views(number, rules, range(1, 4))
+    assert views, "the line must pass through views with 1-3 unseen cards"
+    views += [w for v in views[-1:] for w in off_line_views(v, rules)][:4]
+    for view in views:
+        engine = ExactEndgame(rules)
+        assert engine.value(view) == twin_value(view, rules), str(view)
+        assert engine.thoughtful_share(view) == twin_share(view, rules)
+
+
+@pytest.mark.parametrize("number,rules", REAL[:3], ids=[f"{n}-{r.name}" for n, r in REAL[:3]])
+def test_every_move_value_equals_the_twin(number, rules):
+    view = late_views(number, rules, range(3, 4))[0]
+    report = exact_report(view, rules)
+    assert report.status == "exact"
+    assert report.value == max(m.value for m in report.moves)
+    for judged in report.moves:
+        assert judged.value == twin_move_value(view, judged.move, rules), judged.text
+
+
+def test_four_unseen_cards_match_the_twin():
+    view = late_views(33, CLEAR, range(4, 5))[0]
+    assert len(view.unseen) == 4
+    value = ExactEndgame(CLEAR).value(view)
+    assert value == twin_value(view, CLEAR) == Fraction(5, 6)
+
+
+# --------------------------------------------------------------------------
+# hand-checkable views
+
+
+def _view(text: str):
+    view, rules = parse_view(text)
+    return view, rules
+
+
+# Every arrangement wins: whatever lies under the two face-up cards, the player uncovers both and builds.
+ALL_WIN = """
+col1: ?? 2H
+col2: ?? AH
+col3: KC QC JC TC 9C 8C 7C 6C 5C 4C 3C
+col4: KH QH JH TH 9H 8H 7H 6H 5H 4H 3H
+col5:
+col6:
+col7:
+tail: -
+"""
+
+
+def test_every_arrangement_wins_gives_one():
+    view, rules = _view(ALL_WIN)
+    engine = ExactEndgame(rules)
+    assert engine.thoughtful_share(view) == 1
+    assert engine.value(view) == 1 == twin_value(view, rules)
+
+
+# No arrangement wins: every top card's predecessor lies below it in its own column, no column is empty and the
+# tail is dealt, so no move is legal, whatever the two face-down cards (AC and AH) are.
+NONE_WIN = """
+col1: ?? ?? QC KC
+col2: 2C 3C 4C 5C 6C
+col3: 7C 8C 9C TC JC
+col4: 2H 3H 4H 5H 6H
+col5: 7H 8H 9H
+col6: TH JH
+col7: QH KH
+tail: -
+"""
+
+
+def test_no_arrangement_wins_gives_zero():
+    view, rules = _view(NONE_WIN)
+    engine = ExactEndgame(rules)
+    assert engine.thoughtful_share(view) == 0
+    assert engine.value(view) == 0 == twin_value(view, rules)
+
+
+# Found on deal 5's winning line (Clear runs): AH, 3D and 8S are unseen, two face down in column 1 and one in
+# column 2, and column 5 is the only space. A player who saw the cards wins every arrangement; one who cannot
+# must commit the space before seeing what lies where, and wins two arrangements in three.
+GUESS = """
+col1: ?? ?? 3C 2C AC QC JC TC 9C 8C 7C 6C
+col2: ?? 5C 4C KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H
+col3: 2D AD
+col4: KD QD JD TD 9D 8D 7D 6D 5D 4D
+col5:
+col6: KS QS JS TS 9S
+col7: KC 7S 6S 5S 4S 3S 2S AS
+tail: -
+"""
+
+
+def test_value_below_the_share_when_the_player_must_guess():
+    view, rules = _view(GUESS)
+    engine = ExactEndgame(rules)
+    assert engine.thoughtful_share(view) == 1 == twin_share(view, rules)
+    assert engine.value(view) == Fraction(2, 3) == twin_value(view, rules)
+    report = engine.report(view)
+    assert report.value == Fraction(2, 3) and report.share == 1
+    assert report.moves[0].value == Fraction(2, 3)
+    for judged in report.moves:
+        assert judged.value == twin_move_value(view, judged.move, rules), judged.text
+
+
+# --------------------------------------------------------------------------
+# limits and the view alone
+
+
+def test_too_many_unseen_cards_are_refused():
+    view = Observation.of(deal(1, CLEAR))
+    with pytest.raises(TooManyUnseen, match="15 unseen cards"):
+        ExactEndgame(CLEAR).value(view)
+
+
+def test_a_position_is_refused():
+    with pytest.raises(TypeError, match="Observation"):
+        ExactEndgame(CLEAR).value(deal(5, CLEAR))
+
+
+def test_a_node_budget_makes_it_unknown_never_a_guess():
+    view = late_views(33, CLEAR, range(4, 5))[0]
+    engine = ExactEndgame(CLEAR, budget_nodes=50)
+    assert engine.value(view) is None
+    report = ExactEndgame(CLEAR, budget_nodes=50).report(view)
+    assert report.status == "unknown" and report.value is None and report.stopped_by == "budget"
+
+
+def test_the_result_is_a_function_of_the_view_only(monkeypatch):
+    """Two true positions with the same view: the same value, the same moves, and the very same positions solved
+    (none of them is chosen by the true hidden cards)."""
+    import scorpion_solver.solver.search as search
+
+    view = late_views(37, CLEAR, range(3, 4))[0]
+    truths = [view.filled(cards) for cards in itertools.permutations(view.unseen)][:2]
+    assert truths[0] != truths[1] and Observation.of(truths[0]) == Observation.of(truths[1])
+    traces, reports = [], []
+    real = search.solve
+    for truth in truths:
+        solved: list = []
+        monkeypatch.setattr(search, "solve", lambda p, *a, _s=solved, **k: (_s.append(p), real(p, *a, **k))[1])
+        reports.append(ExactEndgame(CLEAR).report(Observation.of(truth)))
+        traces.append(solved)
+    assert traces[0] == traces[1] and traces[0]
+    assert reports[0].as_dict() | {"seconds": 0} == reports[1].as_dict() | {"seconds": 0}
+
+
+def test_legal_moves_of_a_hand_view_are_those_of_the_engine():
+    view, rules = _view(ALL_WIN)
+    assert view.legal_moves(rules) == legal_moves(view.stand_in(), rules)
