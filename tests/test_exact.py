@@ -7,13 +7,16 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from click.testing import CliRunner
 
+from scorpion_solver.cli import main
 from scorpion_solver.game.deal import deal
-from scorpion_solver.game.engine import apply_move, is_won, legal_moves, parse_moves
+from scorpion_solver.game.engine import apply_move, is_won, legal_moves, parse_moves, replay
 from scorpion_solver.game.position import Position
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.view import UNKNOWN, Observation
 from scorpion_solver.game.view_text import parse_view
+from scorpion_solver.play import History, PolicySpec, make_policy, play_game
 from scorpion_solver.play.exact import ExactEndgame, TooManyUnseen, exact_report
 from scorpion_solver.solver.result import LOST, WON, Limits
 from scorpion_solver.solver.search import solve
@@ -284,3 +287,93 @@ def test_the_result_is_a_function_of_the_view_only(monkeypatch):
 def test_legal_moves_of_a_hand_view_are_those_of_the_engine():
     view, rules = _view(ALL_WIN)
     assert view.legal_moves(rules) == legal_moves(view.stand_in(), rules)
+
+
+# --------------------------------------------------------------------------
+# hop plays the exact endgame (scorpion play --exact-endgame N)
+
+
+def _exact_hop(rules, seed=1):
+    return make_policy("hop", rules, seed=seed, samples=4, exact_endgame=4)
+
+
+@pytest.mark.parametrize(
+    "text,rules,wins", [(GUESS, CLEAR, 4), (None, CLASSIC, 14)], ids=["guess-clear", "deal5-classic"]
+)
+def test_hop_with_the_exact_endgame_wins_exactly_v_of_the_arrangements(text, rules, wins):
+    """Played from every arrangement of a view (the true positions it never sees), hop with the exact endgame
+    wins the share V of them: 2/3 of GUESS's 6, 7/12 of the classic view's 24. Hop alone does no better."""
+    if text is None:
+        view = next(
+            w
+            for w in off_line_views(late_views(5, CLASSIC, range(4, 5))[0], CLASSIC)
+            if ExactEndgame(CLASSIC).value(w) == Fraction(7, 12)
+        )
+    else:
+        view, rules = _view(text)
+    truths = [view.filled(cards) for cards in itertools.permutations(view.unseen)]
+    records = [play_game(t, rules, _exact_hop(rules)) for t in truths]
+    assert sum(r.outcome == "won" for r in records) == wins
+    for truth, record in zip(truths, records):
+        assert record.outcome != "won" or is_won(replay(truth, record.moves, rules), rules)
+    plain = [play_game(t, rules, make_policy("hop", rules, seed=1, samples=4)) for t in truths]
+    assert sum(r.outcome == "won" for r in plain) <= wins
+
+
+def test_hop_with_the_exact_endgame_is_reproducible_and_sees_only_the_view():
+    view, rules = _view(GUESS)
+    truths = [view.filled(cards) for cards in itertools.permutations(view.unseen)]
+    first = [_exact_hop(rules).choose(Observation.of(t), History()) for t in truths]
+    assert len(set(first)) == 1  # the same view, whatever the hidden cards: the same move
+    assert first[0] == ExactEndgame(rules).best_line(view)[1][0]
+    again = [play_game(t, rules, _exact_hop(rules)).moves for t in truths[:3]]
+    assert again == [play_game(t, rules, _exact_hop(rules)).moves for t in truths[:3]]
+    with pytest.raises(TypeError, match="Observation"):
+        _exact_hop(rules).choose(truths[0], History())
+
+
+def test_the_exact_endgame_is_off_by_default_and_recorded_only_when_on():
+    assert PolicySpec("hop").record() == {"policy": "hop", "seed": 0, "samples": 10, "nodes": 1000, "bandit": False}
+    assert PolicySpec("hop", exact_endgame=5).record()["exact_endgame"] == 5
+    assert make_policy("hop", CLEAR).exact_endgame == 0
+    with pytest.raises(ValueError, match="option of hop"):
+        make_policy("greedy", CLEAR, exact_endgame=3)
+
+
+# --------------------------------------------------------------------------
+# scorpion hint VIEW --fair --exact
+
+
+def _cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_hint_fair_exact_text_and_json(tmp_path):
+    from test_output import check, strict_json
+
+    path = tmp_path / "guess.txt"
+    path.write_text(GUESS)
+    text = _cli("hint", path, "--fair", "--exact")
+    assert text.exit_code == 0, text.output
+    assert "exact value: 66.7% (2/3); thoughtful share: 100.0% (1)" in text.stdout
+    assert "best move: KH:2>5" in text.stdout
+    result = _cli("hint", path, "--fair", "--exact", "--json")
+    assert result.exit_code == 0, result.output
+    data = strict_json(result.stdout)
+    check(data)
+    assert (data["exact_fraction"], data["thoughtful_fraction"], data["unseen"]) == ("2/3", "1", 3)
+    assert data["exact_value"] == pytest.approx(2 / 3) and data["thoughtful_share"] == 1.0
+    assert {m["move"]: m["exact_fraction"] for m in data["moves"]} == {"KH:2>5": "2/3", "5C:2>1": "1/3"}
+
+
+def test_hint_fair_exact_refuses_too_many_unseen_cards_and_needs_fair(tmp_path):
+    result = _cli("hint", 5, "--fair", "--exact")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: the view has 15 unseen cards") and result.stderr.count("\n") == 1
+    path = tmp_path / "guess.txt"
+    path.write_text(GUESS)
+    assert _cli("hint", path, "--fair", "--exact", "--max-unseen", 2).exit_code == 2
+    result = _cli("hint", path, "--exact")
+    assert result.exit_code == 2 and "give it with --fair" in result.stderr
+    result = _cli("play", path, "--policy", "greedy", "--exact-endgame", 3)
+    assert result.exit_code == 2 and "option of --policy hop" in result.stderr
