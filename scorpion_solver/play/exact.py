@@ -51,9 +51,12 @@ probability p_i, its chance value is at most B(w, m) = sum p_i S(o_i) (the
 share of w's arrangements in which m keeps the game winnable). Hence:
 
 * S(view) = 0 gives V = 0 without looking at a move;
-* the pairs are tried by B, largest first; once the best value found reaches
-  the next B, no pair left can beat it (nor reach S, at which the search
-  stops);
+* the pairs are tried in the closure's order (the nearest reveals first) and
+  each is bounded before it is evaluated: one whose B is at most the best
+  value found cannot beat it and is skipped; once the best reaches S(view)
+  nothing can beat it and the search stops without bounding the pairs left
+  (most views have V = S, and this is where the cost goes: sorting all pairs
+  by B first cost 3 to 10 times more solves on real 6-unseen views);
 * inside a pair, the outcomes are evaluated one by one and the bound
   sum_done p_i V(o_i) + sum_rest p_i S(o_i) is kept; once it falls to the best
   value already found the pair stops: it cannot beat it. Its value is then
@@ -349,13 +352,13 @@ class ExactEndgame:
             if won_line is not None:
                 best, line = ONE, won_line
             else:
-                for pair in pairs:
+                for pair in pairs:  # closure order: the nearest reveals first
+                    if best >= share:
+                        break  # nothing beats the share: no need even to bound the pairs left
                     pair.outcomes = self._outcomes(pair.view, pair.move)
                     pair.bound = sum((p * self._thoughtful(o, (key, c)) for p, o, c in pair.outcomes), ZERO)
-                pairs.sort(key=lambda pair: -pair.bound)  # stable: ties keep the closure's order
-                for pair in pairs:
-                    if pair.bound <= best or best >= share:
-                        break  # no pair left can beat the best (the bounds are sorted)
+                    if pair.bound <= best:
+                        continue  # it cannot beat the best
                     value = self._pair_value(pair.view, pair.move, pair.outcomes, best, key)
                     if value > best:
                         best, line = value, pair.path + (pair.move,)
