@@ -94,7 +94,7 @@ from ..solver.result import LOST, WON, Limits
 
 DEFAULT_MAX_UNSEEN = 6
 DEFAULT_SOLVE_NODES = 200_000  # per solve of one arrangement: late positions are decided in a few hundred
-DEFAULT_BUDGET_NODES = 50_000_000  # for one whole computation
+DEFAULT_BUDGET_NODES = 50_000_000  # for all the solves of one call
 EXACT, UNDECIDED = "exact", "unknown"
 ZERO, ONE = Fraction(0), Fraction(1)
 
@@ -187,8 +187,9 @@ class ExactEndgame:
     """The exact no-peek value of views (module docstring); keeps its solves and values between calls.
 
     ``max_unseen`` refuses bigger views; ``solve_nodes`` is the node budget of
-    each solve of an arrangement and ``budget_nodes`` of all of them together
-    (either one running out makes the answer unknown).
+    each solve of an arrangement and ``budget_nodes`` of all the solves of one
+    call (either one running out makes the answer unknown; what was decided
+    before is kept, and exact).
     """
 
     def __init__(
@@ -202,6 +203,7 @@ class ExactEndgame:
         self.max_unseen = max_unseen
         self.limits = Limits(nodes=solve_nodes, memory_mb=64)
         self.budget_nodes = budget_nodes
+        self._stop_at = budget_nodes  # self.nodes at which this call's budget is spent
         self.solves = 0
         self.nodes = 0
         self._won: dict = {}  # position -> winnable (perfect information)
@@ -215,6 +217,8 @@ class ExactEndgame:
     # -- the public front ------------------------------------------------
 
     def check(self, view: Observation) -> None:
+        """Refuse what is not a view, or a view with more unseen cards than the limit; start a call's budget."""
+        self._stop_at = self.nodes + self.budget_nodes
         if not isinstance(view, Observation):
             raise TypeError(f"the exact endgame sees an Observation, not a {type(view).__name__}")
         n = len(view.hidden_slots())
@@ -300,7 +304,7 @@ class ExactEndgame:
         if is_won(position, self.rules):
             self._won[position] = True
             return True
-        if self.nodes >= self.budget_nodes:
+        if self.nodes >= self._stop_at:
             raise _Undecided("budget")
         from ..solver.search import solve  # numba loads on first use
 
