@@ -242,6 +242,34 @@ def test_four_unseen_cards_below_the_share_in_classic():
     assert twin_value(guess, CLASSIC) == Fraction(7, 12) and twin_share(guess, CLASSIC) == Fraction(2, 3)
 
 
+# The tail still to deal, three of the four unseen cards in it, one face down under the hearts run K..2 of
+# column 2: the deal reveals an ordered triple, and when AH lands on column 2 (the tail's second card) the hearts
+# are swept and the face-down card turns up in the same move (a fourth card revealed).
+TAIL = """
+col1: 3C 2C AC QC JC TC 9C 8C 7C 6C
+col2: ?? KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H
+col3: 2D AD
+col4: KD QD JD TD 9D 8D 7D 6D 5D 4D
+col5: 4C
+col6: KS QS JS TS 9S
+col7: KC 7S 6S 5S 4S 3S 2S AS
+tail: ?? ?? ??
+"""
+
+
+def test_the_tail_deal_reveals_an_ordered_triple_and_a_sweep_one_more():
+    view, rules = _view(TAIL)
+    engine = ExactEndgame(rules)
+    tail = next(m for m in view.legal_moves(rules) if m.is_tail)
+    outcomes = engine._outcomes(view, tail)
+    assert len(outcomes) == 4 * 3 * 2 and sum(p for p, _, _ in outcomes) == 1
+    assert {len(revealed) for _, _, revealed in outcomes} == {3, 4}  # AH second: the sweep shows col2's card
+    report = engine.report(view)
+    values = {m.text: m.value for m in report.moves}
+    assert values == {"3C:1>5": 1, "tail": Fraction(11, 12)} and report.value == 1
+    assert values["tail"] == twin_move_value(view, tail, rules)
+
+
 # --------------------------------------------------------------------------
 # limits and the view alone
 
