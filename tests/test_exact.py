@@ -291,6 +291,8 @@ def test_a_node_budget_makes_it_unknown_never_a_guess():
     assert engine.value(view) is None
     report = ExactEndgame(CLEAR, budget_nodes=50).report(view)
     assert report.status == "unknown" and report.value is None and report.stopped_by == "budget"
+    walked = ExactEndgame(CLEAR, budget_views=3)
+    assert walked.value(view) is None and walked.report(view).stopped_by == "views"
 
 
 def test_the_result_is_a_function_of_the_view_only(monkeypatch):

@@ -95,6 +95,7 @@ from ..solver.result import LOST, WON, Limits
 DEFAULT_MAX_UNSEEN = 6
 DEFAULT_SOLVE_NODES = 200_000  # per solve of one arrangement: late positions are decided in a few hundred
 DEFAULT_BUDGET_NODES = 50_000_000  # for all the solves of one call
+DEFAULT_BUDGET_VIEWS = 1_000_000  # views walked between reveals in one call (the plain-Python part of the cost)
 EXACT, UNDECIDED = "exact", "unknown"
 ZERO, ONE = Fraction(0), Fraction(1)
 
@@ -187,9 +188,10 @@ class ExactEndgame:
     """The exact no-peek value of views (module docstring); keeps its solves and values between calls.
 
     ``max_unseen`` refuses bigger views; ``solve_nodes`` is the node budget of
-    each solve of an arrangement and ``budget_nodes`` of all the solves of one
-    call (either one running out makes the answer unknown; what was decided
-    before is kept, and exact).
+    each solve of an arrangement, ``budget_nodes`` of all the solves of one
+    call and ``budget_views`` of the views one call walks between reveals
+    (any one running out makes the answer unknown; what was decided before is
+    kept, and exact).
     """
 
     def __init__(
@@ -198,12 +200,16 @@ class ExactEndgame:
         max_unseen: int = DEFAULT_MAX_UNSEEN,
         solve_nodes: int = DEFAULT_SOLVE_NODES,
         budget_nodes: int = DEFAULT_BUDGET_NODES,
+        budget_views: int = DEFAULT_BUDGET_VIEWS,
     ) -> None:
         self.rules = rules
         self.max_unseen = max_unseen
         self.limits = Limits(nodes=solve_nodes, memory_mb=64)
         self.budget_nodes = budget_nodes
         self._stop_at = budget_nodes  # self.nodes at which this call's budget is spent
+        self.budget_views = budget_views
+        self.views = 0  # views walked between reveals
+        self._views_stop = budget_views
         self.solves = 0
         self.nodes = 0
         self._won: dict = {}  # position -> winnable (perfect information)
@@ -219,6 +225,7 @@ class ExactEndgame:
     def check(self, view: Observation) -> None:
         """Refuse what is not a view, or a view with more unseen cards than the limit; start a call's budget."""
         self._stop_at = self.nodes + self.budget_nodes
+        self._views_stop = self.views + self.budget_views
         if not isinstance(view, Observation):
             raise TypeError(f"the exact endgame sees an Observation, not a {type(view).__name__}")
         n = len(view.hidden_slots())
@@ -400,6 +407,9 @@ class ExactEndgame:
                     return path + (move,), []
                 after_key = _symmetric_key(after)
                 if after_key not in seen:
+                    self.views += 1
+                    if self.views >= self._views_stop:
+                        raise _Undecided("views")
                     seen.add(after_key)
                     queue.append((after, path + (move,)))
         return None, pairs

@@ -52,6 +52,7 @@ POLICIES = ("random", "greedy", "hop")
 DEFAULT_SAMPLES = 10
 DEFAULT_NODES = 1000  # per solve of a sampled layout: most are decided in a few nodes
 EXACT_BUDGET = 5_000_000  # nodes of all the exact endgame's solves for one decision (beyond: sample as before)
+EXACT_VIEWS = 20_000  # views it may walk between reveals for one decision (about 10 s of plain Python)
 
 
 @dataclass(frozen=True)
@@ -206,7 +207,9 @@ class HopPolicy(Policy):
             from .exact import ExactEndgame
 
             if self._endgame is None:
-                self._endgame = ExactEndgame(self.rules, max_unseen=self.exact_endgame, budget_nodes=EXACT_BUDGET)
+                self._endgame = ExactEndgame(
+                    self.rules, max_unseen=self.exact_endgame, budget_nodes=EXACT_BUDGET, budget_views=EXACT_VIEWS
+                )
             solves, nodes = self._endgame.solves, self._endgame.nodes
             found = self._endgame.best_line(view)
             self.cost.solves += self._endgame.solves - solves
