@@ -201,6 +201,7 @@ def test_no_arrangement_wins_gives_zero():
     engine = ExactEndgame(rules)
     assert engine.thoughtful_share(view) == 0
     assert engine.value(view) == 0 == twin_value(view, rules)
+    assert engine.report(view).best is None
 
 
 # Found on deal 5's winning line (Clear runs): AH, 3D and 8S are unseen, two face down in column 1 and one in

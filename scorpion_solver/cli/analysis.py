@@ -216,7 +216,7 @@ def _exact_hint(source, mode, rules_name, nodes: int, max_unseen: int, as_json: 
         lines.append("no legal move")
     else:
         best = report.best
-        lines.append(f"best move: {best.text}" if best and best.value else "best move: none wins in any arrangement")
+        lines.append(f"best move: {best.text}" if best else "best move: none wins in any arrangement")
         width = max(len(m.text) for m in report.moves)
         for m in report.moves:
             value = "unknown" if m.value is None else f"{float(m.value):6.1%}  ({m.value})"

@@ -145,7 +145,8 @@ class ExactReport:
 
     @property
     def best(self) -> ExactMove | None:
-        return self.moves[0] if self.moves and self.moves[0].value is not None else None
+        """The move of highest value; None when no move wins any arrangement (or none is known)."""
+        return self.moves[0] if self.moves and self.moves[0].value else None
 
     def as_dict(self) -> dict:
         return {
