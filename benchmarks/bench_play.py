@@ -14,6 +14,10 @@ every win) matters more than nodes per second.
 
     python benchmarks/bench_play.py                   # 20 winnable deals a mode, hop K=10
     python benchmarks/bench_play.py --deals 5 --samples 3 --quick
+    python benchmarks/bench_play.py --exact-endgame 6 --only-exact   # hop with and without the exact endgame
+
+With ``--exact-endgame N`` it adds hop playing the exact endgame (``play.exact``)
+once 2 to N cards are unseen, on the same deals and seeds.
 """
 
 from __future__ import annotations
@@ -45,13 +49,14 @@ def winnable_deals(mode: str, count: int) -> list[int]:
     return [r["deal"] for r in rows if r["mode"] == mode and r["status"] == "won"][:count]
 
 
-def bench(policy_name: str, mode: str, deals: list[int], samples: int, nodes: int) -> dict:
+def bench(policy_name: str, mode: str, deals: list[int], samples: int, nodes: int, exact_endgame: int = 0) -> dict:
     rules = get_rules(mode)
-    play_game(deal(5, rules), rules, make_policy(policy_name, rules, samples=samples, nodes=nodes))  # warm-up
+    options = {"samples": samples, "nodes": nodes, "exact_endgame": exact_endgame}
+    play_game(deal(5, rules), rules, make_policy(policy_name, rules, **options))  # warm-up
     decisions = solves = solve_nodes = won = moves = 0
     cpu = 0.0
     for number in deals:
-        policy = make_policy(policy_name, rules, seed=number, samples=samples, nodes=nodes)
+        policy = make_policy(policy_name, rules, seed=number, **options)
         start = time.process_time()
         record = play_game(deal(number, rules), rules, policy)
         cpu += time.process_time() - start
@@ -61,7 +66,7 @@ def bench(policy_name: str, mode: str, deals: list[int], samples: int, nodes: in
         won += record.outcome == "won"
         moves += len(record.moves)
     return {
-        "policy": policy_name,
+        "policy": policy_name + (f"-x{exact_endgame}" if exact_endgame else ""),
         "mode": mode,
         "games": len(deals),
         "won": won,
@@ -82,12 +87,20 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=10, help="hop: layouts per decision")
     parser.add_argument("--nodes", type=int, default=1000, help="hop: node budget per solve")
     parser.add_argument("--quick", action="store_true", help="no report file")
+    parser.add_argument(
+        "--exact-endgame", type=int, default=0, metavar="N", help="also hop with the exact endgame from N unseen cards"
+    )
+    parser.add_argument("--only-exact", action="store_true", help="only hop with and without the exact endgame")
     args = parser.parse_args()
     rows = []
+    players = [("hop", 0)] if args.only_exact else [("random", 0), ("greedy", 0), ("hop", 0)]
+    if args.exact_endgame:
+        players.append(("hop", args.exact_endgame))
     for mode in ("clear", "classic"):
         deals = winnable_deals(mode, args.deals)
-        for name in ("random", "greedy", "hop"):
-            row = bench(name, mode, deals, args.samples, args.nodes)
+        for name, exact in players:
+            row = bench(name, mode, deals, args.samples, args.nodes, exact)
+            name = row["policy"]
             rows.append(row)
             sps = f"{row['solves_per_second']:.0f}" if row["solves_per_second"] else "-"
             nps = f"{row['nodes_per_solve']:.0f}" if row["nodes_per_solve"] else "-"

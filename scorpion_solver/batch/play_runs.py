@@ -292,6 +292,7 @@ def default_play_out(settings: PlaySettings) -> Path:
     name = f"play-{settings.deals.label}-{'+'.join(settings.modes)}-{spec.name}"
     if spec.name == "hop":
         name += f"-k{spec.samples}-n{spec.nodes}" + ("-ucb" if spec.bandit else "")
+        name += f"-x{spec.exact_endgame}" if spec.exact_endgame else ""
     return Path("results") / f"{name}-s{spec.seed}"
 
 

@@ -103,6 +103,19 @@ def _cost(solves: int, nodes: int, seconds: float) -> str:
     "and a deal number, the view knows only the cards the moves turned up.",
 )
 @click.option("--moves-file", metavar="FILE", default=None, help="Read those moves from FILE (- for standard input).")
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="--fair: instead of sampling, every move's exact win probability for a player who cannot peek "
+    "(expectimax over the unseen cards, play/exact.py), beside the position's thoughtful share.",
+)
+@click.option(
+    "--max-unseen",
+    type=click.IntRange(0, 10),
+    default=6,
+    show_default=True,
+    help="--exact: refuse views with more unseen cards (the cost grows about as n!).",
+)
 @user_errors
 def hint_command(
     source: str,
@@ -117,6 +130,8 @@ def hint_command(
     seed: int,
     moves_text_: str | None,
     moves_file: str | None,
+    exact: bool,
+    max_unseen: int,
 ) -> None:
     """Judge every legal move of SOURCE (a deal number, a position file, or - for standard input).
 
@@ -126,7 +141,8 @@ def hint_command(
     whether the position itself can still be won. With --fair, SOURCE is what a
     player sees (a deal number shows its deal's view; a file may write ?? for
     each unknown face-down or tail card) and each move gets its share of
-    sampled layouts with a 95% interval.
+    sampled layouts with a 95% interval; with --fair --exact, its exact win
+    probability for a player who cannot peek.
     """
     from ..solver.search import load_solver
 
@@ -134,6 +150,11 @@ def hint_command(
         raise UserError("the position and the moves cannot both come from standard input")
     moves = moves_from(moves_text_, moves_file, required=False)
     limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds)
+    if exact:
+        if not fair:
+            raise UserError("--exact judges what a player sees: give it with --fair")
+        _exact_hint(source, one_rules(mode, rules_name), moves, nodes, max_unseen, as_json)
+        return
     if fair:
         _fair_hint(source, one_rules(mode, rules_name), moves, limits, samples, seed, as_json)
         return
@@ -156,6 +177,40 @@ def _fair_hint(source: str, rules, moves, limits: Limits, samples: int, seed: in
         _echo_json(report.as_dict(), source, number)
         return
     click.echo(format_fair_hint(report, _label(source, number, rules.name)))
+
+
+def _exact_hint(source: str, rules, moves, nodes: int, max_unseen: int, as_json: bool) -> None:
+    """``hint --fair --exact``: the view read as ``_fair_hint`` reads it, then the exact value of every move."""
+    from ..play.exact import ExactEndgame
+    from ..solver.search import load_solver
+
+    view, rules, number = load_view(source, rules, moves)
+    view = view.blind()  # a player never saw a face-down card
+    engine = ExactEndgame(rules, max_unseen=max_unseen, solve_nodes=nodes)
+    engine.check(view)  # too many unseen cards: one error line, exit 2
+    load_solver(notify=lambda message: click.echo(message, err=True))
+    report = engine.report(view)
+    if as_json:
+        _echo_json(report.as_dict(), source, number)
+        return
+    label = _label(source, number, rules.name)
+    lines = [f"{label}: exact values for a player who cannot peek, over the {report.unseen} unseen cards"]
+    if report.value is None:
+        lines.append(f"exact value: unknown (stopped by the {report.stopped_by} limit)")
+    else:
+        share = "unknown" if report.share is None else f"{float(report.share):.1%} ({report.share})"
+        lines.append(f"exact value: {float(report.value):.1%} ({report.value}); thoughtful share: {share}")
+    if not report.moves:
+        lines.append("no legal move")
+    else:
+        best = report.best
+        lines.append(f"best move: {best.text}" if best else "best move: none wins in any arrangement")
+        width = max(len(m.text) for m in report.moves)
+        for m in report.moves:
+            value = "unknown" if m.value is None else f"{float(m.value):6.1%}  ({m.value})"
+            lines.append(f"  {m.text:<{width}}  {value}" + ("  reveals a card" if m.reveals else ""))
+    lines.append(_cost(report.solves, report.nodes, report.seconds))
+    click.echo("\n".join(lines))
 
 
 FAIR_SHARE_MEANING = (

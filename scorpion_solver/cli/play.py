@@ -52,6 +52,14 @@ def _is_position_file(source: str) -> bool:
 )
 @click.option("--bandit", is_flag=True, help="hop: spread the samples among the moves with UCB1.")
 @click.option(
+    "--exact-endgame",
+    type=click.IntRange(0, 8),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="hop: once 2 to N cards are unseen, play the exact no-peek endgame (play/exact.py); 0: never.",
+)
+@click.option(
     "--mode",
     "modes",
     default=None,
@@ -100,6 +108,7 @@ def play_command(
     samples: int,
     nodes: int,
     bandit: bool,
+    exact_endgame: int,
     modes: str | None,
     seed: int,
     move_cap: int,
@@ -122,7 +131,9 @@ def play_command(
     interrupted run. Summarise a folder with `scorpion stats DIR`. One deal
     number, or a position file, plays one game and prints its record.
     """
-    spec = PolicySpec(policy, samples, nodes, bandit, seed)
+    if exact_endgame and policy != "hop":
+        raise UserError("--exact-endgame is an option of --policy hop")
+    spec = PolicySpec(policy, samples, nodes, bandit, seed, exact_endgame=exact_endgame)
     if is_deal_number(source) or _is_position_file(source):
         _play_one(source, spec, modes, move_cap, proof_nodes, as_json)
         return

@@ -13,6 +13,8 @@ Text: rank then suit (``KS``, ``TH``, ``4D``); readers also accept ``10`` for
 
 from __future__ import annotations
 
+import functools
+
 SUITS = "CSHD"
 RANKS = "A23456789TJQK"
 NUM_CARDS = 52
@@ -56,6 +58,7 @@ def successor(card: int) -> int | None:
     return None if is_king(card) else card + 1
 
 
+@functools.cache  # a pure table of four tuples, asked for in every sweep test and view
 def run_of_suit(suit: int) -> tuple[int, ...]:
     """The complete run of a suit as it lies in a column, bottom first: K .. A."""
     return tuple(make_card(rank, suit) for rank in range(RUN_LENGTH, 0, -1))

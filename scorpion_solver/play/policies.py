@@ -26,7 +26,13 @@ them to show it).
   move with the highest upper confidence bound, up to K layouts per move,
   and a move whose upper bound falls below the best lower bound is dropped.
   Once nothing is hidden (tail dealt, every face-down card turned) it plays
-  the solver's solution, which is optimal.
+  the solver's solution, which is optimal. With ``exact_endgame`` N > 0
+  (``scorpion play --exact-endgame N``; off by default, so the committed
+  play folders reproduce), once 2 to N cards are unseen it plays the exact
+  no-peek endgame instead (``play.exact``): the line of non-revealing moves
+  and the revealing move that achieve V(view), the optimum of a player who
+  cannot peek; where V is 0 (no arrangement can be won any more) or a budget
+  leaves it unknown, it samples as before.
 """
 
 from __future__ import annotations
@@ -45,6 +51,8 @@ from .greedy import fresh_moves, greedy_order
 POLICIES = ("random", "greedy", "hop")
 DEFAULT_SAMPLES = 10
 DEFAULT_NODES = 1000  # per solve of a sampled layout: most are decided in a few nodes
+EXACT_BUDGET = 5_000_000  # nodes of all the exact endgame's solves for one decision (beyond: sample as before)
+EXACT_VIEWS = 20_000  # views it may walk between reveals for one decision (about 10 s of plain Python)
 
 
 @dataclass(frozen=True)
@@ -130,6 +138,7 @@ class HopPolicy(Policy):
         nodes: int = DEFAULT_NODES,
         bandit: bool = False,
         memory_mb: int = 64,
+        exact_endgame: int = 0,
     ) -> None:
         super().__init__(rules, seed)
         if samples < 1:
@@ -141,9 +150,15 @@ class HopPolicy(Policy):
         self.limits = Limits(nodes=nodes, memory_mb=memory_mb, safe_leads=False, successor_above=False)
         self.bandit = bandit
         self._plan: dict = {}  # view key -> the rest of a known win (perfect information only)
+        self.exact_endgame = exact_endgame
+        self._endgame = None  # the exact endgame, made on first use; it keeps its values through the game
+        self._exact_plan: dict = {}  # view key -> the rest of an exact line (non-revealing moves, then a reveal)
 
     def settings(self) -> dict:
-        return {**super().settings(), "samples": self.samples, "nodes": self.limits.nodes, "bandit": self.bandit}
+        out = {**super().settings(), "samples": self.samples, "nodes": self.limits.nodes, "bandit": self.bandit}
+        if self.exact_endgame:
+            out["exact_endgame"] = self.exact_endgame
+        return out
 
     def _run(self, position, shorten: bool = False):
         # A sampled layout's solve gives a verdict and a first move: its line is not cut or polished
@@ -158,6 +173,10 @@ class HopPolicy(Policy):
             planned = self._follow_plan(view)
             if planned is not None:
                 return planned
+        if 2 <= len(view.hidden_slots()) <= self.exact_endgame:
+            exact = self._exact_move(view)
+            if exact is not None:
+                return exact
         candidates = greedy_order(view, fresh_moves(view, moves, history.seen(), self.rules), self.rules)
         if len(candidates) == 1:
             return candidates[0]
@@ -178,6 +197,29 @@ class HopPolicy(Policy):
         after = view.after(line[0], self.rules)
         if after is not None and len(line) > 1:
             self._plan[after.key()] = line[1:]
+        return line[0]
+
+    def _exact_move(self, view: Observation) -> Move | None:
+        """The next move of the exact endgame's best line; None where it does not decide (V = 0 or unknown)."""
+        key = view.key()
+        line = self._exact_plan.pop(key, None)
+        if line is None:
+            from .exact import ExactEndgame
+
+            if self._endgame is None:
+                self._endgame = ExactEndgame(
+                    self.rules, max_unseen=self.exact_endgame, budget_nodes=EXACT_BUDGET, budget_views=EXACT_VIEWS
+                )
+            solves, nodes = self._endgame.solves, self._endgame.nodes
+            found = self._endgame.best_line(view)
+            self.cost.solves += self._endgame.solves - solves
+            self.cost.nodes += self._endgame.nodes - nodes
+            if found is None or not found[0] or not found[1]:
+                return None
+            line = found[1]
+        if len(line) > 1:
+            after = view.after(line[0], self.rules)  # the line reveals nothing before its last move
+            self._exact_plan[after.key()] = line[1:]
         return line[0]
 
     def _judge(self, layout, root, move: Move) -> bool:
@@ -242,13 +284,16 @@ def make_policy(
     samples: int = DEFAULT_SAMPLES,
     nodes: int = DEFAULT_NODES,
     bandit: bool = False,
+    exact_endgame: int = 0,
 ) -> Policy:
+    if exact_endgame and name != "hop":
+        raise ValueError("the exact endgame is an option of hop")
     if name == "random":
         return RandomPolicy(rules, seed)
     if name == "greedy":
         return GreedyPolicy(rules, seed)
     if name == "hop":
-        return HopPolicy(rules, seed, samples, nodes, bandit)
+        return HopPolicy(rules, seed, samples, nodes, bandit, exact_endgame=exact_endgame)
     raise ValueError(f"unknown policy '{name}' (known: {', '.join(POLICIES)})")
 
 
@@ -262,12 +307,15 @@ class PolicySpec:
     bandit: bool = False
     seed: int = 0
     extra: dict = field(default_factory=dict)
+    exact_endgame: int = 0  # hop: play the exact endgame from this many unseen cards down (0: never)
 
     def build(self, rules: Rules, game_seed: int) -> Policy:
-        return make_policy(self.name, rules, game_seed, self.samples, self.nodes, self.bandit)
+        return make_policy(self.name, rules, game_seed, self.samples, self.nodes, self.bandit, self.exact_endgame)
 
     def record(self) -> dict:
         out = {"policy": self.name, "seed": self.seed}
         if self.name == "hop":
             out.update(samples=self.samples, nodes=self.nodes, bandit=self.bandit)
+            if self.exact_endgame:  # recorded only when on: the folders made before it read the same
+                out["exact_endgame"] = self.exact_endgame
         return out
