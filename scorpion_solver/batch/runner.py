@@ -195,14 +195,12 @@ def run_batch(
     backend_factory: Callable[[], object],
     progress: bool | None = None,
     command: str | None = None,
-    echo=None,
 ) -> BatchReport:
     """Solve every chunk of the plan not yet in ``out``; return what was done.
 
     ``backend_factory`` is called only when there is work (so a finished
     folder starts no processes). ``progress=None`` shows the bar on a terminal.
     """
-    echo = echo or _stderr
     started = time.perf_counter()
     meta, chunk = prepare_folder(settings, out, retry=False)
     with contextlib.ExitStack() as stack:
@@ -216,7 +214,7 @@ def run_batch(
         tally.add_table(read_folder(out, columns=["mode", "status"]))  # refuses duplicate rows
         strangers = sorted(finished - planned)
         if strangers:
-            echo(
+            _stderr(
                 f"warning: {out} holds {len(strangers)} chunk files this plan does not make "
                 f"(e.g. {strangers[0]}); readers will see their rows too"
             )
@@ -320,7 +318,6 @@ def retry_unknown(
     backend_factory: Callable[[], object],
     progress: bool | None = None,
     command: str | None = None,
-    echo=None,
 ) -> BatchReport:
     """Re-solve the unknown rows of a finished folder under ``settings.limits`` (a bigger budget).
 
@@ -328,7 +325,6 @@ def retry_unknown(
     re-solved; the rows keep the budget that produced them (``budget_*``), so
     an interrupted retry resumes where it stopped.
     """
-    echo = echo or _stderr
     started = time.perf_counter()
     meta, chunk = prepare_folder(settings, out, retry=True)
     limits = settings.limits
@@ -384,7 +380,7 @@ def retry_unknown(
                 "raise --nodes, --memory or --time"
             )
         if not work:
-            echo(f"{out}: no unknown deal left to retry")
+            _stderr(f"{out}: no unknown deal left to retry")
             report.seconds = time.perf_counter() - started
             return report
         warm_up(settings.modes)
