@@ -13,6 +13,7 @@ it, or without Playwright, these tests are skipped with the reason.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -108,12 +109,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """``scorpion serve`` on a free port with a fresh database; its base URL."""
+@contextlib.contextmanager
+def running_server(db: Path):
+    """``scorpion serve`` on a free port with the database ``db``; its base URL, until the block ends."""
     port = free_port()
-    db = tmp_path_factory.mktemp("serve") / "games.sqlite3"
-    log = open(db.with_suffix(".log"), "w")  # closed at teardown
+    log = open(db.with_suffix(".log"), "a")  # closed at the end
     process = subprocess.Popen(
         [sys.executable, "-m", "scorpion_solver", "serve", "--port", str(port), "--db", str(db)],
         stdout=log,
@@ -121,25 +121,33 @@ def server(tmp_path_factory):
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    while True:  # the server's own readiness: its start page answers
-        try:
-            with urllib.request.urlopen(base + "/", timeout=2) as answer:
-                if answer.status == 200:
-                    break
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise AssertionError("scorpion serve did not start: " + db.with_suffix(".log").read_text())
-        time.sleep(0.1)
-    yield base
-    process.terminate()
     try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    log.close()
+        while True:  # the server's own readiness: its start page answers
+            try:
+                with urllib.request.urlopen(base + "/", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError("scorpion serve did not start: " + db.with_suffix(".log").read_text())
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``scorpion serve`` on a free port with a fresh database; its base URL."""
+    with running_server(tmp_path_factory.mktemp("serve") / "games.sqlite3") as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -576,3 +584,35 @@ def test_a_finger_drags_one_move_on_a_phone(browser, server):
     expect(phone.locator("#move-list li")).to_have_text([move])
     assert drawn(phone) == seen_columns(replay(deal(WON_DEAL, CLEAR), parse_moves(move), CLEAR))
     context.close()
+
+
+def test_done_when_deal_5_won_with_an_undo_and_a_fair_hint_then_a_restart_finds_it_in_the_statistics(browser, tmp_path):
+    """Issue 22's scenario as a person plays it: win deal 5 with an undo and a fair hint on the way, close the
+    browser, restart the server on the same database, find the game in the statistics page."""
+    db = tmp_path / "games.sqlite3"
+    line = solver_line(WON_DEAL, CLEAR)
+    with running_server(db) as base:
+        context = browser.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]}, base_url=base)
+        page = context.new_page()
+        open_game(page, WON_DEAL)
+        click_move(page, line[0], 1)
+        click_move(page, line[1], 2)
+        page.locator("#undo").click()
+        expect(page.locator("body")).to_have_attribute("data-ply", "1")
+        page.locator("#hint").click()
+        expect(page.locator("#hint-list li").first).to_be_visible(timeout=SOLVER_WAIT)
+        for ply, move in enumerate(line[1:], start=2):
+            click_move(page, move, ply)
+        expect(page.locator("#banner")).to_have_text("You won!")
+        context.close()  # the player closes the browser
+    with running_server(db) as base:  # and starts the server again
+        context = browser.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]}, base_url=base)
+        page = context.new_page()
+        page.goto("/stats")
+        cells = page.locator('#stats tbody tr[data-mode="clear"] td')
+        expect(cells.nth(1)).to_have_text("1")  # games
+        expect(cells.nth(3)).to_have_text("1")  # won
+        with urllib.request.urlopen(base + "/api/stats") as answer:
+            clear = json.load(answer)["modes"]["clear"]
+        assert (clear["games"], clear["won"], clear["fair_hints"]) == (1, 1, 1)
+        context.close()
