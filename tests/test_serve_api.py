@@ -48,6 +48,7 @@ from scorpion_solver.serve import helpers as serve_helpers
 from scorpion_solver.serve.helpers import Budget
 from scorpion_solver.serve.store import default_path
 from scorpion_solver.serve.table import TAIL_LOCKED, Table
+from scorpion_solver.solver.result import Limits
 
 CLEAR, CLASSIC = get_rules("clear"), get_rules("classic")
 SMALL = Budget(fair_nodes=2_000, peek_nodes=300_000, seconds=None)
@@ -605,7 +606,7 @@ def blocked_fair(monkeypatch):
     """helpers.fair replaced by a call that waits for ``release`` (and counts its calls)."""
     gate = {"started": threading.Event(), "release": threading.Event(), "calls": 0}
 
-    def fair(view, rules, samples, seed, limits):
+    def fair(view, rules, samples, seed, limits, still_current=None):
         gate["calls"] += 1
         gate["started"].set()
         assert gate["release"].wait(10)
@@ -670,6 +671,19 @@ def test_hints_the_player_moved_past_are_dropped(db, blocked_fair):
         assert blocked_fair["calls"] == 1  # the queued one never ran
 
 
+def test_a_running_fair_hint_stops_when_the_player_moves_on():
+    """The hint asks between its sampled layouts whether the game is still where it was; once not, it stops."""
+    asked = []
+
+    def still_current() -> bool:
+        asked.append(len(asked))
+        return len(asked) <= 3  # the player moves while the third layout is judged
+
+    with pytest.raises(serve_helpers.Stale):
+        serve_helpers.fair(Observation.of(deal(5, CLEAR)), CLEAR, 50, 0, Limits(nodes=2000), still_current)
+    assert len(asked) == 4  # asked before each layout: three judged, the fourth (of 50) never started
+
+
 # ---------------------------------------------------------------------------------
 # random deals, and the fair hint's input
 
@@ -706,7 +720,7 @@ def test_a_random_deal_of_any_kind_opens_and_the_start_page_redirects_to_it(clie
 def test_the_fair_hint_is_given_the_players_view_only(client, monkeypatch):
     seen = []
 
-    def fair(view, rules, samples, seed, limits):
+    def fair(view, rules, samples, seed, limits, still_current=None):
         seen.append(view)
         return {"moves": [], "best": None}
 

@@ -24,6 +24,7 @@ known win, then unknown, then lost).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game.engine import Move, apply_move, is_won, move_text, parse_moves
@@ -122,14 +123,24 @@ class FairHint(_SampledShare):
         }
 
 
+class HintAbandoned(Exception):
+    """The caller no longer wants the hint (``keep_going`` said so between two layouts)."""
+
+
 def fair_hint(
     view: Observation,
     rules: Rules = CLEAR,
     samples: int = DEFAULT_FAIR_SAMPLES,
     seed: int = 0,
     limits: Limits = Limits(nodes=100_000),
+    keep_going: Callable[[], bool] | None = None,
 ) -> FairHint:
-    """Judge every legal move of ``view`` over ``samples`` layouts of its hidden cards (module docstring)."""
+    """Judge every legal move of ``view`` over ``samples`` layouts of its hidden cards (module docstring).
+
+    ``keep_going`` is asked before each layout; when it answers False the hint
+    stops there with :class:`HintAbandoned` (a player who moved on: the work
+    left would answer a question nobody asks any more).
+    """
     from ..solver.search import solve
 
     start = time.perf_counter()
@@ -140,6 +151,8 @@ def fair_hint(
     lengths = dict.fromkeys(moves, 0)
     root_wins = root_unknown = solves = nodes = 0
     for layout in layouts:
+        if keep_going is not None and not keep_going():
+            raise HintAbandoned(f"abandoned after {solves} solves")
         if is_won(layout, rules):
             root_wins += 1
             continue

@@ -418,15 +418,16 @@ def create_app(config: Config) -> Starlette:
         samples = _int(data, "samples", required=False, default=DEFAULT_SAMPLES, low=1, high=MAX_SAMPLES)
         seed = _int(data, "seed", required=False, default=row.version, low=0, high=2**32 - 1)
         budget, rules, perm = config.budget, table.rules, table.perm
+
+        def current() -> bool:
+            return server.store.game(game_id).version == row.version
+
         if kind == "fair":
-            call = (helpers.fair, Observation.of(table.position), rules, samples, seed, budget.fair())
+            call = (helpers.fair, Observation.of(table.position), rules, samples, seed, budget.fair(), current)
         elif kind == "line":
             call = (helpers.line, table.position, rules, budget.peek())
         else:
             call = (helpers.peek, table.position, rules, budget.peek())
-
-        def current() -> bool:
-            return server.store.game(game_id).version == row.version
 
         try:
             result = await server.pool.run(*call, still_current=current)

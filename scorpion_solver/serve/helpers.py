@@ -8,8 +8,9 @@ with a clear message), and a request that waited longer than ``wait_seconds``
 for a worker is refused the same way.
 
 A request the player has moved past is not run: before a queued call starts,
-``still_current()`` is asked again (the game's version must not have changed),
-and a result that arrives after the player moved is thrown away by the caller.
+``still_current()`` is asked again (the game's version must not have changed);
+a fair hint already running asks it between its sampled layouts and stops; and
+a result that arrives after the player moved is thrown away by the caller.
 A call cut short by its budget is ``unknown`` (the solver's own verdict), never
 lost.
 
@@ -32,7 +33,7 @@ from ..game.engine import Move, parse_moves
 from ..game.position import Position
 from ..game.rules import Rules
 from ..game.view import Observation
-from ..play.fair import fair_hint
+from ..play.fair import HintAbandoned, fair_hint
 from ..solver.result import Limits
 
 FAIR_NODES = 100_000  # per sampled layout and move, as `scorpion hint --fair`: K x (moves + 1) solves, most decided in a few nodes
@@ -111,9 +112,16 @@ class HelpPool:
 # -- the kinds of help: plain functions the pool runs ------------------------------
 
 
-def fair(view: Observation, rules: Rules, samples: int, seed: int, limits: Limits) -> dict:
-    """``scorpion hint --fair --json`` of the player's view: it never sees a hidden card."""
-    return fair_hint(view, rules, samples=samples, seed=seed, limits=limits).as_dict()
+def fair(view: Observation, rules: Rules, samples: int, seed: int, limits: Limits, still_current=None) -> dict:
+    """``scorpion hint --fair --json`` of the player's view: it never sees a hidden card.
+
+    ``still_current`` is asked between sampled layouts: once the player has
+    moved on, the hint stops (:class:`Stale`) and frees its worker.
+    """
+    try:
+        return fair_hint(view, rules, samples=samples, seed=seed, limits=limits, keep_going=still_current).as_dict()
+    except HintAbandoned:
+        raise Stale("the game moved on while this hint was computed") from None
 
 
 def peek(position: Position, rules: Rules, limits: Limits) -> dict:
