@@ -108,7 +108,7 @@ def test_a_finished_batch_closes_its_backend_once(tmp_path):
 
 def test_a_finished_play_run_closes_its_backend_once(tmp_path):
     from scorpion_solver.batch.play_runs import PlaySettings, run_play
-    from scorpion_solver.play.policies import PolicySpec
+    from scorpion_solver.play.players import PolicySpec
 
     backend = InlineBackend()
     settings = PlaySettings(

@@ -53,6 +53,8 @@ def _policies(rules):
         make_policy("greedy", rules, seed=4),
         make_policy("hop", rules, seed=4, samples=4, nodes=300),
         make_policy("hop", rules, seed=4, samples=3, nodes=300, bandit=True),
+        make_policy("commit", rules, seed=4, samples=4, nodes=300),
+        make_policy("commit", rules, seed=4, samples=3, nodes=300, exact_endgame=4),
     ]
 
 

@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from .. import __version__
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES, WON, play_game
-from ..play.policies import PolicySpec
+from ..play.players import PolicySpec
 from ..solver.result import LOST
 from .backends import warm_up
 from .folder import (
@@ -290,7 +290,7 @@ def check_play_folder(out: Path, meta: dict, settings: PlaySettings) -> None:
 def default_play_out(settings: PlaySettings) -> Path:
     spec = settings.policy
     name = f"play-{settings.deals.label}-{'+'.join(settings.modes)}-{spec.name}"
-    if spec.name == "hop":
+    if spec.name in ("hop", "commit"):
         name += f"-k{spec.samples}-n{spec.nodes}" + ("-ucb" if spec.bandit else "")
         name += f"-x{spec.exact_endgame}" if spec.exact_endgame else ""
     return Path("results") / f"{name}-s{spec.seed}"

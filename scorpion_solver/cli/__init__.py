@@ -30,6 +30,7 @@ from .play import deals_command, play_command
 from .serve import serve_command
 from .show import show_command
 from .solve import solve_command
+from .studies import bound_command, losses_command
 
 
 class OneLineErrors(click.Group):
@@ -82,6 +83,8 @@ for _command in (
     play_command,
     deals_command,
     serve_command,
+    bound_command,
+    losses_command,
 ):
     main.add_command(_command)
 

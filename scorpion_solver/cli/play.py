@@ -18,7 +18,8 @@ import click
 from .. import batch as B
 from ..batch import play_runs as P
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES
-from ..play.policies import DEFAULT_NODES, DEFAULT_SAMPLES, POLICIES, PolicySpec
+from ..play.players import POLICIES, PolicySpec
+from ..play.policies import DEFAULT_NODES, DEFAULT_SAMPLES
 from .common import UserError, is_deal_number, load_start, one_rules, user_errors
 
 
@@ -35,20 +36,20 @@ def _is_position_file(source: str) -> bool:
 
 @click.command("play")
 @click.argument("source", metavar="RANGE|N|FILE")
-@click.option("--policy", type=click.Choice(POLICIES), required=True, help="The player: random, greedy or hop.")
+@click.option("--policy", type=click.Choice(POLICIES), required=True, help="The player: random, greedy, hop or commit (docs/play.md).")
 @click.option(
     "--samples",
     type=click.IntRange(1),
     default=DEFAULT_SAMPLES,
     show_default=True,
-    help="hop: layouts of the hidden cards sampled per decision.",
+    help="hop, commit: layouts of the hidden cards sampled per decision.",
 )
 @click.option(
     "--nodes",
     type=click.IntRange(1),
     default=DEFAULT_NODES,
     show_default=True,
-    help="hop: node budget per solve of a sampled layout (unknown counts as not winnable).",
+    help="hop, commit: node budget per solve of a sampled layout (unknown counts as not winnable).",
 )
 @click.option("--bandit", is_flag=True, help="hop: spread the samples among the moves with UCB1.")
 @click.option(
@@ -57,7 +58,7 @@ def _is_position_file(source: str) -> bool:
     default=0,
     show_default=True,
     metavar="N",
-    help="hop: once 2 to N cards are unseen, play the exact no-peek endgame (play/exact.py); 0: never.",
+    help="hop, commit: once 2 to N cards are unseen, play the exact no-peek endgame (play/exact.py); 0: never.",
 )
 @click.option(
     "--mode",
@@ -131,8 +132,10 @@ def play_command(
     interrupted run. Summarise a folder with `scorpion stats DIR`. One deal
     number, or a position file, plays one game and prints its record.
     """
-    if exact_endgame and policy != "hop":
-        raise UserError("--exact-endgame is an option of --policy hop")
+    if exact_endgame and policy not in ("hop", "commit"):
+        raise UserError("--exact-endgame is an option of --policy hop and commit")
+    if bandit and policy != "hop":
+        raise UserError("--bandit is an option of --policy hop")
     spec = PolicySpec(policy, samples, nodes, bandit, seed, exact_endgame=exact_endgame)
     if is_deal_number(source) or _is_position_file(source):
         _play_one(source, spec, modes, move_cap, proof_nodes, as_json)

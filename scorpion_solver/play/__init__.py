@@ -3,6 +3,9 @@
 * ``greedy``: the heuristic move order (uncover, make spaces, hold the tail);
 * ``policies``: ``random``, ``greedy`` and ``hop`` (hindsight optimisation), whose
   one entry point takes an Observation, never a Position;
+* ``commit``: hindsight optimisation over commitments (blind until the next reveal);
+* ``players``: the players by name (``make_policy``, ``PolicySpec``);
+* ``exact``: the exact no-peek endgame;
 * ``fair``: fair hints, every move judged over sampled layouts of the hidden cards;
 * ``game``: the harness that plays a policy from a true position and keeps the record;
 * ``intervals``: the Wilson interval.
@@ -10,11 +13,14 @@
 Sits beside ``analysis`` (above ``solver`` and ``game``); ``batch`` runs games in bulk.
 """
 
+from .commit import CommitPolicy
 from .game import GameRecord, play_game
-from .policies import POLICIES, GreedyPolicy, History, HopPolicy, Policy, PolicySpec, RandomPolicy, make_policy
+from .players import POLICIES, PolicySpec, make_policy
+from .policies import GreedyPolicy, History, HopPolicy, Policy, RandomPolicy
 
 __all__ = [
     "POLICIES",
+    "CommitPolicy",
     "GameRecord",
     "GreedyPolicy",
     "History",

@@ -84,6 +84,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -175,12 +176,18 @@ def _fraction(value: Fraction | None) -> str | None:
 
 
 @dataclass
-class _Pair:
-    """A revealing move ``move`` of ``view`` (a view of the closure), reached by ``path`` from the closure's root."""
+class RevealingPair:
+    """A revealing move ``move`` of ``view`` (a view of the closure), reached by ``path`` from the closure's root.
+
+    ``position`` is the closure root's stand-in moved along ``path``: the
+    unknown slots keep the root's stand-in cards (a move that reveals nothing
+    does not touch them), so a layout of the root fills them the same way.
+    """
 
     view: Observation
     move: Move
     path: tuple[Move, ...]
+    position: object = None
     outcomes: list = field(default_factory=list)  # (probability, outcome view)
     bound: Fraction = ONE
 
@@ -295,6 +302,14 @@ class ExactEndgame:
             stopped_by,
         )
 
+    def move_value(self, view: Observation, move: Move) -> Fraction | None:
+        """One legal move's exact value: play it, then play best (None when a budget cut it short)."""
+        self.check(view)
+        try:
+            return self._move_value(view, move, view.reveals(move, self.rules))
+        except _Undecided:
+            return None
+
     def thoughtful_share(self, view: Observation) -> Fraction | None:
         """S(view): the share of all arrangements of the unseen cards that are winnable (None: unknown)."""
         self.check(view)
@@ -378,42 +393,14 @@ class ExactEndgame:
         self._best[key] = line
         return best
 
-    def _closure(self, view: Observation) -> tuple[tuple[Move, ...] | None, list[_Pair]]:
-        """The views reachable without a reveal (breadth first) and their revealing moves; or a line to a win.
+    def _closure(self, view: Observation) -> tuple[tuple[Move, ...] | None, list[RevealingPair]]:
+        """The revealing pairs of the view's closure, or a line to a win (``reveal_closure``)."""
+        return reveal_closure(view, self.rules, self._count_view)
 
-        Walked on the view's stand-in position: between reveals the unknown
-        slots keep their stand-in cards, which no move reads, so a stand-in
-        position stands for exactly one view of the closure (and is cheaper
-        to step than an Observation). Views equal up to the order of their
-        interchangeable columns are explored once (``_symmetric_key``).
-        """
-        unknown = set(view.hidden_slots())
-        tail_unknown = any(slot[0] < 0 for slot in unknown)
-        start = view.stand_in()
-        seen = {_symmetric_key(start)}
-        queue = deque([(start, ())])
-        pairs: list[_Pair] = []
-        while queue:
-            position, path = queue.popleft()
-            for move in legal_moves(position, self.rules):
-                after = apply_move(position, move, self.rules)
-                if (move.is_tail and tail_unknown) or any(
-                    (i, j) in unknown
-                    for i in range(len(after.hidden))
-                    for j in range(after.hidden[i], position.hidden[i])
-                ):
-                    pairs.append(_Pair(view.masked(position), move, path))
-                    continue
-                if is_won(after, self.rules):
-                    return path + (move,), []
-                after_key = _symmetric_key(after)
-                if after_key not in seen:
-                    self.views += 1
-                    if self.views >= self._views_stop:
-                        raise _Undecided("views")
-                    seen.add(after_key)
-                    queue.append((after, path + (move,)))
-        return None, pairs
+    def _count_view(self) -> None:
+        self.views += 1
+        if self.views >= self._views_stop:
+            raise _Undecided("views")
 
     def _outcomes(self, view: Observation, move: Move) -> list[tuple[Fraction, Observation, tuple]]:
         """The views a revealing move can lead to, with their probabilities and the (slot, card)s revealed.
@@ -468,6 +455,45 @@ class ExactEndgame:
             return ONE
         self._thoughtful(after, (view.key(), ()))  # the same slots: a lost arrangement stays lost
         return self._v(after)
+
+
+def reveal_closure(
+    view: Observation, rules: Rules, count_view: Callable[[], None] | None = None
+) -> tuple[tuple[Move, ...] | None, list[RevealingPair]]:
+    """The views reachable from ``view`` without a reveal (breadth first) and their revealing moves; or a won line.
+
+    Walked on the view's stand-in position: between reveals the unknown
+    slots keep their stand-in cards, which no move reads, so a stand-in
+    position stands for exactly one view of the closure (and is cheaper
+    to step than an Observation). Views equal up to the order of their
+    interchangeable columns are explored once (``_symmetric_key``).
+    ``count_view`` is called for each new view walked (it may raise to stop
+    the walk: a budget).
+    """
+    unknown = set(view.hidden_slots())
+    tail_unknown = any(slot[0] < 0 for slot in unknown)
+    start = view.stand_in()
+    seen = {_symmetric_key(start)}
+    queue = deque([(start, ())])
+    pairs: list[RevealingPair] = []
+    while queue:
+        position, path = queue.popleft()
+        for move in legal_moves(position, rules):
+            after = apply_move(position, move, rules)
+            if (move.is_tail and tail_unknown) or any(
+                (i, j) in unknown for i in range(len(after.hidden)) for j in range(after.hidden[i], position.hidden[i])
+            ):
+                pairs.append(RevealingPair(view.masked(position), move, path, position))
+                continue
+            if is_won(after, rules):
+                return path + (move,), []
+            after_key = _symmetric_key(after)
+            if after_key not in seen:
+                if count_view is not None:
+                    count_view()
+                seen.add(after_key)
+                queue.append((after, path + (move,)))
+    return None, pairs
 
 
 def _symmetric_key(position) -> tuple:

@@ -38,7 +38,7 @@ them to show it).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -48,7 +48,6 @@ from ..game.view import Observation, sample_positions
 from ..solver.result import LOST, WON, Limits
 from .greedy import fresh_moves, greedy_order
 
-POLICIES = ("random", "greedy", "hop")
 DEFAULT_SAMPLES = 10
 DEFAULT_NODES = 1000  # per solve of a sampled layout: most are decided in a few nodes
 EXACT_BUDGET = 5_000_000  # nodes of all the exact endgame's solves for one decision (beyond: sample as before)
@@ -275,47 +274,3 @@ class HopPolicy(Policy):
                 floor = max(mean(m) - radius(m) for m in alive)
                 alive = [m for m in alive if mean(m) + radius(m) >= floor]
         return {m: (mean(m) if m in alive else -1.0) for m in candidates}
-
-
-def make_policy(
-    name: str,
-    rules: Rules = CLEAR,
-    seed: int = 0,
-    samples: int = DEFAULT_SAMPLES,
-    nodes: int = DEFAULT_NODES,
-    bandit: bool = False,
-    exact_endgame: int = 0,
-) -> Policy:
-    if exact_endgame and name != "hop":
-        raise ValueError("the exact endgame is an option of hop")
-    if name == "random":
-        return RandomPolicy(rules, seed)
-    if name == "greedy":
-        return GreedyPolicy(rules, seed)
-    if name == "hop":
-        return HopPolicy(rules, seed, samples, nodes, bandit, exact_endgame=exact_endgame)
-    raise ValueError(f"unknown policy '{name}' (known: {', '.join(POLICIES)})")
-
-
-@dataclass
-class PolicySpec:
-    """A policy's settings as plain data (what a batch worker needs to build it)."""
-
-    name: str
-    samples: int = DEFAULT_SAMPLES
-    nodes: int = DEFAULT_NODES
-    bandit: bool = False
-    seed: int = 0
-    extra: dict = field(default_factory=dict)
-    exact_endgame: int = 0  # hop: play the exact endgame from this many unseen cards down (0: never)
-
-    def build(self, rules: Rules, game_seed: int) -> Policy:
-        return make_policy(self.name, rules, game_seed, self.samples, self.nodes, self.bandit, self.exact_endgame)
-
-    def record(self) -> dict:
-        out = {"policy": self.name, "seed": self.seed}
-        if self.name == "hop":
-            out.update(samples=self.samples, nodes=self.nodes, bandit=self.bandit)
-            if self.exact_endgame:  # recorded only when on: the folders made before it read the same
-                out["exact_endgame"] = self.exact_endgame
-        return out

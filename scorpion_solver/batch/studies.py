@@ -1,0 +1,328 @@
+"""Studies: resumable computations over deals or games, into Parquet folders (UB_1, the decision losses).
+
+A *bound folder* holds one ``chunk-*.parquet`` per finished chunk (written
+atomically, as results folders are), a lock, and ``_batch.json`` with the
+format ``scorpion-bound/1``, the settings and the command. One row per deal
+and mode: the two estimates of UB_1 at the deal's opening view (``upper``,
+``split``), how many commitments and layouts went into them and the cost.
+A rerun of the same command skips the finished chunks; a folder refuses
+other settings. The layouts of deal N in mode M are seeded by (seed, N, M),
+so a rerun gives the same rows (timings aside).
+
+The summary (:func:`bound_summary`) puts the mean of ``upper`` with its 95%
+interval over deals beside the thoughtful rate of the same deals, from the
+committed exact verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+import zlib
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .. import __version__
+from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
+from .folder import (
+    LOCK,
+    METADATA,
+    FolderLock,
+    _atomic_write,
+    _json_clean,
+    finished_chunks,
+    now_text,
+    remove_stale_tmp,
+    write_metadata,
+)
+from .plan import BatchError, DealSet, plan_chunks
+
+BOUND_FORMAT = "scorpion-bound/1"
+BOUND_SCHEMA = pa.schema(
+    [
+        ("deal", pa.int64()),
+        ("mode", pa.string()),
+        ("commitments", pa.int64()),
+        ("samples", pa.int64()),
+        ("root_won", pa.int64()),
+        ("root_unknown", pa.int64()),
+        ("pair_unknown", pa.int64()),
+        ("upper", pa.float64()),
+        ("split", pa.float64()),
+        ("best", pa.string()),
+        ("solves", pa.int64()),
+        ("nodes", pa.int64()),
+        ("cpu_seconds", pa.float64()),
+    ]
+)
+
+
+@dataclass(frozen=True)
+class BoundSettings:
+    deals: DealSet
+    modes: tuple[str, ...]
+    samples: int = DEFAULT_BOUND_SAMPLES
+    nodes: int = DEFAULT_BOUND_NODES
+    seed: int = 0
+
+    def record(self) -> dict:
+        return {"samples": self.samples, "nodes": self.nodes, "seed": self.seed}
+
+
+def layout_seed(seed: int, number: int, mode: str) -> int:
+    return seed * 1_000_003 + number * 7 + zlib.crc32(mode.encode())
+
+
+def bound_rows(numbers: list[int], modes: tuple[str, ...], samples: int, nodes: int, seed: int) -> list[dict]:
+    """The rows of one chunk (runs in a worker process)."""
+    from ..game.deal import deal
+    from ..game.rules import get_rules
+    from ..game.view import Observation
+    from ..play.bounds import first_reveal_bound
+
+    rows = []
+    for number in numbers:
+        for mode in modes:
+            rules = get_rules(mode)
+            start = time.process_time()
+            bound = first_reveal_bound(
+                Observation.of(deal(number, rules)), rules, samples, layout_seed(seed, number, mode), nodes
+            )
+            rows.append({"deal": number, "mode": mode, **bound.as_dict(), "cpu_seconds": time.process_time() - start})
+    return rows
+
+
+@dataclass(frozen=True)
+class Study:
+    """A resumable computation: named chunks, each a call of a module-level function returning rows.
+
+    ``record`` is what a folder must agree with to be resumed (format,
+    inputs, settings); ``jobs`` are (chunk file name, function, arguments).
+    """
+
+    format: str
+    schema: pa.Schema
+    record: dict
+    jobs: list[tuple[str, Callable, tuple]]
+
+
+def _read_meta(out: Path) -> dict | None:
+    path = out / METADATA
+    if not path.is_file():
+        return None
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BatchError(f"{path}: not readable as JSON ({exc}): move it away to start the folder afresh") from None
+    if not isinstance(meta, dict):
+        raise BatchError(f"{path}: not a study folder's metadata: move it away to start the folder afresh")
+    return meta
+
+
+def _check_folder(out: Path, meta: dict | None, study: Study) -> dict:
+    fresh = {"format": study.format, **study.record}
+    if meta is None:
+        if any(p.name != LOCK for p in out.iterdir()):
+            raise BatchError(f"{out} is not empty and is no {study.format} folder: choose another --out")
+        return {**fresh, "version": __version__, "created": now_text(), "runs": []}
+    if meta.get("format") != study.format:
+        raise BatchError(f"{out} is not a {study.format} folder (format {meta.get('format')!r}): choose another --out")
+    for key, value in fresh.items():
+        if meta.get(key) != _json_clean(value):
+            raise BatchError(f"{out} holds a run with other {key} ({meta.get(key)} here, {value} asked)")
+    return meta
+
+
+def run_study(study: Study, out: Path, workers: int = 1, command: str = "", progress=None) -> tuple[int, int]:
+    """Compute the chunks of ``out`` not yet written; returns (chunks written now, chunks finished before).
+
+    Each chunk is written whole or not at all as soon as it is done, so an
+    interrupted run loses only the chunks in progress, and the same command
+    resumes it.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    with FolderLock(out):
+        remove_stale_tmp(out)
+        meta = _check_folder(out, _read_meta(out), study)
+        meta["runs"].append({"command": command, "started": now_text(), "workers": workers})
+        write_metadata(out, meta)
+        done = finished_chunks(out)
+        todo = [job for job in study.jobs if job[0] not in done]
+        if progress is not None:
+            progress.reset(total=len(study.jobs))
+            progress.update(len(study.jobs) - len(todo))
+        written = 0
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(function, *args): name for name, function, args in todo}
+            for future in as_completed(futures):
+                rows = sorted(future.result(), key=lambda r: (r["deal"], r["mode"], r.get("step", 0)))
+                _atomic_write(out, futures[future], table=pa.Table.from_pylist(rows, schema=study.schema))
+                written += 1
+                if progress is not None:
+                    progress.update(1)
+        meta["runs"][-1]["finished"] = now_text()
+        write_metadata(out, meta)
+    return written, len(study.jobs) - len(todo)
+
+
+def bound_study(settings: BoundSettings, chunk: int = 20) -> Study:
+    """UB_1 at the start of every deal of the range (``play.bounds``)."""
+    record = {
+        "deals": settings.deals.describe(),
+        "modes": list(settings.modes),
+        "settings": settings.record(),
+        "chunk": chunk,
+    }
+    jobs = [
+        (
+            c.name,
+            bound_rows,
+            ([int(n) for n in c.deals], settings.modes, settings.samples, settings.nodes, settings.seed),
+        )
+        for c in plan_chunks(settings.deals, chunk)
+    ]
+    return Study(BOUND_FORMAT, BOUND_SCHEMA, record, jobs)
+
+
+def read_study_folder(out: Path, schema: pa.Schema = BOUND_SCHEMA) -> pa.Table:
+    """Every finished chunk of a study folder (one table)."""
+    paths = sorted(p for p in out.glob("chunk-*.parquet"))
+    if not paths:
+        raise BatchError(f"{out} holds no finished chunk")
+    return pa.concat_tables([pq.read_table(p, schema=schema) for p in paths])
+
+
+@dataclass(frozen=True)
+class BoundLine:
+    """One mode's summary: UB_1's mean with its interval, the split estimate, the thoughtful rate."""
+
+    mode: str
+    deals: int
+    upper: float
+    upper_low: float
+    upper_high: float
+    split: float
+    thoughtful: float | None  # the exact share of these deals that are winnable
+    pair_unknown: int
+    cpu_seconds: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def bound_summary(out: Path, thoughtful: dict | None = None) -> list[BoundLine]:
+    """Per mode: the mean of ``upper`` over deals with a 95% normal interval, the mean of ``split``.
+
+    ``thoughtful`` maps (deal, mode) to the exact verdict (``won``/``lost``).
+    """
+    rows = read_study_folder(out).to_pylist()
+    lines = []
+    for mode in sorted({r["mode"] for r in rows}, key=lambda m: (m != "clear", m)):
+        mine = [r for r in rows if r["mode"] == mode]
+        n = len(mine)
+        ups = [r["upper"] for r in mine]
+        mean = sum(ups) / n
+        sd = math.sqrt(sum((u - mean) ** 2 for u in ups) / (n - 1)) if n > 1 else 0.0
+        half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
+        known = [thoughtful.get((r["deal"], mode)) for r in mine] if thoughtful else []
+        share = sum(v == "won" for v in known) / n if known and None not in known else None
+        lines.append(
+            BoundLine(
+                mode,
+                n,
+                mean,
+                max(0.0, mean - half),
+                min(1.0, mean + half),
+                sum(r["split"] for r in mine) / n,
+                share,
+                sum(r["pair_unknown"] for r in mine),
+                sum(r["cpu_seconds"] for r in mine),
+            )
+        )
+    return lines
+
+
+def default_workers() -> int:
+    return max(1, (os.cpu_count() or 1))
+
+
+LOSS_FORMAT = "scorpion-losses/1"
+LOSS_SCHEMA = pa.schema(
+    [
+        ("deal", pa.int64()),
+        ("mode", pa.string()),
+        ("policy", pa.string()),
+        ("step", pa.int64()),
+        ("unseen", pa.int64()),
+        ("kind", pa.string()),
+        ("samples", pa.int64()),
+        ("before", pa.int64()),
+        ("after", pa.int64()),
+        ("unknown", pa.int64()),
+        ("exact_before", pa.float64()),
+        ("exact_after", pa.float64()),
+    ]
+)
+
+
+def loss_study(play_folder: Path, samples: int, nodes: int, exact_unseen: int, chunk: int = 10) -> Study:
+    """The loss of every decision of the games a play folder played (``play.losses``)."""
+    from ..play.losses import game_loss_rows
+    from .play_runs import read_play_folder
+
+    meta = _read_meta(play_folder) or {}
+    table = read_play_folder(play_folder, columns=["deal", "mode", "policy", "played", "moves"]).to_pylist()
+    games = sorted((r["deal"], r["mode"], r["policy"], r["moves"]) for r in table if r["played"])
+    if not games:
+        raise BatchError(f"{play_folder} holds no played game")
+    record = {
+        "source": play_folder.name,
+        "play": meta.get("play"),
+        "settings": {"samples": samples, "nodes": nodes, "exact_unseen": exact_unseen},
+        "games": len(games),
+        "chunk": chunk,
+    }
+    jobs = []
+    for lo in range(0, len(games), chunk):
+        part = games[lo : lo + chunk]
+        name = f"chunk-{lo + 1:08d}-{lo + len(part):08d}.parquet"  # games, counted from 1 in (deal, mode) order
+        jobs.append((name, game_loss_rows, (part, samples, nodes, exact_unseen)))
+    return Study(LOSS_FORMAT, LOSS_SCHEMA, record, jobs)
+
+
+def loss_summary(out: Path) -> dict:
+    """The losses grouped by number of unseen cards and by kind of move, per mode (plain rows)."""
+    rows = read_study_folder(out, LOSS_SCHEMA).to_pylist()
+    games = {(r["mode"]): set() for r in rows}
+    for r in rows:
+        games[r["mode"]].add(r["deal"])
+    tables = {}
+    for name in ("unseen", "kind"):
+        groups: dict = {}
+        for r in rows:
+            g = groups.setdefault((r["mode"], r[name]), {"decisions": 0, "loss": 0.0, "exact": 0.0, "exact_n": 0})
+            g["decisions"] += 1
+            g["loss"] += (r["before"] - r["after"]) / r["samples"]
+            if r["exact_before"] is not None and r["exact_after"] is not None:
+                g["exact"] += r["exact_before"] - r["exact_after"]
+                g["exact_n"] += 1
+        tables[name] = [
+            {
+                "mode": mode,
+                name: key,
+                "decisions": g["decisions"],
+                "loss": g["loss"] / g["decisions"],
+                "loss_per_game": g["loss"] / len(games[mode]),
+                "exact_loss": g["exact"] / g["exact_n"] if g["exact_n"] else None,
+                "exact_n": g["exact_n"],
+            }
+            for (mode, key), g in sorted(groups.items(), key=lambda kv: (kv[0][0] != "clear", kv[0][0], kv[0][1]))
+        ]
+    return tables

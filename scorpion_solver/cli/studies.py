@@ -1,0 +1,177 @@
+"""The study commands (registered by ``cli``): ``scorpion bound`` and ``scorpion losses``.
+
+``bound`` computes UB_1, the first information relaxation, at the start of a
+range of deals and prints, per mode, its mean with a 95% interval beside the
+thoughtful rate of the same deals (the trivial bound). ``losses`` measures
+the loss of every decision of the games in a play folder and prints it by
+number of unseen cards and by kind of move. Both write resumable study
+folders (``batch.studies``): the same command finishes an interrupted run.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from ..batch import studies
+from ..batch.plan import parse_modes, parse_range
+from ..batch.play_runs import EXACT_NAME, find_results, thoughtful_verdicts
+from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
+from ..play.losses import DEFAULT_EXACT_UNSEEN, DEFAULT_LOSS_NODES, DEFAULT_LOSS_SAMPLES
+from .common import user_errors
+
+
+@click.command("bound")
+@click.argument("deals", metavar="RANGE")
+@click.option("--mode", "modes", default="clear", show_default=True, help="Comma list of rules presets.")
+@click.option(
+    "--samples",
+    type=click.IntRange(2),
+    default=DEFAULT_BOUND_SAMPLES,
+    show_default=True,
+    help="Layouts of the hidden cards sampled per deal (half choose the commitment of the split estimate).",
+)
+@click.option(
+    "--nodes",
+    type=click.IntRange(1),
+    default=DEFAULT_BOUND_NODES,
+    show_default=True,
+    help="Node budget per solve (undecided counts as winnable in the upper estimate).",
+)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of the sampled layouts.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Bound folder.")
+@click.option("--chunk", type=click.IntRange(1), default=20, show_default=True, help="Deals per Parquet file.")
+@click.option("--workers", type=click.IntRange(1), default=None, help="Worker processes [default: all cores].")
+@click.option(
+    "--results",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help=f"The results folder holding the exact verdicts ({EXACT_NAME}), for the thoughtful rate beside the bound.",
+)
+@click.option("--progress/--no-progress", default=None, help="Show the progress bar [default: on a terminal].")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@user_errors
+def bound_command(
+    deals: str,
+    modes: str,
+    samples: int,
+    nodes: int,
+    seed: int,
+    out: Path | None,
+    chunk: int,
+    workers: int | None,
+    results: Path | None,
+    progress: bool | None,
+    as_json: bool,
+) -> None:
+    """UB_1 at the start of every deal of RANGE: an upper bound on any player who cannot peek.
+
+    UB_1 lets the player choose blind only until the first card turns up and
+    see everything after it (scorpion_solver/play/bounds.py has the
+    argument). Per deal it samples layouts of the hidden cards and judges
+    every first commitment (a path of moves that reveal nothing, then the
+    revealing move) on all of them. Rerunning the same command finishes an
+    interrupted run.
+    """
+    from tqdm.auto import tqdm
+
+    deal_set = parse_range(deals)
+    mode_list = parse_modes(modes)
+    settings = studies.BoundSettings(deal_set, mode_list, samples, nodes, seed)
+    out = out or Path(f"bound-{deal_set.label}-{'+'.join(mode_list)}-k{samples}-s{seed}")
+    disable = None if progress is None else not progress
+    with tqdm(total=0, unit="chunk", disable=disable, file=sys.stderr, dynamic_ncols=True) as bar:
+        written, before = studies.run_study(
+            studies.bound_study(settings, chunk), out, workers or studies.default_workers(), shlex.join(sys.argv), bar
+        )
+    place = find_results(results)
+    verdicts = thoughtful_verdicts(place / EXACT_NAME if place else None, deal_set, mode_list)
+    lines = studies.bound_summary(out, verdicts)
+    if as_json:
+        click.echo(json.dumps({"out": str(out), "written": written, "modes": [x.as_dict() for x in lines]}, indent=2))
+        return
+    click.echo(f"{out}: {written} chunks written now, {before} before")
+    click.echo("| mode | deals | UB_1 (upper estimate, 95% CI) | split estimate | thoughtful rate |")
+    click.echo("|---|---|---|---|---|")
+    for x in lines:
+        thought = "unknown" if x.thoughtful is None else f"{x.thoughtful:.2%}"
+        click.echo(
+            f"| {x.mode} | {x.deals} | {x.upper:.2%} ({x.upper_low:.2%} - {x.upper_high:.2%}) | {x.split:.2%} | {thought} |"
+        )
+
+
+@click.command("losses")
+@click.argument("play_folder", metavar="PLAYDIR", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option(
+    "--samples",
+    type=click.IntRange(1),
+    default=DEFAULT_LOSS_SAMPLES,
+    show_default=True,
+    help="Layouts sampled from each decision's view.",
+)
+@click.option(
+    "--nodes",
+    type=click.IntRange(1),
+    default=DEFAULT_LOSS_NODES,
+    show_default=True,
+    help="Node budget per solve (undecided layouts are counted apart).",
+)
+@click.option(
+    "--exact-unseen",
+    type=click.IntRange(0, 6),
+    default=DEFAULT_EXACT_UNSEEN,
+    show_default=True,
+    help="The exact no-peek loss where the view has 2 to N unseen cards.",
+)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Losses folder.")
+@click.option("--chunk", type=click.IntRange(1), default=10, show_default=True, help="Games per Parquet file.")
+@click.option("--workers", type=click.IntRange(1), default=None, help="Worker processes [default: all cores].")
+@click.option("--progress/--no-progress", default=None, help="Show the progress bar [default: on a terminal].")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@user_errors
+def losses_command(
+    play_folder: Path,
+    samples: int,
+    nodes: int,
+    exact_unseen: int,
+    out: Path | None,
+    chunk: int,
+    workers: int | None,
+    progress: bool | None,
+    as_json: bool,
+) -> None:
+    """The loss of every decision of the games in PLAYDIR: where a player without peeking loses its wins.
+
+    A decision's loss is the share of layouts, sampled from the view the
+    player had, that were winnable before the move and are not after it (on
+    the same layouts); where few cards are unseen, also the exact no-peek
+    loss (V before minus the move's exact value). scorpion_solver/play/losses.py
+    has the definitions.
+    """
+    from tqdm.auto import tqdm
+
+    out = out or play_folder.parent / f"losses-{play_folder.name}-k{samples}"
+    study = studies.loss_study(play_folder, samples, nodes, exact_unseen, chunk)
+    disable = None if progress is None else not progress
+    with tqdm(total=0, unit="chunk", disable=disable, file=sys.stderr, dynamic_ncols=True) as bar:
+        written, before = studies.run_study(study, out, workers or studies.default_workers(), shlex.join(sys.argv), bar)
+    tables = studies.loss_summary(out)
+    if as_json:
+        click.echo(json.dumps({"out": str(out), "written": written, **tables}, indent=2))
+        return
+    click.echo(f"{out}: {written} chunks written now, {before} before")
+    for name, rows in tables.items():
+        click.echo(f"\nby {name}:")
+        click.echo(
+            "| mode | " + name + " | decisions | sampled loss, mean | sampled loss per game | exact loss, mean (n) |"
+        )
+        click.echo("|---|---|---|---|---|---|")
+        for r in rows:
+            exact = "-" if r["exact_n"] == 0 else f"{r['exact_loss']:.4f} ({r['exact_n']})"
+            click.echo(
+                f"| {r['mode']} | {r[name]} | {r['decisions']} | {r['loss']:.4f} | {r['loss_per_game']:.4f} | {exact} |"
+            )

@@ -1,0 +1,228 @@
+"""``commit``: hindsight optimisation over commitments, a player that does not assume it will know everything.
+
+hop (``play.policies``) judges each legal move by the share of sampled
+layouts in which the position after it is winnable, as if every hidden card
+were known right after the move (strategy fusion: Frank and Basin 1998). For
+a move that reveals nothing that is the wrong question: the player learns
+nothing from it, so what it can do next is fixed by the view, not by the
+layout. hop scores such a move by the best continuation *of each layout*,
+which no player can follow.
+
+``commit`` asks the question at the level where information arrives. From a
+view, the moves that reveal nothing form a deterministic graph (the view's
+*closure*, ``play.exact.reveal_closure``); whatever a player does until the
+next card turns up is a path in it followed by one revealing move (a flip or
+the tail deal): a *commitment* (lonelybot's word for Klondike: the first
+irreversible move reachable through reversible play). ``commit`` judges every
+commitment of the closure on the same K sampled layouts (common random
+numbers): its score is the share of layouts in which the position after the
+revealing move is winnable. It plays the path and the revealing move of the
+best one, sees the card(s) turned up, and decides again. So it is blind,
+exactly as the player is, until the next reveal, and clairvoyant only after
+it: one level of information more than hop (which is clairvoyant at once).
+Its score for a commitment is an upper bound on what playing it can win,
+like hop's for a move, but a tighter one.
+
+Work shared, as in hop: a layout whose position is lost loses every
+commitment (one solve); in a layout whose position is won, the commitment
+the solver's own line makes first is winnable without a solve. The layouts
+are judged in rounds: after the first ``SCREEN`` layouts with a winnable
+position, only the ``KEEP`` best commitments (ties: nearest reveal first)
+go on to the rest, which bounds the cost of a closure with hundreds of
+commitments; the choice is among those. A closure larger than
+``max_views`` views, or one with no revealing move, is left to hop's
+move-by-move judgement. Ties go to the nearest reveal (the closure is walked
+breadth first). Once 2 to N cards are unseen it can play the exact no-peek
+endgame (``exact_endgame``, as hop), and once nothing is hidden the solver's
+line.
+
+Only the view is read: the layouts are sampled from it (``sample_positions``),
+and the seed with the number of moves played fixes them, so the same view
+gives the same move whatever the hidden cards are (``tests/test_play.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..game.engine import Move, apply_move, parse_moves
+from ..game.rules import CLEAR, Rules
+from ..game.view import Observation, sample_positions
+from ..solver.result import LOST, WON
+from .exact import RevealingPair, _symmetric_key, reveal_closure
+from .policies import DEFAULT_NODES, DEFAULT_SAMPLES, History, HopPolicy
+
+DEFAULT_MAX_VIEWS = 2_000  # views of one closure walked before the decision goes to hop (plain Python)
+SCREEN = 8  # layouts with a winnable position that judge every commitment
+KEEP = 6  # commitments that go on to the remaining layouts
+
+
+class _ClosureTooBig(Exception):
+    pass
+
+
+class CommitPolicy(HopPolicy):
+    name = "commit"
+
+    def __init__(
+        self,
+        rules: Rules = CLEAR,
+        seed: int = 0,
+        samples: int = DEFAULT_SAMPLES,
+        nodes: int = DEFAULT_NODES,
+        memory_mb: int = 64,
+        exact_endgame: int = 0,
+        max_views: int = DEFAULT_MAX_VIEWS,
+    ) -> None:
+        super().__init__(rules, seed, samples, nodes, bandit=False, memory_mb=memory_mb, exact_endgame=exact_endgame)
+        self.max_views = max_views
+        self._commit_plan: dict = {}  # view key -> the rest of a chosen commitment (path, then the reveal)
+        self.commitments = 0  # decisions taken over commitments (the others went to hop)
+
+    def settings(self) -> dict:
+        out = super().settings()
+        del out["bandit"]
+        out["max_views"] = self.max_views
+        return out
+
+    def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
+        planned = self._commit_plan.pop(view.key(), None)
+        if planned is not None:
+            return self._follow(view, planned)
+        if len(view.hidden_slots()) <= 1 or 2 <= len(view.hidden_slots()) <= self.exact_endgame:
+            return super()._choose(view, moves, history)  # perfect information, or the exact endgame
+        line = self._best_commitment(view, history)
+        if line is None:
+            return super()._choose(view, moves, history)
+        self.commitments += 1
+        return self._follow(view, line)
+
+    def _follow(self, view: Observation, line: tuple[Move, ...]) -> Move:
+        if len(line) > 1:
+            after = view.after(line[0], self.rules)  # the path reveals nothing before its last move
+            self._commit_plan[after.key()] = line[1:]
+        return line[0]
+
+    def _best_commitment(self, view: Observation, history: History) -> tuple[Move, ...] | None:
+        walked = 0
+
+        def count() -> None:
+            nonlocal walked
+            walked += 1
+            if walked > self.max_views:
+                raise _ClosureTooBig
+
+        try:
+            _, pairs = reveal_closure(view, self.rules, count)
+        except _ClosureTooBig:
+            return None
+        pairs = _distinct(pairs, self.rules)
+        if not pairs:
+            return None
+        if len(pairs) == 1:
+            return pairs[0].path + (pairs[0].move,)
+        layouts = sample_positions(view, self.samples, int(self.rng(history).integers(2**63)))
+        judged = judge_commitments(
+            view, pairs, layouts, self.rules, self._run, screen=(SCREEN, KEEP), judge_undecided_root=False
+        )
+        wins = judged.won.sum(axis=0)
+        alive = judged.alive
+        best = min(alive, key=lambda i: (-wins[i], i))
+        return pairs[best].path + (pairs[best].move,)
+
+
+@dataclass
+class Judged:
+    """Every commitment judged on every layout: ``won[layout, commitment]`` and ``undecided`` (budget)."""
+
+    won: np.ndarray
+    undecided: np.ndarray
+    alive: list[int]  # the commitments judged on every layout (all, without a screen)
+    root_won: int = 0
+    root_undecided: int = 0
+
+
+def judge_commitments(
+    view: Observation,
+    pairs: list[RevealingPair],
+    layouts: list,
+    rules: Rules,
+    run: Callable,
+    screen: tuple[int, int] | None = None,
+    judge_undecided_root: bool = True,
+) -> Judged:
+    """Whether each layout stays winnable after each commitment; ``run(position)`` solves (a SolveResult).
+
+    A layout whose position is lost loses every commitment (one solve); in a
+    won one, the commitment the solver's own line makes first is won without
+    a solve. With ``screen`` (n, k), after n layouts with a winnable position
+    only the k best commitments so far (ties: the nearest) are judged on the
+    rest; the others keep what they had. A layout whose own solve the budget
+    left undecided is judged commitment by commitment, or, with
+    ``judge_undecided_root`` false, counted lost for all (hop's rule).
+    """
+    by_key = {_after_key(p, rules): i for i, p in enumerate(pairs)}
+    slots = view.hidden_slots()
+    won = np.zeros((len(layouts), len(pairs)), dtype=bool)
+    undecided = np.zeros((len(layouts), len(pairs)), dtype=bool)
+    alive = list(range(len(pairs)))
+    judged = Judged(won, undecided, alive)
+    for row, layout in enumerate(layouts):
+        root = run(layout)
+        if root.status == LOST:
+            continue
+        free = None
+        if root.status == WON:
+            judged.root_won += 1
+            free = by_key.get(_first_commitment(view, root.solution, rules))
+        else:
+            judged.root_undecided += 1
+            if not judge_undecided_root:
+                continue
+        cards = [layout.columns[i][j] if i >= 0 else layout.tail[j] for i, j in slots]
+        for col in judged.alive:
+            if col == free:
+                won[row, col] = True
+                continue
+            pair = pairs[col]
+            result = run(apply_move(pair.view.filled(cards), pair.move, rules))
+            won[row, col] = result.status == WON
+            undecided[row, col] = result.status not in (WON, LOST)
+        if screen and judged.root_won == screen[0] and root.status == WON and len(judged.alive) > screen[1]:
+            wins = won.sum(axis=0)
+            judged.alive = sorted(judged.alive, key=lambda i: (-wins[i], i))[: screen[1]]
+    return judged
+
+
+def _after_key(pair: RevealingPair, rules: Rules) -> tuple:
+    return _symmetric_key(apply_move(pair.position, pair.move, rules))
+
+
+def _distinct(pairs: list[RevealingPair], rules: Rules) -> list[RevealingPair]:
+    """One pair for each position they lead to (the first: the nearest), in the closure's order."""
+    seen: set = set()
+    out = []
+    for pair in pairs:
+        key = _after_key(pair, rules)
+        if key not in seen:
+            seen.add(key)
+            out.append(pair)
+    return out
+
+
+def _first_commitment(view: Observation, solution: str, rules: Rules) -> tuple | None:
+    """The position (up to interchangeable columns) the solver's line reaches by its first reveal, on the stand-in."""
+    unknown = set(view.hidden_slots())
+    tail_unknown = any(i < 0 for i, _ in unknown)
+    position = view.stand_in()
+    for move in parse_moves(solution):
+        after = apply_move(position, move, rules)
+        if (move.is_tail and tail_unknown) or any(
+            (i, j) in unknown for i in range(len(after.hidden)) for j in range(after.hidden[i], position.hidden[i])
+        ):
+            return _symmetric_key(after)
+        position = after
+    return None

@@ -1,0 +1,61 @@
+"""The players by name: ``make_policy`` builds one, ``PolicySpec`` carries its settings to a batch worker."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..game.rules import CLEAR, Rules
+from .commit import CommitPolicy
+from .policies import DEFAULT_NODES, DEFAULT_SAMPLES, GreedyPolicy, HopPolicy, Policy, RandomPolicy
+
+POLICIES = ("random", "greedy", "hop", "commit")
+
+
+def make_policy(
+    name: str,
+    rules: Rules = CLEAR,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    nodes: int = DEFAULT_NODES,
+    bandit: bool = False,
+    exact_endgame: int = 0,
+) -> Policy:
+    if exact_endgame and name not in ("hop", "commit"):
+        raise ValueError("the exact endgame is an option of hop and commit")
+    if name == "random":
+        return RandomPolicy(rules, seed)
+    if name == "greedy":
+        return GreedyPolicy(rules, seed)
+    if name == "hop":
+        return HopPolicy(rules, seed, samples, nodes, bandit, exact_endgame=exact_endgame)
+    if name == "commit":
+        if bandit:
+            raise ValueError("the bandit is an option of hop")
+        return CommitPolicy(rules, seed, samples, nodes, exact_endgame=exact_endgame)
+    raise ValueError(f"unknown policy '{name}' (known: {', '.join(POLICIES)})")
+
+
+@dataclass
+class PolicySpec:
+    """A policy's settings as plain data (what a batch worker needs to build it)."""
+
+    name: str
+    samples: int = DEFAULT_SAMPLES
+    nodes: int = DEFAULT_NODES
+    bandit: bool = False
+    seed: int = 0
+    extra: dict = field(default_factory=dict)
+    exact_endgame: int = 0  # hop: play the exact endgame from this many unseen cards down (0: never)
+
+    def build(self, rules: Rules, game_seed: int) -> Policy:
+        return make_policy(self.name, rules, game_seed, self.samples, self.nodes, self.bandit, self.exact_endgame)
+
+    def record(self) -> dict:
+        out = {"policy": self.name, "seed": self.seed}
+        if self.name in ("hop", "commit"):
+            out.update(samples=self.samples, nodes=self.nodes)
+            if self.name == "hop":
+                out["bandit"] = self.bandit
+            if self.exact_endgame:  # recorded only when on: the folders made before it read the same
+                out["exact_endgame"] = self.exact_endgame
+        return out
