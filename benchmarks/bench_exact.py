@@ -29,8 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from bench_play import winnable_deals  # noqa: E402
-from common import machine_record  # noqa: E402
+from common import machine_record, winnable_deals  # noqa: E402
 
 from scorpion_solver.game.deal import deal  # noqa: E402
 from scorpion_solver.game.engine import apply_move, parse_moves  # noqa: E402

@@ -5,7 +5,9 @@ Plays the first winnable deals of each mode (the exact results say which:
 ``results/deals-1-1000000``, or the docs/rules.md known deals 5, 33, 37 when that
 folder is absent) with ``random``, ``greedy`` and ``hop`` (K samples, N nodes
 per solve), as ``scorpion play`` does (the harness's proof solves included),
-after a warm-up game (compile time excluded). Times are CPU seconds of this
+after a warm-up game (compile time excluded). ``commit`` (``play.commit``:
+hindsight optimisation over commitments) plays beside hop with the same K
+and node budget. Times are CPU seconds of this
 process (``time.process_time``), so a loaded machine slows the wall clock, not
 the figures. For ``hop`` it also reports solves per second and the mean nodes
 per solve: sampled layouts are mostly decided in a few nodes, so the fixed
@@ -14,10 +16,12 @@ every win) matters more than nodes per second.
 
     python benchmarks/bench_play.py                   # 20 winnable deals a mode, hop K=10
     python benchmarks/bench_play.py --deals 5 --samples 3 --quick
-    python benchmarks/bench_play.py --exact-endgame 6 --only-exact   # hop with and without the exact endgame
+    python benchmarks/bench_play.py --exact-endgame 5 --only-exact   # hop, commit, with and without the endgame
 
-With ``--exact-endgame N`` it adds hop playing the exact endgame (``play.exact``)
-once 2 to N cards are unseen, on the same deals and seeds.
+With ``--exact-endgame N`` it adds hop and commit playing the exact endgame
+(``play.exact``) once 2 to N cards are unseen, on the same deals and seeds,
+and the exact V's cost by number of unseen cards (``bench_exact``'s views:
+the first view with 1..N unseen cards on each deal's winning line).
 """
 
 from __future__ import annotations
@@ -31,22 +35,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from common import machine_record  # noqa: E402
+from bench_exact import late_views, measure  # noqa: E402
+from bench_exact import table as exact_table  # noqa: E402
+from common import machine_record, winnable_deals  # noqa: E402
 
 from scorpion_solver.game.deal import deal  # noqa: E402
 from scorpion_solver.game.rules import get_rules  # noqa: E402
 from scorpion_solver.play import make_policy, play_game  # noqa: E402
-
-EXACT = HERE.parent / "results" / "deals-1-1000000"
-
-
-def winnable_deals(mode: str, count: int) -> list[int]:
-    if not (EXACT / "_batch.json").exists():
-        return [5, 37] if mode == "classic" else [5, 33, 37]
-    import pyarrow.parquet as pq
-
-    rows = pq.read_table(EXACT / "chunk-00000001-00001000.parquet", columns=["deal", "mode", "status"]).to_pylist()
-    return [r["deal"] for r in rows if r["mode"] == mode and r["status"] == "won"][:count]
 
 
 def bench(policy_name: str, mode: str, deals: list[int], samples: int, nodes: int, exact_endgame: int = 0) -> dict:
@@ -75,6 +70,7 @@ def bench(policy_name: str, mode: str, deals: list[int], samples: int, nodes: in
         "cpu_seconds": cpu,
         "decisions_per_second": decisions / cpu if cpu else None,
         "games_per_hour": 3600 * len(deals) / cpu if cpu else None,
+        "cpu_per_game": cpu / len(deals) if deals else None,
         "solves": solves,
         "solves_per_second": solves / cpu if cpu and solves else None,
         "nodes_per_solve": solve_nodes / solves if solves else None,
@@ -93,9 +89,11 @@ def main() -> None:
     parser.add_argument("--only-exact", action="store_true", help="only hop with and without the exact endgame")
     args = parser.parse_args()
     rows = []
-    players = [("hop", 0)] if args.only_exact else [("random", 0), ("greedy", 0), ("hop", 0)]
+    players = [("hop", 0), ("commit", 0)] if args.only_exact else [("random", 0), ("greedy", 0), ("hop", 0)]
+    if not args.only_exact:
+        players.append(("commit", 0))
     if args.exact_endgame:
-        players.append(("hop", args.exact_endgame))
+        players += [("hop", args.exact_endgame), ("commit", args.exact_endgame)]
     for mode in ("clear", "classic"):
         deals = winnable_deals(mode, args.deals)
         for name, exact in players:
@@ -105,15 +103,32 @@ def main() -> None:
             sps = f"{row['solves_per_second']:.0f}" if row["solves_per_second"] else "-"
             nps = f"{row['nodes_per_solve']:.0f}" if row["nodes_per_solve"] else "-"
             print(
-                f"{mode:8} {name:7} {row['games']} games, {row['won']} won: {row['decisions_per_second']:.1f} "
-                f"decisions/s, {row['games_per_hour']:.0f} games/h, {sps} solves/s, {nps} nodes/solve "
+                f"{mode:8} {name:9} {row['games']} games, {row['won']} won: {row['decisions_per_second']:.1f} "
+                f"decisions/s, {row['cpu_per_game']:.2f} CPU s/game, {sps} solves/s, {nps} nodes/solve "
                 f"({row['cpu_seconds']:.1f} CPU s)",
                 flush=True,
             )
+    exact_rows = {}
+    if args.exact_endgame:
+        for mode in ("clear", "classic"):
+            rules = get_rules(mode)
+            exact_rows[mode] = [
+                {"deal": number, **measure(view, rules, 50_000_000)}
+                for number in winnable_deals(mode, min(args.deals, 8))
+                for _, view in sorted(late_views(number, rules, args.exact_endgame).items())
+            ]
+            print(f"exact V's cost by unseen cards ({mode}):")
+            print("\n".join(exact_table(exact_rows[mode], args.exact_endgame)), flush=True)
     if not args.quick:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         out = HERE / "results" / f"play-{stamp}.json"
-        report = {"samples": args.samples, "nodes": args.nodes, "machine": machine_record(), "rows": rows}
+        report = {
+            "samples": args.samples,
+            "nodes": args.nodes,
+            "machine": machine_record(),
+            "rows": rows,
+            "exact_rows": exact_rows,
+        }
         out.write_text(json.dumps(report, indent=2) + "\n")
         lines = [
             f"# Play benchmark {stamp}",
@@ -121,16 +136,18 @@ def main() -> None:
             f"hop K={args.samples}, {args.nodes} nodes per solve; CPU seconds of one process; "
             f"load average {report['machine']['load_average']}",
             "",
-            "| mode | policy | games | won | decisions/s | games/h | solves/s | nodes/solve |",
-            "|---|---|---|---|---|---|---|---|",
+            "| mode | policy | games | won | decisions/s | CPU s/game | games/h | solves/s | nodes/solve |",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         for r in rows:
             sps = f"{r['solves_per_second']:.0f}" if r["solves_per_second"] else "-"
             nps = f"{r['nodes_per_solve']:.0f}" if r["nodes_per_solve"] else "-"
             lines.append(
                 f"| {r['mode']} | {r['policy']} | {r['games']} | {r['won']} | {r['decisions_per_second']:.1f} | "
-                f"{r['games_per_hour']:.0f} | {sps} | {nps} |"
+                f"{r['cpu_per_game']:.2f} | {r['games_per_hour']:.0f} | {sps} | {nps} |"
             )
+        for mode, mode_rows in exact_rows.items():
+            lines += ["", f"exact V's cost by unseen cards ({mode}):", "", *exact_table(mode_rows, args.exact_endgame)]
         out.with_suffix(".md").write_text("\n".join(lines) + "\n")
         print(f"report: {out}")
 

@@ -140,3 +140,12 @@ def write_report(out: str | Path, stem: str, report: dict, markdown: str) -> Non
     (folder / f"{stamped}.json").write_text(json.dumps(report, indent=1))
     (folder / f"{stamped}.md").write_text(markdown)
     print(markdown)
+
+
+def winnable_deals(mode: str, count: int) -> list[int]:
+    if not (RESULTS / "_batch.json").exists():
+        return [5, 37] if mode == "classic" else [5, 33, 37]
+    import pyarrow.parquet as pq
+
+    rows = pq.read_table(RESULTS / "chunk-00000001-00001000.parquet", columns=["deal", "mode", "status"]).to_pylist()
+    return [r["deal"] for r in rows if r["mode"] == mode and r["status"] == "won"][:count]
