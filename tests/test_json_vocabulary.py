@@ -131,6 +131,12 @@ def _made(deal5, exact, wasp, play, hop) -> dict[str, list]:
         ],
         "scorpion stats play-5-6 --json": [one(run("stats", play, "--json"))],
         "scorpion deals --winnable -n 2 --json": [one(run("deals", "--winnable", "-n", 2, "--json"))],
+        "scorpion bound 5-6 --samples 4 --out bound-5-6 --json": [
+            one(run("bound", "5-6", "--samples", 4, "--out", play.parent / "bound-5-6", "--workers", 1, "--json"))
+        ],
+        "scorpion losses play-5-6 --samples 2 --out losses-5-6 --json": [
+            one(run("losses", play, "--samples", 2, "--out", play.parent / "losses-5-6", "--workers", 1, "--json"))
+        ],
     }
     return made
 
@@ -142,7 +148,7 @@ def documented() -> dict[str, dict]:
 
 def test_every_command_with_json_has_a_section(documented):
     with_json = {name for name, command in main.commands.items() if any(p.name == "as_json" for p in command.params)}
-    assert with_json >= {"deal", "solve", "hint", "analyze", "stats", "play", "deals"}
+    assert with_json >= {"deal", "solve", "hint", "analyze", "stats", "play", "deals", "bound", "losses"}
     headed = {heading.split()[1] for heading in documented}
     assert headed == with_json
 

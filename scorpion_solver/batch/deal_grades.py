@@ -4,12 +4,13 @@ The grading rule, per mode, for a deal the exact results show winnable:
 
 * **easy**: the ``greedy`` policy won it (a player following the simple rules
   of thumb of ``play.greedy`` wins it);
-* **medium**: ``greedy`` lost it, but some ``hop`` run (any number of samples)
-  won it: it takes look-ahead over the hidden cards;
-* **hard**: winnable with peeking, but neither ``greedy`` nor any ``hop`` run
-  that played it won it.
+* **medium**: ``greedy`` lost it, but some look-ahead player (a ``hop`` run
+  with any number of samples, or a ``commit`` run) won it: it takes
+  look-ahead over the hidden cards;
+* **hard**: winnable with peeking, but neither ``greedy`` nor any look-ahead
+  run that played it won it.
 
-Only deals played by ``greedy`` and by at least one ``hop`` run in the
+Only deals played by ``greedy`` and by at least one look-ahead run in the
 committed play folders (``results/play-*``) get a grade; any other winnable
 deal is ``ungraded``. Lost deals get no grade. The play folders are found by
 their metadata (format ``scorpion-play/1``), so a new committed run extends
@@ -28,6 +29,7 @@ from .play_runs import EXACT_NAME, is_play_folder, read_play_folder
 
 GRADES = ("easy", "medium", "hard")
 UNGRADED = "ungraded"
+LOOKAHEAD = ("hop", "commit")  # the players whose wins make a deal medium
 
 
 def play_folders(root: Path) -> list[tuple[Path, dict]]:
@@ -58,20 +60,20 @@ def grade_deals(mode: str, root: Path, exact: Path | None = None) -> dict[int, s
     status = table.column("status").to_numpy(zero_copy_only=False)
     winnable = table.column("deal").to_numpy()[(modes == mode) & (status == WON)]
     greedy: dict[int, bool] = {}
-    hop: dict[int, bool] = {}
+    lookahead: dict[int, bool] = {}
     for path, meta in play_folders(root):
         policy = (meta.get("play") or {}).get("policy")
-        if policy not in ("greedy", "hop") or mode not in meta.get("modes", []):
+        if policy not in ("greedy", *LOOKAHEAD) or mode not in meta.get("modes", []):
             continue
         rows = read_play_folder(path, ["deal", "mode", "played", "outcome"]).to_pylist()
-        target = greedy if policy == "greedy" else hop
+        target = greedy if policy == "greedy" else lookahead
         for row in rows:
             if row["mode"] == mode and row["played"]:
                 target[row["deal"]] = target.get(row["deal"], False) or row["outcome"] == WON
     grades = {}
     for deal in winnable.tolist():
-        if deal in greedy and deal in hop:
-            grades[deal] = "easy" if greedy[deal] else "medium" if hop[deal] else "hard"
+        if deal in greedy and deal in lookahead:
+            grades[deal] = "easy" if greedy[deal] else "medium" if lookahead[deal] else "hard"
         else:
             grades[deal] = UNGRADED
     return grades

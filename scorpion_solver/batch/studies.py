@@ -23,7 +23,7 @@ import time
 import zlib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
@@ -214,7 +214,16 @@ class BoundLine:
     cpu_seconds: float
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The JSON form (``docs/output.md``), without the mode (the key it is filed under)."""
+        return {
+            "deals": self.deals,
+            "upper": self.upper,
+            "upper_interval": [self.upper_low, self.upper_high],
+            "split": self.split,
+            "thoughtful_rate": self.thoughtful,
+            "pair_unknown": self.pair_unknown,
+            "cpu_seconds": self.cpu_seconds,
+        }
 
 
 def bound_summary(out: Path, thoughtful: dict | None = None) -> list[BoundLine]:
@@ -298,31 +307,33 @@ def loss_study(play_folder: Path, samples: int, nodes: int, exact_unseen: int, c
 
 
 def loss_summary(out: Path) -> dict:
-    """The losses grouped by number of unseen cards and by kind of move, per mode (plain rows)."""
+    """Per mode, the losses grouped by number of unseen cards (``by_unseen``) and by kind of move (``by_kind``)."""
     rows = read_study_folder(out, LOSS_SCHEMA).to_pylist()
-    games = {(r["mode"]): set() for r in rows}
+    modes: dict = {}
+    for mode in sorted({r["mode"] for r in rows}, key=lambda m: (m != "clear", m)):
+        mine = [r for r in rows if r["mode"] == mode]
+        games = len({r["deal"] for r in mine})
+        modes[mode] = {f"by_{name}": _loss_groups(mine, name, games) for name in ("unseen", "kind")}
+    return modes
+
+
+def _loss_groups(rows: list[dict], name: str, games: int) -> list[dict]:
+    groups: dict = {}
     for r in rows:
-        games[r["mode"]].add(r["deal"])
-    tables = {}
-    for name in ("unseen", "kind"):
-        groups: dict = {}
-        for r in rows:
-            g = groups.setdefault((r["mode"], r[name]), {"decisions": 0, "loss": 0.0, "exact": 0.0, "exact_n": 0})
-            g["decisions"] += 1
-            g["loss"] += (r["before"] - r["after"]) / r["samples"]
-            if r["exact_before"] is not None and r["exact_after"] is not None:
-                g["exact"] += r["exact_before"] - r["exact_after"]
-                g["exact_n"] += 1
-        tables[name] = [
-            {
-                "mode": mode,
-                name: key,
-                "decisions": g["decisions"],
-                "loss": g["loss"] / g["decisions"],
-                "loss_per_game": g["loss"] / len(games[mode]),
-                "exact_loss": g["exact"] / g["exact_n"] if g["exact_n"] else None,
-                "exact_n": g["exact_n"],
-            }
-            for (mode, key), g in sorted(groups.items(), key=lambda kv: (kv[0][0] != "clear", kv[0][0], kv[0][1]))
-        ]
-    return tables
+        g = groups.setdefault(r[name], {"decisions": 0, "loss": 0.0, "exact": 0.0, "exact_n": 0})
+        g["decisions"] += 1
+        g["loss"] += (r["before"] - r["after"]) / r["samples"]
+        if r["exact_before"] is not None and r["exact_after"] is not None:
+            g["exact"] += r["exact_before"] - r["exact_after"]
+            g["exact_n"] += 1
+    return [
+        {
+            name: key,
+            "decisions": g["decisions"],
+            "loss": g["loss"] / g["decisions"],
+            "loss_per_game": g["loss"] / games,
+            "exact_loss": g["exact"] / g["exact_n"] if g["exact_n"] else None,
+            "exact_decisions": g["exact_n"],
+        }
+        for key, g in sorted(groups.items())
+    ]

@@ -226,7 +226,7 @@ def _play_one(source: str, spec: PolicySpec, modes: str | None, move_cap: int, p
     "--grade",
     type=click.Choice(["easy", "medium", "hard"]),
     default=None,
-    help="easy: won by greedy; medium: won by hop, not greedy; hard: won only with peeking [default: any].",
+    help="easy: won by greedy; medium: won by hop or commit, not greedy; hard: won only with peeking [default: any].",
 )
 @click.option("-n", "count", type=click.IntRange(1), default=10, show_default=True, help="How many deals.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Which ones (a uniform draw).")
@@ -247,7 +247,7 @@ def deals_command(
 
     From the committed results: the exact verdicts (results/deals-1-1000000)
     and the play folders (results/play-*). Grades: easy (the greedy policy
-    wins it), medium (only hop wins it), hard (winnable only with peeking);
+    wins it), medium (only hop or commit wins it), hard (winnable only with peeking);
     the rule is documented in scorpion_solver/batch/deal_grades.py. Without
     --grade the deals are drawn from the graded ones (the deals the play
     folders cover), so every deal listed has a grade.

@@ -92,7 +92,8 @@ def bound_command(
     verdicts = thoughtful_verdicts(place / EXACT_NAME if place else None, deal_set, mode_list)
     lines = studies.bound_summary(out, verdicts)
     if as_json:
-        click.echo(json.dumps({"out": str(out), "written": written, "modes": [x.as_dict() for x in lines]}, indent=2))
+        modes = {x.mode: x.as_dict() for x in lines}
+        click.echo(json.dumps({"folder": str(out), "written": written, "modes": modes}, indent=2))
         return
     click.echo(f"{out}: {written} chunks written now, {before} before")
     click.echo("| mode | deals | UB_1 (upper estimate, 95% CI) | split estimate | thoughtful rate |")
@@ -159,19 +160,18 @@ def losses_command(
     disable = None if progress is None else not progress
     with tqdm(total=0, unit="chunk", disable=disable, file=sys.stderr, dynamic_ncols=True) as bar:
         written, before = studies.run_study(study, out, workers or studies.default_workers(), shlex.join(sys.argv), bar)
-    tables = studies.loss_summary(out)
+    modes = studies.loss_summary(out)
     if as_json:
-        click.echo(json.dumps({"out": str(out), "written": written, **tables}, indent=2))
+        click.echo(json.dumps({"folder": str(out), "written": written, "modes": modes}, indent=2))
         return
     click.echo(f"{out}: {written} chunks written now, {before} before")
-    for name, rows in tables.items():
+    for name in ("unseen", "kind"):
         click.echo(f"\nby {name}:")
-        click.echo(
-            "| mode | " + name + " | decisions | sampled loss, mean | sampled loss per game | exact loss, mean (n) |"
-        )
+        click.echo(f"| mode | {name} | decisions | sampled loss, mean | sampled loss per game | exact loss, mean (n) |")
         click.echo("|---|---|---|---|---|---|")
-        for r in rows:
-            exact = "-" if r["exact_n"] == 0 else f"{r['exact_loss']:.4f} ({r['exact_n']})"
-            click.echo(
-                f"| {r['mode']} | {r[name]} | {r['decisions']} | {r['loss']:.4f} | {r['loss_per_game']:.4f} | {exact} |"
-            )
+        for mode, groups in modes.items():
+            for r in groups[f"by_{name}"]:
+                exact = "-" if not r["exact_decisions"] else f"{r['exact_loss']:.4f} ({r['exact_decisions']})"
+                click.echo(
+                    f"| {mode} | {r[name]} | {r['decisions']} | {r['loss']:.4f} | {r['loss_per_game']:.4f} | {exact} |"
+                )
