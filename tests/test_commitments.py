@@ -179,3 +179,45 @@ def test_studies_resume_and_refuse_other_settings(tmp_path):
     assert summary.deals == 2 and summary.thoughtful == 0.5
     assert summary.upper == pytest.approx(sum(r["upper"] for r in rows) / 2)
 
+
+def test_pairing_two_play_folders_counts_the_discordant_deals():
+    from scorpion_solver.batch.play_stats import pair_play
+
+    def columns(outcomes):
+        rows = [(d, m, t, o) for (d, m), (t, o) in outcomes.items()]
+        return {
+            "deal": pd.Series([r[0] for r in rows]).to_numpy(),
+            "mode": pd.Series([r[1] for r in rows]).to_numpy(),
+            "thoughtful": pd.Series([r[2] for r in rows]).to_numpy(),
+            "outcome": pd.Series([r[3] for r in rows]).to_numpy(),
+        }
+
+    first = columns(
+        {
+            (1, "clear"): ("won", "won"),
+            (2, "clear"): ("won", "lost"),
+            (3, "clear"): ("lost", "lost"),
+            (4, "clear"): ("won", "won"),
+            (5, "classic"): ("won", "won"),
+        }
+    )
+    second = columns(
+        {
+            (1, "clear"): ("won", "lost"),
+            (2, "clear"): ("won", "lost"),
+            (3, "clear"): ("lost", "lost"),
+            (4, "clear"): ("won", "won"),
+            (6, "classic"): ("won", "won"),
+        }
+    )
+    paired = pair_play(first, second)
+    assert set(paired) == {"clear"}  # classic: no winnable deal in both
+    assert paired["clear"] == {
+        "deals": 3,
+        "first_won": 2,
+        "second_won": 1,
+        "first_only": 1,
+        "second_only": 0,
+        "p_value": 1.0,
+        "method": "exact",
+    }
