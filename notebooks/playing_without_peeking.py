@@ -248,3 +248,140 @@ from scorpion_solver.batch import deal_grades as G
 if (RESULTS / "_batch.json").exists():
     counts = {mode: G.grade_counts(G.grade_deals(mode, PLAY_ROOT, RESULTS)) for mode in ["clear", "classic"]}
     display(pd.DataFrame(counts).T)
+
+# %% [markdown]
+# ## commit against hop, paired
+#
+# `commit` (hindsight optimisation over commitments, `play.commit`) judges what a blind
+# player can actually choose before the next card turns up: a path of moves that reveal
+# nothing and the revealing move that ends it. Here its folder is paired with hop K=100's
+# on the winnable deals both finished (`batch.play_stats.pair_play`): the deals only one of
+# them won, and McNemar's test of those. The ratio is games won / winnable deals; the targets
+# of issue 24 were 0.70 (Clear runs) and 0.80 (classic).
+
+# %%
+from scorpion_solver.batch.play_stats import pair_play
+from scorpion_solver.play.intervals import wilson_interval as wilson
+
+
+def columns_of(label_prefix):
+    t = games[games["label"].str.startswith(label_prefix)]
+    return {c: t[c].to_numpy() for c in t.columns}
+
+
+def folder_label(policy, samples=None):
+    hits = [lbl for lbl in games["label"].unique()
+            if lbl.split()[0] == policy and (samples is None or lbl.endswith(f"K={samples}"))]
+    return hits[0] if hits else None
+
+
+COMMIT, HOP100 = folder_label("commit"), folder_label("hop", 100)
+paired_rows = []
+if COMMIT and HOP100:
+    paired = pair_play(columns_of(COMMIT), columns_of(HOP100))
+    for mode, p in paired.items():
+        lo_c, hi_c = wilson(p["first_won"], p["deals"])
+        lo_h, hi_h = wilson(p["second_won"], p["deals"])
+        cost = games[(games["label"] == COMMIT) & (games["mode"] == mode) & games["played"]]["cpu_seconds"]
+        paired_rows.append({"mode": mode, "winnable deals": p["deals"],
+                            "commit won": p["first_won"], "commit ratio": f"{pct(p['first_won'] / p['deals'])} "
+                            f"({pct(lo_c)} - {pct(hi_c)})",
+                            "hop K=100 won": p["second_won"], "hop ratio": f"{pct(p['second_won'] / p['deals'])} "
+                            f"({pct(lo_h)} - {pct(hi_h)})",
+                            "commit only": p["first_only"], "hop only": p["second_only"],
+                            "McNemar p": p["p_value"], "commit CPU s / game": cost.mean()})
+    display(pd.DataFrame(paired_rows))
+else:
+    print("no commit folder, or no hop K=100 folder, under", PLAY_ROOT)
+
+# %% [markdown]
+# ## The bracket: the best player, UB_1 and the thoughtful rate
+#
+# The thoughtful rate bounds every player who cannot peek; UB_1 (`scorpion bound`,
+# `play.bounds`) is a tighter bound: the win rate of a player who is blind only until the
+# first card turns up. Its `upper` estimate (undecided counted winnable, the max over the
+# first commitments of noisy shares) is at least UB_1 in expectation; the `split` estimate
+# (commitment chosen on half the layouts, measured on the other half) is at most UB_1. The
+# best realistic rate is measured on the same deals as the bound.
+
+# %%
+from scorpion_solver.batch import studies
+from scorpion_solver.batch.play_runs import thoughtful_verdicts
+from scorpion_solver.batch.plan import parse_range
+
+bound_folders = sorted(p for p in PLAY_ROOT.glob("bound-*") if (p / "_batch.json").is_file())
+bracket = []
+for folder in bound_folders:
+    table = studies.read_study_folder(folder).to_pandas()
+    deals = parse_range(f"{table['deal'].min()}-{table['deal'].max()}")
+    verdicts = thoughtful_verdicts(RESULTS, deals, tuple(table["mode"].unique()))
+    for line in studies.bound_summary(folder, verdicts):
+        on = set(table.loc[table["mode"] == line.mode, "deal"])
+        best = None
+        for label, t in games[(games["mode"] == line.mode) & games["deal"].isin(on)].groupby("label"):
+            if t["deal"].nunique() == len(on):
+                rate = (t["outcome"] == "won").mean()
+                best = max(best or (0, ""), (rate, label))
+        bracket.append({"mode": line.mode, "deals": line.deals, "best player": best[1] if best else "-",
+                        "best realistic": best[0] if best else np.nan, "UB_1 split": line.split,
+                        "UB_1 upper": line.upper, "UB_1 upper, 95% high": line.upper_high,
+                        "thoughtful": line.thoughtful, "folder": folder.name})
+bracket = pd.DataFrame(bracket)
+for col in ("best realistic", "thoughtful"):
+    if col in bracket:
+        bracket[col] = pd.to_numeric(bracket[col])  # None (no exact verdicts for these deals) becomes NaN
+display(bracket)
+if not bracket.empty:
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    width = 0.2
+    x = np.arange(len(bracket))
+    for i, (col, color) in enumerate([("best realistic", "C0"), ("UB_1 split", "C2"), ("UB_1 upper", "C1"),
+                                      ("thoughtful", "C3")]):
+        ax.bar(x + (i - 1.5) * width, bracket[col], width, label=col, color=color)
+    ax.set_xticks(x, bracket["mode"] + " (" + bracket["deals"].astype(str) + " deals)")
+    ax.yaxis.set_major_formatter(plt.matplotlib.ticker.PercentFormatter(1))
+    ax.set(ylabel="win rate", title="no-peek players against their bounds")
+    ax.legend()
+    plt.show()
+
+# %% [markdown]
+# ## Where the wins are lost
+#
+# `scorpion losses PLAYDIR` measured each decision of the games in the hop K=100 and commit
+# folders (`play.losses`): on layouts sampled from the view the player had, the share
+# winnable before the move minus the share after it (the same layouts), and the exact no-peek
+# loss where 2 to 5 cards were unseen. Summed over a game the sampled losses are, in
+# expectation, the thoughtful share at the start minus the result. Left: the loss per game by
+# the number of unseen cards; right: by kind of move.
+
+# %%
+loss_frames = []
+for folder in sorted(PLAY_ROOT.glob("losses-*")):
+    if (folder / "_batch.json").is_file():
+        t = studies.read_study_folder(folder, studies.LOSS_SCHEMA).to_pandas()
+        t["player"] = t["policy"] + (" K=100" if "k100" in folder.name else "")
+        loss_frames.append(t)
+losses = pd.concat(loss_frames, ignore_index=True) if loss_frames else pd.DataFrame()
+if losses.empty:
+    print("no losses folders under", PLAY_ROOT)
+else:
+    losses["loss"] = (losses["before"] - losses["after"]) / losses["samples"]
+    losses["exact loss"] = losses["exact_before"] - losses["exact_after"]
+    per_game = losses.groupby(["player", "mode"])["deal"].nunique()
+    fig, (ax_u, ax_k) = plt.subplots(1, 2, figsize=(13, 4))
+    for (player, mode), t in losses.groupby(["player", "mode"]):
+        by_unseen = t.groupby("unseen")["loss"].sum() / per_game[(player, mode)]
+        ax_u.plot(by_unseen.index, by_unseen.values, marker="o", label=f"{player}, {mode}")
+    ax_u.set(xlabel="unseen cards at the decision", ylabel="sampled loss per game",
+             title="where the chance of a win goes")
+    ax_u.invert_xaxis()
+    ax_u.legend()
+    kinds = (losses.groupby(["player", "mode", "kind"])["loss"].sum()
+             / per_game.reindex(losses.groupby(["player", "mode", "kind"]).size().index.droplevel(2)).values)
+    kinds.unstack("kind").plot.bar(ax=ax_k, rot=20)
+    ax_k.set(ylabel="sampled loss per game", title="by kind of move")
+    fig.tight_layout()
+    plt.show()
+    display(losses.groupby(["player", "mode", "kind"]).agg(decisions=("loss", "size"), mean_loss=("loss", "mean"),
+                                                           exact_decisions=("exact loss", "count"),
+                                                           mean_exact_loss=("exact loss", "mean")))
