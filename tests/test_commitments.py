@@ -147,7 +147,7 @@ def test_decision_losses_are_paired_and_exact_where_small():
     for r in rows:
         assert 0 <= r["after"] <= r["before"] <= r["samples"]  # a win after the move was a win before it
         if 2 <= r["unseen"] <= 4:
-            assert r["exact_before"] is not None and r["exact_after"] <= r["exact_before"]
+            assert r["exact_before"] is not None and r["exact_after"] <= r["exact_before"] <= r["exact_share"]
         else:
             assert r["exact_before"] is None
     assert rows[-1]["before"] == rows[-1]["after"] == 1  # the solver's line keeps a known win

@@ -277,6 +277,7 @@ LOSS_SCHEMA = pa.schema(
         ("unknown", pa.int64()),
         ("exact_before", pa.float64()),
         ("exact_after", pa.float64()),
+        ("exact_share", pa.float64()),
     ]
 )
 

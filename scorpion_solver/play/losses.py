@@ -10,7 +10,9 @@ clairvoyant's loss, which charges the move with what no blind player could
 have kept as well as with real mistakes. Its *exact loss*, where the view
 has few enough unseen cards for the exact endgame (``play.exact``), is
 V(view) minus the move's exact value: what the move costs a player who
-cannot peek and plays best afterwards, zero for an optimal move.
+cannot peek and plays best afterwards, zero for an optimal move; beside it
+the view's thoughtful share S, so that S - V says what not peeking costs
+from there even for a perfect player.
 
 Over a game the sampled losses add up, in expectation, to the thoughtful
 share at the start minus the game's result (each reveal only re-weighs the
@@ -87,10 +89,12 @@ def decision_losses(
             result = solve(apply_move(layout, move, rules), rules, limits, shorten=False)
             after += result.status == WON
             unknown += result.status not in (WON, LOST)
-        exact_before = exact_after = None
+        exact_before = exact_after = exact_share = None
         if 2 <= unseen <= exact_unseen:
             exact_before = endgame.value(view)
-            exact_after = endgame.move_value(view, move) if exact_before is not None else None
+            if exact_before is not None:
+                exact_after = endgame.move_value(view, move)
+                exact_share = endgame.thoughtful_share(view)  # computed on the way to V: no new solve
         rows.append(
             {
                 "step": step,
@@ -102,6 +106,7 @@ def decision_losses(
                 "unknown": unknown,
                 "exact_before": _float(exact_before),
                 "exact_after": _float(exact_after),
+                "exact_share": _float(exact_share),
             }
         )
         position = apply_move(position, move, rules)
