@@ -2,8 +2,8 @@
 
 * every won game replays to a win in the reference engine, on a deal the exact results show winnable;
 * every deal of a finished chunk has its row, and the known-lost deals are marked not played;
-* ``scorpion play`` with the folder's settings reproduces its first chunk game for game (hop folders
-  behind the ``slow`` marker).
+* ``scorpion play`` with the folder's settings reproduces its first chunk game for game (hop and
+  commit folders behind the ``slow`` marker).
 """
 
 from __future__ import annotations
@@ -50,7 +50,12 @@ def _reproduce(folder: Path, tmp_path: Path) -> None:
     first_chunk = sorted(folder.glob("chunk-*.parquet"))[0].name
     lo, hi = (int(x) for x in first_chunk.removesuffix(".parquet").split("-")[1:3])
     spec = PolicySpec(
-        play["policy"], play.get("samples", 10), play.get("nodes", 1000), play.get("bandit", False), play["seed"]
+        play["policy"],
+        play.get("samples", 10),
+        play.get("nodes", 1000),
+        play.get("bandit", False),
+        play["seed"],
+        exact_endgame=play.get("exact_endgame", 0),
     )
     settings = PlaySettings(
         plan.parse_range(f"{lo}-{hi}"),
@@ -70,12 +75,16 @@ def _reproduce(folder: Path, tmp_path: Path) -> None:
     assert games(again) == games([r for r in first if lo <= r["deal"] <= hi])
 
 
-@pytest.mark.parametrize("folder", [f for f in FOLDERS if "-hop-" not in f.name], ids=_ids)
+def _samples_layouts(folder: Path) -> bool:
+    return "-hop-" in folder.name or "-commit-" in folder.name
+
+
+@pytest.mark.parametrize("folder", [f for f in FOLDERS if not _samples_layouts(f)], ids=_ids)
 def test_scorpion_play_reproduces_the_first_chunk(folder, tmp_path):
     _reproduce(folder, tmp_path)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("folder", [f for f in FOLDERS if "-hop-" in f.name], ids=_ids)
+@pytest.mark.parametrize("folder", [f for f in FOLDERS if _samples_layouts(f)], ids=_ids)
 def test_scorpion_play_reproduces_the_first_chunk_of_hop(folder, tmp_path):
     _reproduce(folder, tmp_path)
