@@ -22,11 +22,10 @@ from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
+from scorpion_cli import SCORPION
 
 from scorpion_solver import batch as B
 from scorpion_solver.solver.result import Limits
-
-SCORPION = [sys.executable, "-m", "scorpion_solver"]
 
 MID_SEND_ABORT = textwrap.dedent(
     """
