@@ -22,10 +22,12 @@ from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
-from scorpion_cli import SCORPION
 
 from scorpion_solver import batch as B
 from scorpion_solver.solver.result import Limits
+
+# not scorpion_cli.SCORPION: a subprocess imports this module as tests.test_batch_shutdown
+SCORPION = [sys.executable, "-m", "scorpion_solver"]
 
 MID_SEND_ABORT = textwrap.dedent(
     """
