@@ -45,19 +45,11 @@ from scorpion_solver.batch import play_stats as PS
 from scorpion_solver.batch import read_metadata
 from scorpion_solver.batch.play_runs import is_play_folder, read_play_folder
 from scorpion_solver.play.intervals import wilson_interval
+from common import ROOT, pct, results_folder, shown_path, style
 
-
-def find_root() -> Path:
-    for folder in (Path.cwd(), *Path.cwd().parents):
-        if (folder / "pyproject.toml").is_file() and (folder / "scorpion_solver").is_dir():
-            return folder
-    return Path(scorpion_solver.__file__).resolve().parents[1]
-
-
-ROOT = find_root()
-RESULTS = Path(os.environ.get("SCORPION_RESULTS") or ROOT / "results" / "deals-1-1000000").resolve()
+RESULTS = results_folder()
 PLAY_ROOT = Path(os.environ.get("SCORPION_PLAY") or ROOT / "results").resolve()
-print(f"exact results: {RESULTS.relative_to(ROOT) if RESULTS.is_relative_to(ROOT) else RESULTS}")
+print(f"exact results: {shown_path(RESULTS)}")
 folders = []
 for path in sorted(PLAY_ROOT.glob("play-*")):
     meta = read_metadata(path)
@@ -77,12 +69,7 @@ for path, meta in folders:
 games = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 if games.empty:
     raise FileNotFoundError(f"no play folders under {PLAY_ROOT}: run `scorpion play`, or set SCORPION_PLAY")
-pd.set_option("display.float_format", "{:.4g}".format)
-plt.rcParams.update({"figure.dpi": 80, "figure.facecolor": "white", "axes.grid": True, "grid.alpha": 0.3})
-
-
-def pct(x):
-    return "-" if x is None or pd.isna(x) else f"{100 * x:.2f}%"
+style()
 
 
 # %% [markdown]

@@ -29,56 +29,21 @@
 
 # %%
 # %matplotlib inline
-import os
-from datetime import datetime, timezone
-from pathlib import Path
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.ticker import PercentFormatter
 
-import scorpion_solver
 from scorpion_solver.batch import stats as S
-from scorpion_solver.batch import CHUNK_GLOB, limits_text, read_metadata
+from common import ROOT, STATUS_COLORS, describe, mode_colors, pct, read_results, shown_path, style
 
-
-def find_root() -> Path:
-    """The repository: the nearest folder up from here with pyproject.toml and scorpion_solver/."""
-    for folder in (Path.cwd(), *Path.cwd().parents):
-        if (folder / "pyproject.toml").is_file() and (folder / "scorpion_solver").is_dir():
-            return folder
-    return Path(scorpion_solver.__file__).resolve().parents[1]
-
-
-ROOT = find_root()
-RESULTS = Path(os.environ.get("SCORPION_RESULTS") or ROOT / "results" / "shortest-1-100000").resolve()
-if not RESULTS.is_dir():
-    raise FileNotFoundError(f"no results folder {RESULTS}: run `scorpion batch`, or set SCORPION_RESULTS")
-META = read_metadata(RESULTS) or {}  # _batch.json: the settings and the history of the folder
 COLUMNS = ['deal', 'mode', 'status', 'nodes', 'seconds', 'solution', 'solution_length', 'shortest']
-df = pd.read_parquet(RESULTS, columns=COLUMNS).sort_values(["deal", "mode"], ignore_index=True)
-MODES = [m for m in META.get("modes", []) if m in set(df["mode"])]
-MODES += sorted(set(df["mode"]) - set(MODES))
-
-MODE_COLORS = {m: f"C{i}" for i, m in enumerate(MODES)}
-STATUS_COLORS = {"won": "tab:green", "lost": "tab:red", "unknown": "tab:gray"}
-pd.set_option("display.float_format", "{:.4g}".format)
-plt.rcParams.update({"figure.dpi": 80, "figure.facecolor": "white", "axes.grid": True, "grid.alpha": 0.3})
-
-shown = RESULTS.relative_to(ROOT) if RESULTS.is_relative_to(ROOT) else RESULTS
-expected = (META.get("deals") or {}).get("count")
-present = df.groupby("mode")["deal"].nunique()
-newest = max(p.stat().st_mtime for p in RESULTS.glob(CHUNK_GLOB))
-print(f"{shown}: deals {(META.get('deals') or {}).get('spec', '?')}, modes {', '.join(MODES)}; "
-      + (f"{limits_text(META['limits'])}; " if "limits" in META else "")
-      + f"written by scorpion-solver {META.get('package_version', '?')}")
-print(f"newest chunk file {datetime.fromtimestamp(newest, timezone.utc):%Y-%m-%d %H:%M} UTC")
-for m in MODES:
-    print(f"  {m}: {present[m]:,} deals" + (f" of {expected:,}" if expected else ""))
-if expected and present.min() < expected:
-    print("PARTIAL RESULTS: the batch is not finished; this is what it had written when the notebook ran")
+RESULTS, META, df, MODES = read_results(COLUMNS, "shortest-1-100000")  # META: _batch.json, the folder's settings and history
+MODE_COLORS = mode_colors(MODES)
+style()
+shown = shown_path(RESULTS)
+describe(RESULTS, META, df, MODES)
 
 # %%
 won = df[df["status"] == "won"].copy()

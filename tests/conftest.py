@@ -1,4 +1,10 @@
-"""Pytest hooks for the whole suite: a run without Chromium says so, loudly.
+"""Pytest hooks and fixtures for the whole suite: the compiled solver loaded once, and a run without Chromium.
+
+The solver's numba kernel is compiled (or loaded from numba's on-disk cache)
+once per test run, by a session fixture, before the first test: no test pays
+for it in its own time, and the tests that start ``scorpion`` in a subprocess
+under a timeout find the cache filled (on a fresh checkout a first compile
+takes minutes). The CLI runner the tests share is ``tests/scorpion_cli.py``.
 
 The page tests (``tests/test_page.py``) open pages in headless Chromium and are
 skipped on a machine without it (they fail instead when ``CI`` is set). A skip
@@ -11,9 +17,18 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from chromium import INSTALL, find_chromium
 
+from scorpion_solver.solver.search import load_solver
+
 _CHROMIUM = re.compile(r"chromium", re.IGNORECASE)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_solver() -> float:
+    """Load the compiled solver into this process once; the seconds it took (0 when loaded already)."""
+    return load_solver()
 
 
 def pytest_report_header(config) -> str:

@@ -12,7 +12,7 @@ import math
 import re
 
 import pytest
-from click.testing import CliRunner
+from scorpion_cli import assert_user_error, run
 
 from scorpion_solver import deal, format_position
 from scorpion_solver.analysis.game_record import (
@@ -27,7 +27,7 @@ from scorpion_solver.analysis.game_record import (
 )
 from scorpion_solver.analysis.hints import ALREADY_WON, WINNABLE, hint
 from scorpion_solver.analysis.walkthrough import render_columns, render_rows, render_walkthrough
-from scorpion_solver.cli import main
+from scorpion_solver.game.cards import make_card
 from scorpion_solver.game.engine import (
     MoveError,
     apply_move,
@@ -73,19 +73,6 @@ def middle_positions(number, rules=CLEAR):
     positions = replay_positions(deal(number, rules), moves, rules)
     n = len(moves)
     return [positions[0], positions[n // 4], positions[n // 2], positions[(3 * n) // 4]]
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def assert_user_error(result, *fragments):
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert "Traceback" not in result.output
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 # --------------------------------------------------------------------------
@@ -422,3 +409,11 @@ def test_solve_walkthrough_command_layouts():
     coloured = run("solve", 5, "--walkthrough", "--color")
     assert "\x1b[7m" in coloured.stdout
     assert run("solve", 5, "--walkthrough", "--layout", "diagonal").exit_code == 2
+
+
+def test_walkthrough_gives_each_suit_its_own_colour():
+    from scorpion_solver.analysis.walkthrough import SUIT_COLOURS, _card
+
+    assert len(set(SUIT_COLOURS)) == 4
+    shown = {suit: _card(make_card(5, index), False, False, True) for index, suit in enumerate("CSHD")}
+    assert len(set(shown.values())) == 4

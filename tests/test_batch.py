@@ -20,10 +20,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
+from scorpion_cli import run
 
 from scorpion_solver import batch as B
-from scorpion_solver.cli import main
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import is_won, parse_moves, replay
 from scorpion_solver.game.rules import get_rules
@@ -32,7 +31,7 @@ WON_1_40 = {"clear": {5, 33, 37}, "classic": {5, 37}}  # docs/rules.md, "Verdict
 
 
 def invoke(*args: str):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return run(*args, catch_exceptions=False)
 
 
 def batch(*args: str):

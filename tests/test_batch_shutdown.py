@@ -26,6 +26,7 @@ import pytest
 from scorpion_solver import batch as B
 from scorpion_solver.solver.result import Limits
 
+# not scorpion_cli.SCORPION: a subprocess imports this module as tests.test_batch_shutdown
 SCORPION = [sys.executable, "-m", "scorpion_solver"]
 
 MID_SEND_ABORT = textwrap.dedent(

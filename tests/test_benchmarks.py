@@ -89,3 +89,20 @@ def test_hardest_deals_filters_by_mode_and_range(tmp_path):
     assert common.hardest_deals("clear", 2, None, tmp_path) == (4, 2)
     assert common.hardest_deals("clear", 2, 3, tmp_path) == (2, 3)
     assert common.hardest_deals("classic", 5, None, tmp_path) == (1, 2)
+
+
+def test_run_all_writes_outside_the_tracked_results_and_explains_scaling():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import run_all
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    assert (ROOT / "benchmarks" / "results") not in run_all.DEFAULT_OUT.parents
+    assert run_all.DEFAULT_OUT != ROOT / "benchmarks" / "results"
+    rows = [
+        {"workers": 1, "deals": 300, "wall_seconds": 4.0, "startup_seconds": 3.0, "deals_per_second": 75.0},
+        {"workers": 2, "deals": 300, "wall_seconds": 5.4, "startup_seconds": 4.9, "deals_per_second": 55.6},
+    ]
+    note = run_all.scaling_note(rows)
+    assert "dominates" in note and "91%" in note
+    assert "busy" in run_all.load_text(1.7) and "load 1.70 per core" in run_all.load_text(1.7)

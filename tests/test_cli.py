@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 from perft_table import TABLE
+from scorpion_cli import assert_user_error as one_error_line
+from scorpion_cli import run
 
 from scorpion_solver import deal, format_position
 from scorpion_solver.cli import main
@@ -48,19 +49,9 @@ tail: -
 """
 
 
-def run(*args):
-    return CliRunner().invoke(main, list(args))
-
-
 def assert_user_error(result, starts):
-    """Exit status 2, exactly one line on stderr starting with 'error:', no traceback."""
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    assert isinstance(result.exception, SystemExit)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    assert lines[0].startswith(starts), lines[0]
-    assert "Traceback" not in result.output
+    """The one error line (scorpion_cli.assert_user_error) starts with ``starts``, and nothing went to stdout."""
+    assert one_error_line(result).startswith(starts), result.stderr
     assert result.stdout == ""
 
 

@@ -9,7 +9,7 @@ exit status 2 with exactly one ``error:`` line on stderr and no traceback.
 Kept fast for the default suite: about 325 examples in all, budgets of a
 few hundred nodes, perft depth at most 2, and ``batch``'s run itself replaced
 by a stub (its options, RANGE and folder checks are what is fed here; the
-runs are tested in test_batch.py and test_hardening.py).
+runs are tested in test_batch.py and test_faults.py).
 """
 
 from __future__ import annotations
@@ -20,14 +20,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scorpion_cli import run
 
 from scorpion_solver import batch as B
 from scorpion_solver.batch.backends import solve_chunk
 from scorpion_solver.batch.folder import new_metadata
-from scorpion_solver.cli import main
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import legal_moves, move_text
 from scorpion_solver.game.position_text import format_position, position_json
@@ -60,7 +59,7 @@ def outcome_is_clean(result) -> None:
 
 
 def invoke(args, stdin: str | None = None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=stdin)
+    return run(*args, input=stdin)
 
 
 # ---------------------------------------------------------------------------

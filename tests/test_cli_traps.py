@@ -12,29 +12,14 @@ from __future__ import annotations
 
 import errno
 import subprocess
-import sys
 from pathlib import Path
 
-from click.testing import CliRunner
+from scorpion_cli import SCORPION, assert_user_error, run
 
 from scorpion_solver import batch as B
-from scorpion_solver.cli import main
 from scorpion_solver.game.deal import PYSOLFC_MAX_GAME, deal
 from scorpion_solver.game.position_text import format_position
 from scorpion_solver.game.rules import CLEAR
-
-SCORPION = [sys.executable, "-m", "scorpion_solver"]
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
-
-
-def one_error_line(result) -> str:
-    assert result.exit_code == 2, (result.output, result.exception)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    return lines[0]
 
 
 def test_a_closed_pipe_ends_the_command_quietly():
@@ -55,7 +40,7 @@ def test_the_help_shows_every_summary_whole():
 
 def test_a_page_into_a_missing_folder_is_refused(tmp_path):
     out = tmp_path / "no-such-folder" / "deal5.html"
-    message = one_error_line(run("show", 5, "--html", out))
+    message = assert_user_error(run("show", 5, "--html", out))
     assert f"cannot write {out}: there is no folder {out.parent}" in message
     assert not out.parent.exists()
 
@@ -65,7 +50,7 @@ def test_a_batch_or_play_into_a_folder_that_is_not_a_results_folder_is_refused(t
     folder.mkdir()
     (folder / "thesis.tex").write_text("\\documentclass{article}")
     for args in (["batch", "1-4", "--out", folder], ["play", "1-4", "--policy", "random", "--out", folder]):
-        message = one_error_line(run(*args))
+        message = assert_user_error(run(*args))
         assert f"{folder} is not a results folder" in message and "thesis.tex" in message
     assert sorted(p.name for p in folder.iterdir()) == ["thesis.tex"]
     empty = tmp_path / "empty"
@@ -79,9 +64,9 @@ def test_a_write_that_fails_outside_the_results_folder_is_named_as_such(tmp_path
     def refused(*args, **kwargs):
         raise OSError(errno.EROFS, "Read-only file system", str(cache))
 
-    monkeypatch.setattr(B.runner, "warm_up", refused)
+    monkeypatch.setattr(B.resumable, "warm_up", refused)
     out = tmp_path / "out"
-    message = one_error_line(run("batch", "1-4", "--out", out, "--workers", "1", "--no-progress"))
+    message = assert_user_error(run("batch", "1-4", "--out", out, "--workers", "1", "--no-progress"))
     assert f"cannot write {cache}: Read-only file system (outside the results folder {out}" in message
     assert "cannot write the results folder" not in message
 
@@ -90,7 +75,7 @@ def test_deal_numbers_stop_at_pysolfc_largest_game():
     last = run("deal", PYSOLFC_MAX_GAME)
     assert last.exit_code == 0 and last.stdout == format_position(deal(PYSOLFC_MAX_GAME, CLEAR), CLEAR)
     for command in (["deal"], ["solve"], ["hint", "--fair"]):
-        message = one_error_line(run(command[0], PYSOLFC_MAX_GAME + 1, *command[1:]))
+        message = assert_user_error(run(command[0], PYSOLFC_MAX_GAME + 1, *command[1:]))
         assert "beyond PySolFC's largest game number (10^20" in message
 
 

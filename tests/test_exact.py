@@ -7,9 +7,8 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
+from scorpion_cli import run
 
-from scorpion_solver.cli import main
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import apply_move, is_won, legal_moves, parse_moves, replay
 from scorpion_solver.game.position import Position
@@ -375,20 +374,16 @@ def test_the_exact_endgame_is_off_by_default_and_recorded_only_when_on():
 # scorpion hint VIEW --fair --exact
 
 
-def _cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
 def test_hint_fair_exact_text_and_json(tmp_path):
     from test_output import check, strict_json
 
     path = tmp_path / "guess.txt"
     path.write_text(GUESS)
-    text = _cli("hint", path, "--fair", "--exact")
+    text = run("hint", path, "--fair", "--exact")
     assert text.exit_code == 0, text.output
     assert "exact value: 66.7% (2/3); thoughtful share: 100.0% (1)" in text.stdout
     assert "best move: KH:2>5" in text.stdout
-    result = _cli("hint", path, "--fair", "--exact", "--json")
+    result = run("hint", path, "--fair", "--exact", "--json")
     assert result.exit_code == 0, result.output
     data = strict_json(result.stdout)
     check(data)
@@ -398,13 +393,13 @@ def test_hint_fair_exact_text_and_json(tmp_path):
 
 
 def test_hint_fair_exact_refuses_too_many_unseen_cards_and_needs_fair(tmp_path):
-    result = _cli("hint", 5, "--fair", "--exact")
+    result = run("hint", 5, "--fair", "--exact")
     assert result.exit_code == 2
     assert result.stderr.startswith("error: the view has 15 unseen cards") and result.stderr.count("\n") == 1
     path = tmp_path / "guess.txt"
     path.write_text(GUESS)
-    assert _cli("hint", path, "--fair", "--exact", "--max-unseen", 2).exit_code == 2
-    result = _cli("hint", path, "--exact")
+    assert run("hint", path, "--fair", "--exact", "--max-unseen", 2).exit_code == 2
+    result = run("hint", path, "--exact")
     assert result.exit_code == 2 and "give it with --fair" in result.stderr
-    result = _cli("play", path, "--policy", "greedy", "--exact-endgame", 3)
+    result = run("play", path, "--policy", "greedy", "--exact-endgame", 3)
     assert result.exit_code == 2 and "option of --policy hop" in result.stderr

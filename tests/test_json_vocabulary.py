@@ -20,7 +20,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from scorpion_cli import run as scorpion
 from test_output import DOC, MAPS, check, strict_json
 
 from scorpion_solver import batch as B
@@ -69,7 +69,7 @@ def keys(value, inside_map: bool = False) -> set[str]:
 
 
 def run(*args) -> str:
-    result = CliRunner().invoke(main, [str(a) for a in args])
+    result = scorpion(*args)
     assert result.exit_code == 0, (args, result.output, result.stderr)
     return result.stdout
 

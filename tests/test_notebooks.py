@@ -12,6 +12,7 @@ the committed pair from either side. Skipped when the `notebooks` extra is missi
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from scorpion_cli import small_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -52,7 +54,7 @@ def test_ci_installs_the_notebooks_extra():
 def test_every_notebook_is_paired_with_its_script():
     jupytext = pytest.importorskip("jupytext")
     runner = load_runner()
-    scripts = sorted(p.stem for p in NOTEBOOKS.glob("*.py") if p.name != "run.py")
+    scripts = sorted(p.stem for p in NOTEBOOKS.glob("*.py") if p.name not in ("run.py", "common.py"))
     assert NAMES == scripts, "every notebooks/NAME.ipynb needs its notebooks/NAME.py and the reverse"
     assert len(NAMES) == 7
     for name in NAMES:
@@ -144,3 +146,17 @@ def test_notebook_runs(name, sample, monkeypatch):
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     assert str(sample) in text, "the notebook did not read SCORPION_RESULTS"
     assert any("image/png" in o.get("data", {}) for o in outputs), "the notebook drew no plot"
+
+
+def test_mode_comparison_runs_on_a_one_mode_folder(tmp_path, monkeypatch):
+    pytest.importorskip("nbclient")
+    nbformat = pytest.importorskip("nbformat")
+    out = small_folder(tmp_path / "one", deals="1-20", chunk=20, modes=("clear",))
+    runner = load_runner()
+    monkeypatch.setenv("SCORPION_RESULTS", str(out))
+    nb = nbformat.read(ROOT / "notebooks" / "mode_comparison.ipynb", as_version=4)
+    runner.execute(nb, timeout=120)
+    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    shown = json.dumps([o.get("data", {}) for o in outputs])
+    assert "This folder holds clear only" in shown

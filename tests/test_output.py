@@ -8,12 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from scorpion_cli import run as scorpion
 
 from scorpion_solver import batch as B
 from scorpion_solver.batch.backends import solve_chunk
 from scorpion_solver.batch.folder import new_metadata
-from scorpion_solver.cli import main
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import legal_moves, move_text
 from scorpion_solver.solver.result import Limits
@@ -89,7 +88,7 @@ def strict_json(text: str):
 
 
 def run(*args):
-    result = CliRunner().invoke(main, [str(a) for a in args])
+    result = scorpion(*args)
     assert result.exit_code == 0, (result.output, result.stderr)
     return result.stdout
 

@@ -15,23 +15,11 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
+from scorpion_cli import assert_user_error, run
 
 from scorpion_solver.batch import play_runs as P
-from scorpion_solver.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run(*args, **kwargs):
-    return CliRunner().invoke(main, [str(a) for a in args], **kwargs)
-
-
-def one_error_line(result) -> str:
-    assert result.exit_code == 2, (result.output, result.exception)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    return lines[0]
 
 
 def test_the_checkout_results_are_found_from_any_folder(tmp_path, monkeypatch):
@@ -46,15 +34,15 @@ def test_the_checkout_results_are_found_from_any_folder(tmp_path, monkeypatch):
 def test_no_results_anywhere_is_refused_by_play_and_deals(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(P, "results_candidates", lambda: [tmp_path / "results"])
-    message = one_error_line(run("play", "1-20", "--policy", "random", "--no-progress", "--workers", "1"))
+    message = assert_user_error(run("play", "1-20", "--policy", "random", "--no-progress", "--workers", "1"))
     assert "no" in message and "--results DIR" in message and "--play-lost" in message
     assert not (tmp_path / "results").exists()  # nothing played, no folder left behind
-    message = one_error_line(run("deals", "--winnable"))
+    message = assert_user_error(run("deals", "--winnable"))
     assert "deals-1-1000000" in message and "--results DIR" in message
 
 
 def test_an_explicit_results_folder_must_hold_the_verdicts(tmp_path):
-    message = one_error_line(run("deals", "--winnable", "--results", tmp_path))
+    message = assert_user_error(run("deals", "--winnable", "--results", tmp_path))
     assert f"{tmp_path} holds no exact results" in message
     listed = run("deals", "--winnable", "--results", ROOT / "results", "-n", "2", "--mode", "classic", "--json")
     assert listed.exit_code == 0 and len(json.loads(listed.stdout)["deals"]) == 2
@@ -83,7 +71,7 @@ def test_a_play_folder_without_verdicts_has_an_unknown_thoughtful_rate(tmp_path,
 
 def test_stats_of_a_play_folder_refuses_against(tmp_path):
     folder = ROOT / "results" / "play-1-2000-clear+classic-hop-k3-n1000-s0"
-    message = one_error_line(run("stats", folder, "--against", ROOT / "results" / "deals-1-1000000"))
+    message = assert_user_error(run("stats", folder, "--against", ROOT / "results" / "deals-1-1000000"))
     assert "is a play folder" in message and "--against" in message
 
 
@@ -93,5 +81,5 @@ def test_a_chunk_missing_a_column_is_one_error_naming_chunk_and_column(tmp_path,
     assert run("batch", "1-8", "--chunk", "4", "--nodes", "200", "--workers", "1", "--out", out).exit_code == 0
     damaged = out / "chunk-00000005-00000008.parquet"
     pq.write_table(pq.read_table(damaged).drop([column]), damaged)
-    message = one_error_line(run("stats", out))
+    message = assert_user_error(run("stats", out))
     assert str(damaged) in message and f"no '{column}' column" in message

@@ -1,10 +1,13 @@
 """The `scorpion solve` command: verdicts, ranges, modes, files, JSON, solutions, bad input."""
 
 import json
+import resource
+import subprocess
+import sys
 
-from click.testing import CliRunner
+from scorpion_cli import SCORPION
+from scorpion_cli import run as scorpion
 
-from scorpion_solver.cli import main
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import is_won, parse_moves, replay
 from scorpion_solver.game.position_text import format_position
@@ -12,7 +15,7 @@ from scorpion_solver.game.rules import CLASSIC, CLEAR
 
 
 def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return scorpion(*args, catch_exceptions=False)
 
 
 def test_range_in_both_modes_gives_the_known_verdicts():
@@ -77,3 +80,40 @@ def test_bad_inputs_are_one_line_and_exit_2(tmp_path):
 def test_rules_is_an_alias_of_mode_for_the_relatives():
     assert run("solve", "5", "--rules", "wasp").stdout.startswith("deal 5 wasp: won")
     assert run("solve", "5", "--rules", "scorpion2").stdout.startswith("deal 5 scorpion2: won")
+
+
+# ---------------------------------------------------------------------------
+# solve streams a range
+
+
+def _limited(address_space: int):
+    def preexec():
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
+    return preexec
+
+
+def test_a_range_of_a_hundred_million_deals_starts_at_once_within_little_memory():
+    # 300 MB of address space: the list of 100 million targets alone would need several GB.
+    code = "from scorpion_solver.cli.solve import parse_targets; t = iter(parse_targets('1-100000000')); print(next(t), next(t))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, preexec_fn=_limited(300 << 20)
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "2"]
+
+
+def test_solve_prints_the_first_verdicts_of_a_huge_range_at_once():
+    process = subprocess.Popen(
+        [*SCORPION, "solve", "1-100000000", "--nodes", "100"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_limited(3 << 30),
+    )
+    try:
+        first = [process.stdout.readline() for _ in range(3)]
+    finally:
+        process.kill()
+        process.communicate()
+    assert [line.split(":")[0] for line in first] == ["deal 1 clear", "deal 2 clear", "deal 3 clear"]

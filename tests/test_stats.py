@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from pathlib import Path
 
 import pyarrow as pa
 import pytest
 from click.testing import CliRunner
+from scorpion_cli import run, small_folder
 
 from scorpion_solver import batch as B
 from scorpion_solver.batch import stats as S
 from scorpion_solver.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
 
 Z = 1.959963984540054
 
@@ -131,7 +136,7 @@ def synthetic(folder, clear=CLEAR, classic=CLASSIC):
 
 def test_stats_json_numbers_by_hand(tmp_path):
     folder = synthetic(tmp_path / "syn")
-    result = CliRunner().invoke(main, ["stats", str(folder), "--json", "--top", "2"])
+    result = run("stats", str(folder), "--json", "--top", "2")
     assert result.exit_code == 0, result.output
     s = json.loads(result.stdout)
     clear = s["modes"]["clear"]
@@ -162,7 +167,7 @@ def test_stats_json_numbers_by_hand(tmp_path):
 
 def test_stats_text(tmp_path):
     folder = synthetic(tmp_path / "syn")
-    result = CliRunner().invoke(main, ["stats", str(folder)])
+    result = run("stats", str(folder))
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "clear: 10 deals, 4 won, 4 lost, 2 unknown" in out
@@ -178,3 +183,33 @@ def test_classic_win_clear_loss_is_a_loud_rules_bug(tmp_path):
         assert result.exit_code == 1
         assert "RULES BUG: 1 deal(s) won in classic but lost in clear: 7" in result.stderr
     assert json.loads(result.stdout)["rules_bugs"] == [7]
+
+
+def test_stats_text_formats_numbers_one_way(tmp_path):
+    out = small_folder(tmp_path / "fmt", deals="1-12", chunk=6)
+    text = run("stats", out).stdout
+    assert not re.search(r"\d\.?\d*e[-+]\d", text.split("McNemar")[0]), text  # no exponent form
+    assert " 1 nodes" not in text and "1 node," in text
+    from scorpion_solver.batch.stats import _decimal, _num
+
+    assert (_decimal(6.5e-05), _decimal(0.000266), _decimal(20.34), _decimal(1234.5)) == (
+        "0.000065",
+        "0.000266",
+        "20.3",
+        "1,234",
+    )
+    assert _num(17041238, True) == "17,041,238"
+
+
+@pytest.mark.slow
+def test_the_committed_results_give_the_committed_numbers():
+    folder = ROOT / "results" / "deals-1-1000000"
+    if not folder.is_dir():
+        pytest.skip("the committed results folder is not here")
+    result = run("stats", folder, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    committed = json.loads((ROOT / "results" / "deals-1-1000000.stats.json").read_text())
+    committed.pop("duplicates", None)  # refused now rather than counted (older stats files had it)
+    data["folder"] = committed["folder"]
+    assert data == committed

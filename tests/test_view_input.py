@@ -21,9 +21,8 @@ import json
 import random
 
 import pytest
-from click.testing import CliRunner
+from scorpion_cli import assert_user_error, run
 
-from scorpion_solver.cli import main
 from scorpion_solver.game.cards import card_text, parse_card
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import apply_move, is_won, legal_moves, parse_moves, replay
@@ -34,17 +33,6 @@ from scorpion_solver.game.view_text import format_view
 
 # The first twelve moves of the solver's win of deal 5 (Clear runs); moves 2 and 9 turn up 3C and 3S.
 DEAL5_START = "9H:6>1 5H:1>3 2C:7>1 JC:3>5 7D:4>3 9D:5>4 7H:1>5 QD:5>1 TC:1>5 KS:2>6 TH:4>2 8D:3>4"
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
-
-
-def one_error_line(result) -> str:
-    assert result.exit_code == 2, (result.output, result.exception)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in result.output, result.stderr
-    return lines[0]
 
 
 def revealed_by(position, move, after) -> list[int]:
@@ -95,9 +83,9 @@ def test_replay_advances_a_typed_view_with_reveal(tmp_path):
     assert done.stdout == format_view(Observation.of(truth), CLEAR) + (
         "# 12 moves played; 13 cards unseen; the game is in play\n"
     )
-    message = one_error_line(run("replay", path, *DEAL5_START.split()))
+    message = assert_user_error(run("replay", path, *DEAL5_START.split()))
     assert "move 2 (5H:1>3): it turns up the face-down card of column 1" in message and "--reveal CARD" in message
-    message = one_error_line(run("replay", 5, "9H:6>1", "--reveal", "3C"))
+    message = assert_user_error(run("replay", 5, "9H:6>1", "--reveal", "3C"))
     assert "--reveal is for a view" in message
 
 
@@ -123,7 +111,7 @@ def test_commands_that_need_every_card_say_a_view_is_a_view(tmp_path, command):
         args[-1] = tmp_path / "x.html"
     if command[0] == "analyze":
         args += ["--moves", "9H:6>1"]
-    message = one_error_line(run(*args))
+    message = assert_user_error(run(*args))
     assert "?? is an unknown card: this text is a player's view" in message and "hint --fair" in message
     assert "is not a card" not in message
 
@@ -194,7 +182,7 @@ def test_a_fair_hint_after_moves_knows_only_what_they_turned_up():
     for d in (data, same):
         d.pop("source"), d.pop("deal"), d.pop("seconds")
     assert same == data
-    message = one_error_line(run("hint", 5, "--fair", "--moves", "5H:7>6"))
+    message = assert_user_error(run("hint", 5, "--fair", "--moves", "5H:7>6"))
     assert "move 1: 5H:7>6 is not legal here: 5H is in column 1, not 7" in message
 
 
@@ -206,9 +194,9 @@ def test_the_sources_fair_hints_and_pages_read_give_the_same_messages(tmp_path):
         ["show", binary, "--fair", "--html", tmp_path / "p.html"],
         ["solve", binary],
     ):
-        assert f"cannot read {binary}: not UTF-8 text" in one_error_line(run(*args))
+        assert f"cannot read {binary}: not UTF-8 text" in assert_user_error(run(*args))
     for args in (["hint", tmp_path, "--fair"], ["show", tmp_path, "--fair", "--html", tmp_path / "p.html"]):
-        assert f"cannot read {tmp_path}: it is a folder, not a file" in one_error_line(run(*args))
+        assert f"cannot read {tmp_path}: it is a folder, not a file" in assert_user_error(run(*args))
     view = format_view(Observation.of(deal(9, CLEAR)), CLEAR)
     page = run("show", "-", "--fair", "--samples", 2, "--nodes", 500, "--html", tmp_path / "p.html", input=view)
     assert page.exit_code == 0, page.output

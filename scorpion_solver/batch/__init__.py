@@ -3,7 +3,8 @@
 * ``plan``: which deals (RANGE) and how they are cut into chunks;
 * ``folder``: the results folder (schema, atomic chunk writes, lock, metadata, reading);
 * ``backends``: where the chunk tasks run (local processes, Dask) and what a worker does;
-* ``runner``: the driver loop, the progress bar, ``run_batch`` and ``retry_unknown``;
+* ``resumable``: the resumable run both a batch and a play run are (driver loop, lock, run record, progress);
+* ``runner``: the batch's two operations, ``run_batch`` and ``retry_unknown``;
 * ``stats``: win rates with intervals and the paired comparison of modes.
 """
 
@@ -39,7 +40,8 @@ from .plan import (
     parse_range,
     plan_chunks,
 )
-from .runner import BatchReport, Interrupted, Tally, Task, drive, make_progress, retry_unknown, run_batch
+from .resumable import Interrupted, Task, drive, make_progress
+from .runner import BatchReport, Tally, retry_unknown, run_batch
 
 __all__ = [
     "CHUNK_GLOB",

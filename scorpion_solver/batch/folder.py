@@ -291,8 +291,13 @@ def _fsync_dir(out: Path) -> None:
 
 
 def write_chunk(out: Path, name: str, rows: list[dict], columns: list[str] | None = None) -> None:
-    """Write one chunk file atomically (``.chunk-....parquet.tmp``, then rename)."""
-    _atomic_write(out, name, table=rows_table(rows, columns))
+    """Write one chunk file of result rows atomically (``.chunk-....parquet.tmp``, then rename)."""
+    write_table(out, name, rows_table(rows, columns))
+
+
+def write_table(out: Path, name: str, table: pa.Table) -> None:
+    """Write one chunk file of any schema atomically (``.chunk-....parquet.tmp``, then rename)."""
+    _atomic_write(out, name, table=table)
 
 
 def remove_stale_tmp(out: Path) -> int:
@@ -457,6 +462,30 @@ def find_folders(deals: DealSet, modes: tuple[str, ...], root: Path = Path("resu
     return found
 
 
+def _refuse_other_rules(out: Path, meta: dict, modes: tuple[str, ...]) -> None:
+    """Refuse a folder whose recorded rules choices differ from this version's for one of ``modes``."""
+    new_rules = rules_record(modes)
+    for mode in modes:
+        if _rule_choices(meta["rules"].get(mode)) != _rule_choices(new_rules[mode]):
+            raise BatchError(
+                f"the rules '{mode}' recorded in {out / METADATA} differ from this version's "
+                f"({meta['rules'].get(mode)} vs {new_rules[mode]}): refusing to mix results of "
+                "different rules in one folder (give another --out)"
+            )
+
+
+def _refuse_other_columns(out: Path, meta: dict) -> None:
+    """Refuse a folder written with columns this version does not accept (it names the new and the gone)."""
+    if not accepted_columns(meta.get("columns")):
+        added = [c for c in COLUMNS if c not in meta.get("columns", [])]
+        gone = [c for c in meta.get("columns", []) if c not in COLUMNS]
+        raise BatchError(
+            f"{out} was written with other columns than this version writes (new: "
+            f"{', '.join(added) or 'none'}; gone: {', '.join(gone) or 'none'}): refusing to mix "
+            "tables of different schemas in one folder (give another --out)"
+        )
+
+
 def check_folder(out: Path, meta: dict, settings: BatchSettings, retry: bool = False) -> None:
     """Refuse to add results made under other settings to a folder (BatchError says which)."""
     if meta.get("format") != FORMAT:
@@ -468,28 +497,14 @@ def check_folder(out: Path, meta: dict, settings: BatchSettings, retry: bool = F
             f"{','.join(settings.modes)}: refusing to mix results of different rules in one folder "
             "(give another --out)"
         )
-    new_rules = rules_record(settings.modes)
-    for mode in settings.modes:
-        if _rule_choices(meta["rules"].get(mode)) != _rule_choices(new_rules[mode]):
-            raise BatchError(
-                f"the rules '{mode}' recorded in {out / METADATA} differ from this version's "
-                f"({meta['rules'].get(mode)} vs {new_rules[mode]}): refusing to mix results of "
-                "different rules in one folder (give another --out)"
-            )
+    _refuse_other_rules(out, meta, settings.modes)
     old_deals = meta["deals"]
     if old_deals["sha256"] != settings.deals.digest():
         raise BatchError(
             f"{out} holds deals {old_deals['spec']} ({old_deals['count']} deals); this run asks for "
             f"{settings.deals.spec} ({len(settings.deals)} deals): give another --out"
         )
-    if not accepted_columns(meta.get("columns")):
-        added = [c for c in COLUMNS if c not in meta.get("columns", [])]
-        gone = [c for c in meta.get("columns", []) if c not in COLUMNS]
-        raise BatchError(
-            f"{out} was written with other columns than this version writes (new: "
-            f"{', '.join(added) or 'none'}; gone: {', '.join(gone) or 'none'}): refusing to mix "
-            "tables of different schemas in one folder (give another --out)"
-        )
+    _refuse_other_columns(out, meta)
     if settings.chunk is not None and settings.chunk != meta["chunk"]:
         raise BatchError(
             f"{out} was made with --chunk {meta['chunk']}; rerun with --chunk {meta['chunk']} "

@@ -5,7 +5,7 @@ A *play folder* is laid out like a results folder (``folder``: one
 ``_batch.json``), with its own format ``scorpion-play/1`` and schema
 (:data:`PLAY_SCHEMA`, one row per deal and mode: the outcome and the game
 record). The chunks run on the same backends (local processes or Dask) through
-the same driver loop (``runner.drive``); a rerun of the same command skips
+the same resumable run as a batch (``resumable.run_chunks``); a rerun of the same command skips
 the finished chunks, and a folder refuses rows made with another policy,
 other settings, deals or rules.
 
@@ -19,7 +19,6 @@ is checked to be on a deal not known lost, and its record replays to a win
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 from dataclasses import asdict, dataclass, field
@@ -36,21 +35,16 @@ from ..solver.result import LOST
 from .backends import warm_up
 from .folder import (
     CHUNK_GLOB,
-    FolderLock,
-    _atomic_write,
-    finished_chunks,
     now_text,
     read_chunk,
     read_folder,
     read_metadata,
     refuse_foreign_folder,
-    remove_stale_tmp,
     rules_record,
-    run_record,
-    write_metadata,
+    write_table,
 )
-from .plan import BatchError, DealSet, default_chunk, plan_chunks
-from .runner import Task, _disable, _drive_recorded, make_progress
+from .plan import BatchError, Chunk, DealSet, default_chunk, plan_chunks
+from .resumable import ChunkJob, RunReport, Task, run_chunks
 
 PLAY_FORMAT = "scorpion-play/1"
 NOT_PLAYED = "not-played"
@@ -224,20 +218,8 @@ class PlayTally:
 
 
 @dataclass
-class PlayReport:
-    out: Path
-    deals: int
-    chunks: int
-    already: int
-    written: int = 0
-    failures: list[str] = field(default_factory=list)
-    tally: PlayTally | None = None
-    games: int = 0
-    seconds: float = 0.0
-
-    @property
-    def complete(self) -> bool:
-        return not self.failures and self.already + self.written == self.chunks
+class PlayReport(RunReport):
+    games: int = 0  # games played this run (not the known-lost deals counted without playing)
 
 
 def new_play_metadata(settings: PlaySettings, chunk: int, exact_note: dict) -> dict:
@@ -296,6 +278,17 @@ def default_play_out(settings: PlaySettings) -> Path:
     return Path("results") / f"{name}-s{spec.seed}"
 
 
+def exact_note(settings: PlaySettings, verdicts: dict) -> dict:
+    """The metadata's ``thoughtful`` record: which exact results decided the deals, and how many not played."""
+    covered = sum((int(d), m) in verdicts for d in settings.deals.numbers for m in settings.modes)
+    known_lost = sum(v == LOST for k, v in verdicts.items() if k[1] in settings.modes)
+    return {
+        "results": str(settings.exact) if verdicts else None,
+        "deals_covered": covered,
+        "known_lost_not_played": settings.skip_lost and known_lost,
+    }
+
+
 def run_play(
     settings: PlaySettings,
     out: Path,
@@ -303,75 +296,38 @@ def run_play(
     progress: bool | None = None,
     command: str | None = None,
 ) -> PlayReport:
-    """Play every chunk of the plan not yet in ``out``; return what was done."""
+    """Play every chunk of the plan not yet in ``out``; return what was done (``resumable.run_chunks``)."""
     started = time.perf_counter()
     meta = read_metadata(out) if out.is_dir() else None
     if out.exists() and not out.is_dir():
         raise BatchError(f"{out} exists and is not a folder")
     verdicts = thoughtful_verdicts(settings.exact, settings.deals, settings.modes)
-    covered = sum((int(d), m) in verdicts for d in settings.deals.numbers for m in settings.modes)
-    exact_note = {
-        "results": str(settings.exact) if verdicts else None,
-        "deals_covered": covered,
-        "known_lost_not_played": settings.skip_lost
-        and sum(v == LOST for k, v in verdicts.items() if k[1] in settings.modes),
-    }
     if meta is None:
         refuse_foreign_folder(out)
-        chunk = settings.chunk or default_chunk(len(settings.deals))
-        meta = new_play_metadata(settings, chunk, exact_note)
+        meta = new_play_metadata(
+            settings, settings.chunk or default_chunk(len(settings.deals)), exact_note(settings, verdicts)
+        )
     else:
         check_play_folder(out, meta, settings)
-        chunk = int(meta["chunk"])
     spec = PolicySpec(**{**asdict(settings.policy), "extra": {"skip_lost": settings.skip_lost}})
-    with contextlib.ExitStack() as stack:
-        locked = out.is_dir()
-        if locked:
-            stack.enter_context(FolderLock(out))
-            remove_stale_tmp(out)
-        plan = list(plan_chunks(settings.deals, chunk))
-        finished = finished_chunks(out)
-        todo = [c for c in plan if c.name not in finished]
+
+    def read_tally() -> PlayTally:
         tally = PlayTally(settings.modes)
         tally.add_rows(read_play_folder(out, ["mode", "played", "outcome"]).to_pylist())
-        report = PlayReport(out, len(settings.deals), len(plan), len(plan) - len(todo), tally=tally)
-        if not todo:
-            report.seconds = time.perf_counter() - started
-            return report
-        warm_up(settings.modes)
-        backend = backend_factory()
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            if not locked:
-                stack.enter_context(FolderLock(out))
-            record = run_record(
-                "play", command, backend.name, {"execution": backend.describe(), "chunks_todo": len(todo)}
-            )
-            meta["runs"].append(record)
-            write_metadata(out, meta)
-        except BaseException:
-            backend.close(abort=True)
-            raise
-        done = sum(len(c.deals) for c in plan if c.name in finished)
-        bar = make_progress(len(settings.deals), done, tally, disable=_disable(progress))
+        return tally
 
-        def on_done(task: Task, rows: list[dict]) -> None:
-            ordered = sorted(rows, key=lambda r: (r["deal"], r["mode"]))
-            _atomic_write(out, task.key, table=pa.Table.from_pylist(ordered, schema=PLAY_SCHEMA))
-            report.written += 1
-            report.games += sum(bool(r["played"]) for r in rows)
-            tally.add_rows(rows)
-            bar.set_postfix_str(tally.text(), refresh=False)
-            bar.update(task.deals)
+    def task(c: Chunk) -> Task:
+        triples = [(int(n), m, verdicts.get((int(n), m), "")) for n in c.deals for m in settings.modes]
+        return Task(c.name, play_pairs, (triples, spec, settings.move_cap, settings.proof_nodes), len(c.deals))
 
-        def triples(c):
-            return [(int(n), m, verdicts.get((int(n), m), "")) for n in c.deals for m in settings.modes]
+    def write(task: Task, rows: list[dict], report: PlayReport) -> None:
+        ordered = sorted(rows, key=lambda r: (r["deal"], r["mode"]))
+        write_table(out, task.key, pa.Table.from_pylist(ordered, schema=PLAY_SCHEMA))
+        report.games += sum(bool(r["played"]) for r in rows)
 
-        tasks = (
-            Task(c.name, play_pairs, (triples(c), spec, settings.move_cap, settings.proof_nodes), len(c.deals))
-            for c in todo
-        )
-        _drive_recorded(backend, tasks, on_done, bar, report, record, out, meta)
+    job = ChunkJob("play", settings.modes, read_tally, PlayReport, task, write)
+    plan = list(plan_chunks(settings.deals, int(meta["chunk"])))
+    report = run_chunks(job, out, meta, plan, backend_factory, progress, command)
     report.seconds = time.perf_counter() - started
     return report
 

@@ -1,17 +1,17 @@
-"""The driver loop of a batch, its progress bar, and the two operations.
+"""The two operations of a batch: solve a range into a results folder, and retry its unknown rows.
 
-:func:`run_batch` solves every chunk of the plan not yet in the folder;
+:func:`run_batch` solves every chunk of the plan not yet in the folder (the
+skeleton of ``resumable.run_chunks``, with solve tasks and result rows);
 :func:`retry_unknown` re-solves the ``unknown`` rows of a finished folder
 with a bigger budget and rewrites their chunk files atomically (the
 ``budget_*`` columns say which budget decided each row, so an interrupted
 retry resumes where it stopped). Both submit chunk tasks to a backend through
-:func:`drive` and write every finished chunk at once, so an interrupted run
-loses only the chunks in flight.
+``resumable.drive`` and write every finished chunk at once, so an interrupted
+run loses only the chunks in flight.
 """
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import time
 from dataclasses import dataclass, field
@@ -32,7 +32,6 @@ from .folder import (
     limits_record,
     limits_text,
     new_metadata,
-    now_text,
     read_chunk,
     read_folder,
     read_metadata,
@@ -43,75 +42,10 @@ from .folder import (
     write_chunk,
     write_metadata,
 )
-from .plan import BatchError, BatchSettings, default_chunk, plan_chunks
+from .plan import BatchError, BatchSettings, Chunk, default_chunk, plan_chunks
+from .resumable import ChunkJob, RunReport, Task, drive_recorded, make_progress, progress_disabled, run_chunks
 
 STATUSES = (WON, LOST, UNKNOWN)
-
-
-class Interrupted(KeyboardInterrupt):
-    """A batch stopped by a signal other than Ctrl-C (SIGTERM): handled exactly as Ctrl-C is."""
-
-    def __init__(self, signal_name: str) -> None:
-        super().__init__(signal_name)
-        self.signal_name = signal_name
-
-
-@dataclass(frozen=True)
-class Task:
-    key: str  # the chunk file it fills
-    fn: Callable
-    args: tuple
-    deals: int  # deals it advances the progress by
-
-
-def drive(
-    backend,
-    tasks: Iterable[Task],
-    on_done: Callable[[Task, list[dict]], None],
-    on_error: Callable[[Task, BaseException], None],
-) -> None:
-    """Run tasks on the backend, at most ``backend.window`` in flight; call back as each ends.
-
-    ``on_done`` runs in this process, in completion order. A failed task goes
-    to ``on_error`` and the others carry on. Ctrl-C cancels everything in
-    flight (the finished tasks have already been handed to ``on_done``).
-    """
-    pending: dict = {}
-    todo = iter(tasks)
-    exhausted = False
-    try:
-        while True:
-            while not exhausted and len(pending) < backend.window:
-                task = next(todo, None)
-                if task is None:
-                    exhausted = True
-                    break
-                pending[backend.submit(task.fn, *task.args)] = task
-            if not pending:
-                break
-            done, _ = backend.wait_any(list(pending))
-            for future in done:
-                task = pending.pop(future)
-                try:
-                    rows = future.result()
-                except KeyboardInterrupt:
-                    raise
-                except BaseException as exc:  # noqa: BLE001 - reported, the run goes on
-                    if _pool_broken(exc):
-                        raise
-                    on_error(task, exc)
-                else:
-                    on_done(task, rows)
-    except BaseException:
-        backend.close(abort=True)
-        raise
-    backend.close()
-
-
-def _pool_broken(exc: BaseException) -> bool:
-    from concurrent.futures.process import BrokenProcessPool
-
-    return isinstance(exc, BrokenProcessPool)
 
 
 @dataclass
@@ -141,34 +75,13 @@ class Tally:
         return " | ".join(f"{m} W{c[WON]} L{c[LOST]} U{c[UNKNOWN]}" for m, c in self.counts.items())
 
 
-def make_progress(total: int, initial: int, tally: Tally, unit: str = "deal", disable: bool | None = None, file=None):
-    """The tqdm bar: deals done (starting at ``initial`` when resuming), rate, live counts per mode."""
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=total, initial=initial, unit=unit, disable=disable, file=file, dynamic_ncols=True, smoothing=0.1)
-    bar.set_postfix_str(tally.text(), refresh=False)
-    return bar
-
-
 # ---------------------------------------------------------------------------
 # the two operations
 
 
 @dataclass
-class BatchReport:
-    out: Path
-    deals: int
-    chunks: int  # chunks (or chunk files, for a retry) in the plan
-    already: int  # finished before this run
-    written: int = 0  # written by this run
-    failures: list[str] = field(default_factory=list)
-    tally: Tally | None = None  # every finished row of the folder
+class BatchReport(RunReport):
     solved: int = 0  # (deal, mode) solves this run
-    seconds: float = 0.0
-
-    @property
-    def complete(self) -> bool:
-        return not self.failures and self.already + self.written == self.chunks
 
 
 def prepare_folder(settings: BatchSettings, out: Path, retry: bool) -> tuple[dict, int]:
@@ -196,108 +109,36 @@ def run_batch(
     progress: bool | None = None,
     command: str | None = None,
 ) -> BatchReport:
-    """Solve every chunk of the plan not yet in ``out``; return what was done.
+    """Solve every chunk of the plan not yet in ``out``; return what was done (``resumable.run_chunks``).
 
     ``backend_factory`` is called only when there is work (so a finished
     folder starts no processes). ``progress=None`` shows the bar on a terminal.
     """
     started = time.perf_counter()
     meta, chunk = prepare_folder(settings, out, retry=False)
-    with contextlib.ExitStack() as stack:
-        if out.is_dir():
-            stack.enter_context(FolderLock(out))
-            remove_stale_tmp(out)
-        plan = list(plan_chunks(settings.deals, chunk))
-        planned = {c.name for c in plan}
-        finished = finished_chunks(out)
+
+    def read_tally() -> Tally:
         tally = Tally(settings.modes)
         tally.add_table(read_folder(out, columns=["mode", "status"]))  # refuses duplicate rows
-        strangers = sorted(finished - planned)
-        if strangers:
-            _stderr(
-                f"warning: {out} holds {len(strangers)} chunk files this plan does not make "
-                f"(e.g. {strangers[0]}); readers will see their rows too"
-            )
-        todo = [c for c in plan if c.name not in finished]
-        report = BatchReport(
-            out=out, deals=len(settings.deals), chunks=len(plan), already=len(plan) - len(todo), tally=tally
-        )
-        if not todo:
-            report.seconds = time.perf_counter() - started
-            return report
-        warm_up(settings.modes)
-        backend = backend_factory()  # before the folder exists: a backend that fails leaves nothing behind
-        try:
-            if not out.is_dir():
-                out.mkdir(parents=True, exist_ok=True)
-                stack.enter_context(FolderLock(out))
-            record = run_record(
-                "batch", command, backend.name, {"execution": backend.describe(), "chunks_todo": len(todo)}
-            )
-            meta["runs"].append(record)
-            write_metadata(out, meta)
-        except BaseException:
-            backend.close(abort=True)
-            raise
-        done_deals = sum(len(c.deals) for c in plan if c.name in finished)
-        bar = make_progress(len(settings.deals), done_deals, tally, disable=_disable(progress))
+        return tally
 
-        def on_done(task: Task, rows: list[dict]) -> None:
-            write_chunk(out, task.key, rows, meta["columns"])
-            report.written += 1
-            report.solved += len(rows)
-            tally.add_rows(rows)
-            bar.set_postfix_str(tally.text(), refresh=False)
-            bar.update(task.deals)
-
-        tasks = (
-            Task(c.name, solve_chunk, (tuple(c.deals.tolist()), settings.modes, settings.limits), len(c.deals))
-            for c in todo
+    def warn_strangers(strangers: list[str]) -> None:
+        _stderr(
+            f"warning: {out} holds {len(strangers)} chunk files this plan does not make "
+            f"(e.g. {strangers[0]}); readers will see their rows too"
         )
-        _drive_recorded(backend, tasks, on_done, bar, report, record, out, meta)
+
+    def task(c: Chunk) -> Task:
+        return Task(c.name, solve_chunk, (tuple(c.deals.tolist()), settings.modes, settings.limits), len(c.deals))
+
+    def write(task: Task, rows: list[dict], report: BatchReport) -> None:
+        write_chunk(out, task.key, rows, meta["columns"])
+        report.solved += len(rows)
+
+    job = ChunkJob("batch", settings.modes, read_tally, BatchReport, task, write, on_strangers=warn_strangers)
+    report = run_chunks(job, out, meta, list(plan_chunks(settings.deals, chunk)), backend_factory, progress, command)
     report.seconds = time.perf_counter() - started
     return report
-
-
-def _drive_recorded(
-    backend,
-    tasks: Iterable[Task],
-    on_done: Callable[[Task, list[dict]], None],
-    bar,
-    report: "BatchReport",
-    record: dict,
-    out: Path,
-    meta: dict,
-) -> None:
-    """Run the tasks; report failures on the bar; always close the run's record in the metadata."""
-
-    def on_error(task: Task, exc: BaseException) -> None:
-        message = f"{task.key}: {exc}"
-        report.failures.append(message)
-        bar.write(f"error: {message}", file=sys.stderr)
-
-    stopped = True
-    interrupted = None
-    try:
-        drive(backend, tasks, on_done, on_error)
-        stopped = False
-    except KeyboardInterrupt as exc:
-        interrupted = getattr(exc, "signal_name", "SIGINT")
-        raise
-    finally:
-        bar.close()
-        record.update(
-            finished=now_text(),
-            chunks_written=report.written,
-            failures=report.failures,
-            stopped_early=stopped,
-            interrupted=interrupted,
-        )
-        try:
-            write_metadata(out, meta)
-        except OSError:
-            if not stopped:  # a write failure that stopped the run is the error reported; keep that one
-                raise
 
 
 def needs_retry(row_budget: tuple, budget: tuple) -> bool:
@@ -393,7 +234,7 @@ def retry_unknown(
         )
         meta["retries"].append(record)
         write_metadata(out, meta)
-        bar = make_progress(total, 0, tally, unit="solve", disable=_disable(progress))
+        bar = make_progress(total, 0, tally, unit="solve", disable=progress_disabled(progress))
 
         def on_done(task: Task, rows: list[dict]) -> None:
             path = out / task.key
@@ -411,17 +252,13 @@ def retry_unknown(
             bar.update(task.deals)
 
         tasks = (Task(name, solve_pairs, (pairs, limits), len(pairs)) for name, pairs in work)
-        _drive_recorded(backend, tasks, on_done, bar, report, record, out, meta)
+        drive_recorded(backend, tasks, on_done, bar, report, record, out, meta)
     report.seconds = time.perf_counter() - started
     return report
 
 
 def _budget_record(budget: tuple) -> dict:
     return {"nodes": budget[0], "memory_mb": budget[1], "seconds": budget[2]}
-
-
-def _disable(progress: bool | None) -> bool | None:
-    return None if progress is None else not progress
 
 
 def _stderr(message: str) -> None:

@@ -156,6 +156,26 @@ def summarize(columns: dict, meta: dict | None = None, top: int = 5) -> dict:
     return result
 
 
+def _paired_cells(first: tuple, second: tuple, only: tuple[str, str]) -> tuple:
+    """The deals two (sorted distinct deals, statuses) pairs both hold, and their 2x2 table of decided deals.
+
+    Returns the common deals, the two statuses on them, which are decided in
+    both, which each won, and the cells ``both``, ``only[0]`` (won in the
+    first only), ``only[1]`` (in the second only) and ``neither``.
+    """
+    common, ia, ib = np.intersect1d(first[0], second[0], assume_unique=True, return_indices=True)
+    a, b = first[1][ia], second[1][ib]
+    decided = (a != UNKNOWN) & (b != UNKNOWN)
+    a_won, b_won = decided & (a == WON), decided & (b == WON)
+    cells = {
+        "both": int(np.count_nonzero(a_won & b_won)),
+        only[0]: int(np.count_nonzero(a_won & ~b_won)),
+        only[1]: int(np.count_nonzero(~a_won & b_won)),
+        "neither": int(np.count_nonzero(decided & ~a_won & ~b_won)),
+    }
+    return common, a, b, decided, a_won, b_won, cells
+
+
 def paired(
     clear_deals: np.ndarray, clear_status: np.ndarray, classic_deals: np.ndarray, classic_status: np.ndarray
 ) -> tuple[dict, list[int]]:
@@ -163,16 +183,9 @@ def paired(
 
     Takes each mode's distinct deal numbers (sorted) and their statuses.
     """
-    common, ia, ib = np.intersect1d(clear_deals, classic_deals, assume_unique=True, return_indices=True)
-    a, b = clear_status[ia], classic_status[ib]
-    decided = (a != UNKNOWN) & (b != UNKNOWN)
-    a_won, b_won = decided & (a == WON), decided & (b == WON)
-    cells = {
-        "both": int(np.count_nonzero(a_won & b_won)),
-        "clear_only": int(np.count_nonzero(a_won & ~b_won)),
-        "classic_only": int(np.count_nonzero(~a_won & b_won)),
-        "neither": int(np.count_nonzero(decided & ~a_won & ~b_won)),
-    }
+    common, _, _, decided, a_won, b_won, cells = _paired_cells(
+        (clear_deals, clear_status), (classic_deals, classic_status), ("clear_only", "classic_only")
+    )
     test = mcnemar(cells["clear_only"], cells["classic_only"])
     table = dict(
         cells,
@@ -350,16 +363,9 @@ def compare_modes(first: str, second: str, first_verdicts: tuple, second_verdict
     won in the weaker and lost in the stronger (each a rules bug), and
     ``unchecked`` counts the deals that an unknown verdict leaves unchecked.
     """
-    common, ia, ib = np.intersect1d(first_verdicts[0], second_verdicts[0], assume_unique=True, return_indices=True)
-    a, b = first_verdicts[1][ia], second_verdicts[1][ib]
-    decided = (a != UNKNOWN) & (b != UNKNOWN)
-    a_won, b_won = decided & (a == WON), decided & (b == WON)
-    cells = {
-        "both": int(np.count_nonzero(a_won & b_won)),
-        "first_only": int(np.count_nonzero(a_won & ~b_won)),
-        "second_only": int(np.count_nonzero(~a_won & b_won)),
-        "neither": int(np.count_nonzero(decided & ~a_won & ~b_won)),
-    }
+    common, a, b, decided, a_won, b_won, cells = _paired_cells(
+        first_verdicts, second_verdicts, ("first_only", "second_only")
+    )
     n = int(np.count_nonzero(decided))
     rates = {}
     for name, won in (("first", a_won), ("second", b_won)):

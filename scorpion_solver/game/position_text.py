@@ -90,19 +90,48 @@ def read_fields(text: str, source: str, unknown: int | None = None) -> TextField
     the tail's length; and that every column and the tail have their line.
     What depends on the whole text is the callers'.
     """
-    lines: dict[str, int] = {}
-    columns: dict[int, tuple[list[int], int, int]] = {}
-    tail: list[int] | None = None
-    frozen: list[tuple[int, int]] = []
-    mode_rules: Rules | None = None
-    where: dict[int, str] = {}
+    reader = _FieldReader(source, unknown)
+    for lineno, key, value in keyed_lines(text, reader.fail, reader.lines):
+        if key == "mode":
+            reader.mode(value, lineno)
+        elif re.fullmatch(r"col[1-7]", key):
+            reader.column(key, value, lineno)
+        elif key == "tail":
+            reader.read_tail(value, lineno)
+        elif key == "frozen":
+            reader.read_frozen(value, lineno)
+        else:
+            raise reader.fail(lineno, f"unknown line '{key}:' (expected mode, col1..col7, tail or frozen)")
+    missing = [f"col{i + 1}" for i in range(NUM_COLUMNS) if i not in reader.columns]
+    if missing:
+        raise PositionError(f"{source}: no line for {', '.join(missing)} (write an empty column as 'colN:')")
+    if reader.tail is None:
+        raise PositionError(f"{source}: no 'tail:' line (write 'tail: -' once the tail is dealt)")
+    return TextFields(reader.columns, reader.tail, reader.frozen, reader.mode_rules, reader.where, reader.lines)
 
-    def fail(lineno: int, message: str) -> PositionError:
-        return PositionError(f"{source}, line {lineno}: {visible(message)}")
 
-    def read_card(token: str, place: str, lineno: int) -> tuple[int, bool]:
-        if token.rstrip("*") == UNKNOWN_TOKEN:  # only a view's reader passes ``unknown``
-            raise fail(
+class _FieldReader:
+    """What :func:`read_fields` has read so far, and the reading of each kind of line."""
+
+    def __init__(self, source: str, unknown: int | None) -> None:
+        self.source, self.unknown = source, unknown
+        self.lines: dict[str, int] = {}
+        self.columns: dict[int, tuple[list[int], int, int]] = {}
+        self.tail: list[int] | None = None
+        self.frozen: list[tuple[int, int]] = []
+        self.mode_rules: Rules | None = None
+        self.where: dict[int, str] = {}
+
+    def fail(self, lineno: int, message: str) -> PositionError:
+        return PositionError(f"{self.source}, line {lineno}: {visible(message)}")
+
+    def is_unknown(self, token: str) -> bool:
+        """Whether ``token`` is ``??`` read as the unknown card (only a view's reader passes ``unknown``)."""
+        return self.unknown is not None and token.rstrip("*") == UNKNOWN_TOKEN
+
+    def read_card(self, token: str, place: str, lineno: int) -> tuple[int, bool]:
+        if token.rstrip("*") == UNKNOWN_TOKEN:
+            raise self.fail(
                 lineno,
                 f"{place}: ?? is an unknown card: this text is a player's view, and this command needs every "
                 "card (a view is read by `scorpion hint --fair`, `scorpion show --fair` and "
@@ -111,63 +140,57 @@ def read_fields(text: str, source: str, unknown: int | None = None) -> TextField
         try:
             card, face_down = parse_card(token)
         except CardError as exc:
-            raise fail(lineno, f"{place}: {exc}") from None
-        if card in where:
-            raise fail(lineno, f"{card_text(card)} appears twice ({where[card]} and {place})")
-        where[card] = place
+            raise self.fail(lineno, f"{place}: {exc}") from None
+        if card in self.where:
+            raise self.fail(lineno, f"{card_text(card)} appears twice ({self.where[card]} and {place})")
+        self.where[card] = place
         return card, face_down
 
-    for lineno, key, value in keyed_lines(text, fail, lines):
-        if key == "mode":
-            if len(value) != 1:
-                raise fail(lineno, "mode takes one name, e.g. 'mode: clear'")
-            try:
-                mode_rules = get_rules(value[0])
-            except ValueError as exc:
-                raise fail(lineno, str(exc)) from None
-        elif re.fullmatch(r"col[1-7]", key):
-            cards, hidden, face_up_seen = [], 0, None
-            for token in value:
-                if unknown is not None and token.rstrip("*") == UNKNOWN_TOKEN:
-                    if face_up_seen is not None:
-                        raise fail(lineno, f"{key}: the unknown card ?? lies above face-up card {face_up_seen}")
-                    cards.append(unknown)
-                    hidden += 1
-                    continue
-                card, face_down = read_card(token, key, lineno)
-                if face_down:
-                    if face_up_seen is not None:
-                        raise fail(lineno, f"{key}: face-down card {token} lies above face-up card {face_up_seen}")
-                    hidden += 1
-                elif face_up_seen is None:
-                    face_up_seen = token
-                cards.append(card)
-            columns[int(key[3]) - 1] = (cards, hidden, lineno)
-        elif key == "tail":
-            tail = []
-            if value != ["-"]:
-                for token in value:
-                    if unknown is not None and token.rstrip("*") == UNKNOWN_TOKEN:
-                        tail.append(unknown)
-                    else:
-                        tail.append(read_card(token, "tail", lineno)[0])  # '*' allowed: tail cards are face down
-                if len(tail) != TAIL_SIZE:
-                    raise fail(lineno, f"the tail holds {TAIL_SIZE} cards (or '-' once dealt), got {len(tail)}")
-        elif key == "frozen":
-            for token in value:
-                try:
-                    frozen.append((parse_suit(token), lineno))
-                except CardError as exc:
-                    raise fail(lineno, f"frozen: {exc}") from None
-        else:
-            raise fail(lineno, f"unknown line '{key}:' (expected mode, col1..col7, tail or frozen)")
+    def mode(self, value: list[str], lineno: int) -> None:
+        if len(value) != 1:
+            raise self.fail(lineno, "mode takes one name, e.g. 'mode: clear'")
+        try:
+            self.mode_rules = get_rules(value[0])
+        except ValueError as exc:
+            raise self.fail(lineno, str(exc)) from None
 
-    missing = [f"col{i + 1}" for i in range(NUM_COLUMNS) if i not in columns]
-    if missing:
-        raise PositionError(f"{source}: no line for {', '.join(missing)} (write an empty column as 'colN:')")
-    if tail is None:
-        raise PositionError(f"{source}: no 'tail:' line (write 'tail: -' once the tail is dealt)")
-    return TextFields(columns, tail, frozen, mode_rules, where, lines)
+    def column(self, key: str, value: list[str], lineno: int) -> None:
+        cards, hidden, face_up_seen = [], 0, None
+        for token in value:
+            if self.is_unknown(token):
+                if face_up_seen is not None:
+                    raise self.fail(lineno, f"{key}: the unknown card ?? lies above face-up card {face_up_seen}")
+                cards.append(self.unknown)
+                hidden += 1
+                continue
+            card, face_down = self.read_card(token, key, lineno)
+            if face_down:
+                if face_up_seen is not None:
+                    raise self.fail(lineno, f"{key}: face-down card {token} lies above face-up card {face_up_seen}")
+                hidden += 1
+            elif face_up_seen is None:
+                face_up_seen = token
+            cards.append(card)
+        self.columns[int(key[3]) - 1] = (cards, hidden, lineno)
+
+    def read_tail(self, value: list[str], lineno: int) -> None:
+        self.tail = []
+        if value == ["-"]:
+            return
+        for token in value:
+            if self.is_unknown(token):
+                self.tail.append(self.unknown)
+            else:
+                self.tail.append(self.read_card(token, "tail", lineno)[0])  # '*' allowed: tail cards are face down
+        if len(self.tail) != TAIL_SIZE:
+            raise self.fail(lineno, f"the tail holds {TAIL_SIZE} cards (or '-' once dealt), got {len(self.tail)}")
+
+    def read_frozen(self, value: list[str], lineno: int) -> None:
+        for token in value:
+            try:
+                self.frozen.append((parse_suit(token), lineno))
+            except CardError as exc:
+                raise self.fail(lineno, f"frozen: {exc}") from None
 
 
 UNKNOWN_TOKEN = "??"  # the view's unknown card (view_text)
@@ -184,7 +207,7 @@ def parse_position(
     refused either way.
     """
     fields = read_fields(text, source)
-    columns, tail, frozen_suits, where_card = fields.columns, fields.tail, fields.frozen, fields.where
+    columns = fields.columns
 
     def fail(lineno: int, message: str) -> PositionError:
         return PositionError(f"{source}, line {lineno}: {visible(message)}")
@@ -198,9 +221,25 @@ def parse_position(
             )
     rules = rules or fields.mode_rules or CLEAR
     last_line = max(fields.lines.values()) if fields.lines else 1
+    if reachable:
+        _refuse_face_down_beyond_the_deal(columns, rules, fail)
+    _refuse_missing_cards([c for c in range(52) if c not in fields.where], rules, source)
+    col_lists = [list(columns[i][0]) for i in range(NUM_COLUMNS)]
+    hidden = [columns[i][1] for i in range(NUM_COLUMNS)]
+    frozen = _frozen_suits(fields.frozen, rules, col_lists, hidden, fail)
+    settle(col_lists, hidden, frozen, range(NUM_COLUMNS), rules)
+    position = Position(tuple(tuple(c) for c in col_lists), tuple(hidden), tuple(fields.tail), frozenset(frozen))
+    problems = position_problems(position)
+    if problems:
+        raise PositionError(f"{source}, line {last_line}: {problems[0]}")
+    return ParsedPosition(position, rules)
+
+
+def _refuse_face_down_beyond_the_deal(columns: dict, rules: Rules, fail) -> None:
+    """Refuse a column with more face-down cards than ``rules`` deal there (no deal reaches it)."""
     for index, (_, hidden_count, lineno) in sorted(columns.items()):
         dealt = rules.face_down[index]
-        if reachable and hidden_count > dealt:
+        if hidden_count > dealt:
             dealt_text = "no card" if dealt == 0 else f"{dealt} card{'s' if dealt != 1 else ''}"
             raise fail(
                 lineno,
@@ -208,7 +247,9 @@ def parse_position(
                 "in this column and a face-down card is never covered again",
             )
 
-    absent = [c for c in range(52) if c not in where_card]
+
+def _refuse_missing_cards(absent: list[int], rules: Rules, source: str) -> None:
+    """Refuse cards off the table unless ``rules`` sweep and they are whole suits; the message names them."""
     if absent and not rules.sweeps:
         shown = " ".join(card_text(c) for c in absent[:13])
         raise PositionError(
@@ -222,20 +263,15 @@ def parse_position(
             "(cards off the table must be whole swept suits)"
         )
 
-    col_lists = [list(columns[i][0]) for i in range(NUM_COLUMNS)]
-    hidden = [columns[i][1] for i in range(NUM_COLUMNS)]
-    frozen: set[int] = set()
-    if rules.freezes:
-        for suit, lineno in frozen_suits:
-            if not any(run_start(tuple(c), h, suit) is not None for c, h in zip(col_lists, hidden)):
-                raise fail(lineno, f"frozen: suit {'CSHD'[suit]} does not lie as a face-up King-to-Ace run")
-        frozen = {s for s, _ in frozen_suits}
-    settle(col_lists, hidden, frozen, range(NUM_COLUMNS), rules)
-    position = Position(tuple(tuple(c) for c in col_lists), tuple(hidden), tuple(tail), frozenset(frozen))
-    problems = position_problems(position)
-    if problems:
-        raise PositionError(f"{source}, line {last_line}: {problems[0]}")
-    return ParsedPosition(position, rules)
+
+def _frozen_suits(read: list[tuple[int, int]], rules: Rules, col_lists, hidden, fail) -> set[int]:
+    """The suits of the ``frozen:`` line under rules that freeze; each must lie as a face-up King-to-Ace run."""
+    if not rules.freezes:
+        return set()
+    for suit, lineno in read:
+        if not any(run_start(tuple(c), h, suit) is not None for c, h in zip(col_lists, hidden)):
+            raise fail(lineno, f"frozen: suit {'CSHD'[suit]} does not lie as a face-up King-to-Ace run")
+    return {s for s, _ in read}
 
 
 def format_position(position: Position, rules: Rules | None = None) -> str:

@@ -38,9 +38,29 @@ def parse_view(text: str, rules: Rules | None = None, source: str = "position") 
     """Read a view (position text that may hold ``??``); ``rules`` overrides its ``mode:`` line."""
     fields = read_fields(text, source, unknown=UNKNOWN)
     tail, where, lines_of = fields.tail, fields.where, fields.lines
-    frozen = [suit for suit, _ in fields.frozen]
+    rules = rules or fields.mode_rules or CLEAR
+    col_cards, hidden = _view_columns(fields.columns, source)
+    unknown = sum(c == UNKNOWN for col in col_cards for c in col) + sum(c == UNKNOWN for c in tail)
+    swept = _swept_off_the_table(where, unknown, source)
+    frozen_suits = _frozen_runs([suit for suit, _ in fields.frozen], rules, col_cards, hidden, source, lines_of)
+    col_lists, hidden_list = [list(c) for c in col_cards], list(hidden)
+    settle(col_lists, hidden_list, frozen_suits, range(NUM_COLUMNS), rules)  # runs on top: swept or frozen
+    remaining = {c for col in col_lists for c in col} | set(tail)
+    swept |= {s for s in range(4) if all(c in where and c not in remaining for c in run_of_suit(s))}
+    view = Observation(
+        tuple(tuple(c) for c in col_lists), tuple(hidden_list), tuple(tail), frozenset(swept), frozenset(frozen_suits)
+    )
+    problems = view.problems(rules)
+    if problems:
+        last = max(lines_of.values()) if lines_of else 1
+        raise PositionError(f"{source}, line {last}: {problems[0]}")
+    return view, rules
+
+
+def _view_columns(read: dict, source: str) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """The columns' cards and face-down counts; a known face-down card on top turns face up, a ?? there is refused."""
     columns: dict[int, tuple[list[int], int]] = {}
-    for index, (cards, hidden, lineno) in fields.columns.items():
+    for index, (cards, hidden, lineno) in read.items():
         if cards and cards[-1] == UNKNOWN and hidden == len(cards):
             raise PositionError(
                 f"{source}, line {lineno}: col{index + 1}: the top card of a column is face up; it cannot be ??"
@@ -48,10 +68,11 @@ def parse_view(text: str, rules: Rules | None = None, source: str = "position") 
         if cards and hidden == len(cards):
             hidden -= 1  # a known face-down card on top turns face up
         columns[index] = (cards, hidden)
-    rules = rules or fields.mode_rules or CLEAR
-    col_cards = tuple(tuple(columns[i][0]) for i in range(NUM_COLUMNS))
-    hidden = tuple(columns[i][1] for i in range(NUM_COLUMNS))
-    unknown = sum(c == UNKNOWN for col in col_cards for c in col) + sum(c == UNKNOWN for c in tail)
+    return tuple(tuple(columns[i][0]) for i in range(NUM_COLUMNS)), tuple(columns[i][1] for i in range(NUM_COLUMNS))
+
+
+def _swept_off_the_table(where: dict, unknown: int, source: str) -> set[int]:
+    """The suits the cards not shown (beyond the ``unknown`` ??) are: whole suits, or the text is refused."""
     absent = [c for c in range(52) if c not in where]
     whole = sorted(s for s in range(4) if sum(suit_of(c) == s for c in absent) == RUN_LENGTH)
     extra = len(absent) - unknown
@@ -69,7 +90,11 @@ def parse_view(text: str, rules: Rules | None = None, source: str = "position") 
             f"{source}: which suits are swept is ambiguous (whole suits absent: "
             f"{' '.join('CSHD'[s] for s in whole)}); show more of the cards"
         )
-    swept = set(whole) if extra else set()
+    return set(whole) if extra else set()
+
+
+def _frozen_runs(frozen: list[int], rules: Rules, col_cards, hidden, source: str, lines_of: dict) -> set[int]:
+    """The frozen suits (under rules that freeze), each of which must lie as a face-up King-to-Ace run."""
     frozen_suits = set(frozen) if rules.freezes else set()
     for suit in frozen_suits:
         if not any(run_start(col, h, suit) is not None for col, h in zip(col_cards, hidden)):
@@ -77,18 +102,7 @@ def parse_view(text: str, rules: Rules | None = None, source: str = "position") 
                 f"{source}, line {lines_of['frozen']}: frozen: suit {'CSHD'[suit]} does not lie as a face-up "
                 "King-to-Ace run"
             )
-    col_lists, hidden_list = [list(c) for c in col_cards], list(hidden)
-    settle(col_lists, hidden_list, frozen_suits, range(NUM_COLUMNS), rules)  # runs on top: swept or frozen
-    remaining = {c for col in col_lists for c in col} | set(tail)
-    swept |= {s for s in range(4) if all(c in where and c not in remaining for c in run_of_suit(s))}
-    view = Observation(
-        tuple(tuple(c) for c in col_lists), tuple(hidden_list), tuple(tail), frozenset(swept), frozenset(frozen_suits)
-    )
-    problems = view.problems(rules)
-    if problems:
-        last = max(lines_of.values()) if lines_of else 1
-        raise PositionError(f"{source}, line {last}: {problems[0]}")
-    return view, rules
+    return frozen_suits
 
 
 def read_view_source(path: str, rules: Rules | None = None) -> tuple[Observation, Rules]:

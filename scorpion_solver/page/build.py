@@ -32,16 +32,12 @@ def _after(count: int) -> str:
 
 
 def solution_page(
-    start: Position,
-    rules: Rules,
-    moves: Sequence[Move] = (),
-    limits: Limits = Limits(),
-    *,
-    deal: int | None = None,
-    source: str = "",
-    command: str = "",
+    start: Position, rules: Rules, moves: Sequence[Move] = (), limits: Limits = Limits(), **where
 ) -> dict:
-    """The moves given, then a win found by the solver from the position they reach."""
+    """The moves given, then a win found by the solver from the position they reach.
+
+    ``where`` is what :func:`page.data.page_data` says of the page's origin: ``deal``, ``source``, ``command``.
+    """
     from ..solver.search import solve  # numba loads on first use
 
     reached = replay(start, moves, rules)
@@ -64,37 +60,21 @@ def solution_page(
             text = f"{after}unknown: the search was stopped by the {result.stopped_by} limit ({result.nodes:,} nodes)"
         verdict = {"status": result.status, "text": text}
         label = "moves given"
-    return page_data(start, rules, line, label=label, deal=deal, source=source, command=command, verdict=verdict)
+    return page_data(start, rules, line, label=label, verdict=verdict, **where)
 
 
-def hint_page(
-    start: Position,
-    rules: Rules,
-    moves: Sequence[Move] = (),
-    limits: Limits = Limits(),
-    *,
-    deal: int | None = None,
-    source: str = "",
-    command: str = "",
-) -> dict:
-    """The moves given, then every legal move of the position reached, judged by the exact solver."""
+def hint_page(start: Position, rules: Rules, moves: Sequence[Move] = (), limits: Limits = Limits(), **where) -> dict:
+    """The moves given, then every legal move of the position reached, judged by the exact solver.
+
+    ``where``: as :func:`solution_page`'s.
+    """
     reached = replay(start, moves, rules)
     report = hint(reached, rules, limits)
     verdict = {"status": report.status, "text": _after(len(moves)) + report.reason}
-    data = page_data(
-        start, rules, moves, label="moves given", deal=deal, source=source, command=command, verdict=verdict
-    )
+    data = page_data(start, rules, moves, label="moves given", verdict=verdict, **where)
     if report.moves:
-        title = "Hint: every legal move" + (f" after move {len(moves)}" if moves else " of the start")
-        data["choices"] = choices_view(
-            reached,
-            rules,
-            choices_from_hint(report),
-            len(moves),
-            title=title,
-            status=report.status,
-            reason=report.reason,
-        )
+        choices = choices_from_hint(report)
+        data["choices"] = _choices("Hint", reached, rules, choices, moves, report.status, report.reason)
     return data
 
 
@@ -107,9 +87,7 @@ def fair_page(
     seed: int = 0,
     *,
     mask: Mask = face_down_cards,
-    deal: int | None = None,
-    source: str = "",
-    command: str = "",
+    **where,
 ) -> dict:
     """The moves given, then every legal move of the view reached, with its share of winnable layouts.
 
@@ -121,7 +99,7 @@ def fair_page(
     position reached is judged by :func:`play.fair.fair_hint`. Each option is
     shown on the stand-in of that view (a position consistent with it) with
     every unseen card written ``??``, also a card the move turns face up: the
-    page never holds the identity of a card the player has not seen.
+    page never holds the identity of a card the player has not seen. ``where``: as :func:`solution_page`'s.
     """
     reached = replay(start, moves, rules)
     unknown = frozenset(mask(reached)) if mask else frozenset()
@@ -137,24 +115,35 @@ def fair_page(
     )
     status = "winnable" if report.wins else "unknown" if report.unknown or report.samples == 0 else "lost"
     verdict = {"status": status, "text": _after(len(moves)) + reason}
-    data = page_data(
-        start, rules, moves, label="moves given", deal=deal, source=source, command=command, verdict=verdict, mask=mask
-    )
+    data = page_data(start, rules, moves, label="moves given", verdict=verdict, mask=mask, **where)
     if report.moves:
-        stand_in = view.stand_in()
         unseen = frozenset(view.unseen)
-        title = "Fair hint: every legal move" + (f" after move {len(moves)}" if moves else " of the start")
-        data["choices"] = choices_view(
-            stand_in,
+        data["choices"] = _choices(
+            "Fair hint",
+            view.stand_in(),
             rules,
             choices_from_fair(report),
-            len(moves),
-            title=title,
-            status=status,
-            reason=reason + "; a card a move turns up is shown as ? (the view cannot tell which)",
+            moves,
+            status,
+            reason + "; a card a move turns up is shown as ? (the view cannot tell which)",
             mask=lambda _position: unseen,
         )
     return data
+
+
+def _choices(
+    what: str,
+    position: Position,
+    rules: Rules,
+    choices,
+    moves: Sequence[Move],
+    status: str,
+    reason: str,
+    mask: Mask = None,
+) -> dict:
+    """The choices block of a hint page, titled ``what`` and where in the line it stands."""
+    title = f"{what}: every legal move" + (f" after move {len(moves)}" if moves else " of the start")
+    return choices_view(position, rules, choices, len(moves), title=title, status=status, reason=reason, mask=mask)
 
 
 def observation(position: Position, unknown: frozenset[int]) -> Observation:

@@ -411,23 +411,29 @@ def page_problems(data: dict) -> list[str]:
         if step.get("move") is not None:
             problems += _effect_problems(step["move"], where)
         problems += position_problems(step.get("position") or {}, where)
-    choices = data.get("choices")
-    if choices:
-        if not 0 <= choices.get("at", -1) < len(steps):
-            problems.append(f"choices: 'at' {choices.get('at')!r} is not a step of the line")
-        kind = choices.get("kind")
-        if kind not in (KIND_VERDICT, KIND_SHARE):
-            problems.append(f"choices: kind {kind!r} is not {KIND_VERDICT} or {KIND_SHARE}")
-        for option in choices.get("options", []):
-            where = f"choice {option.get('move')}"
-            problems += _effect_problems(option.get("effect") or {}, where)
-            problems += position_problems(option.get("position") or {}, where)
-            if kind == KIND_VERDICT and option.get("verdict") not in VERDICTS:
-                problems.append(f"{where}: verdict {option.get('verdict')!r} is not one of {', '.join(VERDICTS)}")
-            if kind == KIND_SHARE:
-                share, interval = option.get("share"), option.get("interval")
-                if not isinstance(share, (int, float)) or not 0 <= share <= 1:
-                    problems.append(f"{where}: share {share!r} is not between 0 and 1")
-                elif interval is not None and not (len(interval) == 2 and interval[0] <= share <= interval[1]):
-                    problems.append(f"{where}: interval {interval!r} does not hold the share {share}")
+    if data.get("choices"):
+        problems += _choices_problems(data["choices"], len(steps))
+    return problems
+
+
+def _choices_problems(choices: dict, steps: int) -> list[str]:
+    """What is wrong with a page's choices block: where it stands, its kind, each option (verdict or share)."""
+    problems = []
+    if not 0 <= choices.get("at", -1) < steps:
+        problems.append(f"choices: 'at' {choices.get('at')!r} is not a step of the line")
+    kind = choices.get("kind")
+    if kind not in (KIND_VERDICT, KIND_SHARE):
+        problems.append(f"choices: kind {kind!r} is not {KIND_VERDICT} or {KIND_SHARE}")
+    for option in choices.get("options", []):
+        where = f"choice {option.get('move')}"
+        problems += _effect_problems(option.get("effect") or {}, where)
+        problems += position_problems(option.get("position") or {}, where)
+        if kind == KIND_VERDICT and option.get("verdict") not in VERDICTS:
+            problems.append(f"{where}: verdict {option.get('verdict')!r} is not one of {', '.join(VERDICTS)}")
+        if kind == KIND_SHARE:
+            share, interval = option.get("share"), option.get("interval")
+            if not isinstance(share, (int, float)) or not 0 <= share <= 1:
+                problems.append(f"{where}: share {share!r} is not between 0 and 1")
+            elif interval is not None and not (len(interval) == 2 and interval[0] <= share <= interval[1]):
+                problems.append(f"{where}: interval {interval!r} does not hold the share {share}")
     return problems

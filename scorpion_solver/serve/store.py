@@ -175,6 +175,11 @@ class Store:
             raise StaleVersion(game_id)
         return row
 
+    def _change(self, game_id: int, version: int, fn) -> None:
+        """One write transaction on a game still at ``version``: ``fn(db, row, now)`` with its row checked."""
+        now = time.time()
+        self._write(lambda db: fn(db, self._check(db, game_id, version), now))
+
     # -- reading -------------------------------------------------------------
 
     def game(self, game_id: int) -> GameRow:
@@ -284,10 +289,8 @@ class Store:
 
     def play(self, game_id: int, version: int, played: Played, status: str) -> None:
         """Play a move after the current ply: the redo stack beyond it is dropped (kept as history)."""
-        now = time.time()
 
-        def run(db):
-            row = self._check(db, game_id, version)
+        def run(db, row, now):
             attempt, ply = row["attempt"], row["ply"]
             db.execute(
                 "UPDATE moves SET dropped = 1 WHERE game_id = ? AND attempt = ? AND dropped = 0 AND seq > ?",
@@ -300,7 +303,7 @@ class Store:
             self._update(db, game_id, ply + 1, status, now)
             self._finish(db, game_id, attempt, status, ply + 1, now)
 
-        self._write(run)
+        self._change(game_id, version, run)
 
     def _update(self, db, game_id: int, ply: int, status: str, now: float, attempt: int | None = None) -> None:
         if attempt is None:
@@ -316,24 +319,20 @@ class Store:
 
     def set_ply(self, game_id: int, version: int, ply: int, status: str) -> None:
         """Undo, redo or go to a ply of the current line (the line itself is unchanged)."""
-        now = time.time()
 
-        def run(db):
-            row = self._check(db, game_id, version)
+        def run(db, row, now):
             self._update(db, game_id, ply, status, now)
             self._finish(db, game_id, row["attempt"], status, ply, now)
 
-        self._write(run)
+        self._change(game_id, version, run)
 
     def restart(self, game_id: int, version: int) -> None:
         """The same deal from the start: a new attempt; the earlier moves stay in the table."""
-        now = time.time()
 
-        def run(db):
-            row = self._check(db, game_id, version)
+        def run(db, row, now):
             self._update(db, game_id, 0, "playing", now, attempt=row["attempt"] + 1)
 
-        self._write(run)
+        self._change(game_id, version, run)
 
     def peek_on(self, game_id: int, ply: int) -> bool:
         """Switch peeking on for good; True when it was off."""

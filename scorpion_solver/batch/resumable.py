@@ -1,0 +1,234 @@
+"""The resumable run: the one skeleton that a batch (``runner``) and a play run (``play_runs``) fill in.
+
+A run works through a plan of chunks into a folder of chunk files: it takes
+the folder's lock, skips the chunks already written, counts the finished rows
+for the progress bar, starts a backend only when there is work, records the
+run in the folder's metadata before the first task and closes that record
+however the run ends (finished, failed, interrupted), and writes every
+finished chunk at once, so an interrupted run loses only the chunks in flight
+and a rerun of the same command resumes. What differs between the two kinds
+of run (the tasks, how a chunk's rows are written, the tally) is the
+:class:`ChunkJob` a caller passes to :func:`run_chunks`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from .backends import warm_up
+from .folder import FolderLock, finished_chunks, now_text, remove_stale_tmp, run_record, write_metadata
+from .plan import Chunk
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by a signal other than Ctrl-C (SIGTERM): handled exactly as Ctrl-C is."""
+
+    def __init__(self, signal_name: str) -> None:
+        super().__init__(signal_name)
+        self.signal_name = signal_name
+
+
+@dataclass(frozen=True)
+class Task:
+    key: str  # the chunk file it fills
+    fn: Callable
+    args: tuple
+    deals: int  # deals it advances the progress by
+
+
+def drive(
+    backend,
+    tasks: Iterable[Task],
+    on_done: Callable[[Task, list[dict]], None],
+    on_error: Callable[[Task, BaseException], None],
+) -> None:
+    """Run tasks on the backend, at most ``backend.window`` in flight; call back as each ends.
+
+    ``on_done`` runs in this process, in completion order. A failed task goes
+    to ``on_error`` and the others carry on. Ctrl-C cancels everything in
+    flight (the finished tasks have already been handed to ``on_done``).
+    """
+    pending: dict = {}
+    todo = iter(tasks)
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and len(pending) < backend.window:
+                task = next(todo, None)
+                if task is None:
+                    exhausted = True
+                    break
+                pending[backend.submit(task.fn, *task.args)] = task
+            if not pending:
+                break
+            done, _ = backend.wait_any(list(pending))
+            for future in done:
+                task = pending.pop(future)
+                try:
+                    rows = future.result()
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as exc:  # noqa: BLE001 - reported, the run goes on
+                    if _pool_broken(exc):
+                        raise
+                    on_error(task, exc)
+                else:
+                    on_done(task, rows)
+    except BaseException:
+        backend.close(abort=True)
+        raise
+    backend.close()
+
+
+def _pool_broken(exc: BaseException) -> bool:
+    from concurrent.futures.process import BrokenProcessPool
+
+    return isinstance(exc, BrokenProcessPool)
+
+
+def make_progress(total: int, initial: int, tally, unit: str = "deal", disable: bool | None = None, file=None):
+    """The tqdm bar: deals done (starting at ``initial`` when resuming), rate, live counts (``tally.text()``)."""
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=total, initial=initial, unit=unit, disable=disable, file=file, dynamic_ncols=True, smoothing=0.1)
+    bar.set_postfix_str(tally.text(), refresh=False)
+    return bar
+
+
+def progress_disabled(progress: bool | None) -> bool | None:
+    """tqdm's ``disable`` for a ``progress`` choice: None (a bar on a terminal only) stays None."""
+    return None if progress is None else not progress
+
+
+@dataclass
+class RunReport:
+    """What a run did: the chunks of its plan, those finished before it, those it wrote, its failures."""
+
+    out: Path
+    deals: int
+    chunks: int  # chunks (or chunk files, for a retry) in the plan
+    already: int  # finished before this run
+    written: int = 0  # written by this run
+    failures: list[str] = field(default_factory=list)
+    tally: Any = None  # every finished row of the folder (``add_rows``, ``text``)
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return not self.failures and self.already + self.written == self.chunks
+
+
+def drive_recorded(
+    backend,
+    tasks: Iterable[Task],
+    on_done: Callable[[Task, list[dict]], None],
+    bar,
+    report: RunReport,
+    record: dict,
+    out: Path,
+    meta: dict,
+) -> None:
+    """Run the tasks; report failures on the bar; always close the run's record in the metadata."""
+
+    def on_error(task: Task, exc: BaseException) -> None:
+        message = f"{task.key}: {exc}"
+        report.failures.append(message)
+        bar.write(f"error: {message}", file=sys.stderr)
+
+    stopped = True
+    interrupted = None
+    try:
+        drive(backend, tasks, on_done, on_error)
+        stopped = False
+    except KeyboardInterrupt as exc:
+        interrupted = getattr(exc, "signal_name", "SIGINT")
+        raise
+    finally:
+        bar.close()
+        record.update(
+            finished=now_text(),
+            chunks_written=report.written,
+            failures=report.failures,
+            stopped_early=stopped,
+            interrupted=interrupted,
+        )
+        try:
+            write_metadata(out, meta)
+        except OSError:
+            if not stopped:  # a write failure that stopped the run is the error reported; keep that one
+                raise
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    """What one kind of run puts into the skeleton of :func:`run_chunks`."""
+
+    kind: str  # the run record's kind: "batch" or "play"
+    modes: tuple[str, ...]  # warmed up before the backend starts
+    read_tally: Callable[[], Any]  # the counts of the folder's finished rows, read under the lock
+    new_report: Callable[..., RunReport]  # called as RunReport is: out, deals, chunks, already, tally=
+    task: Callable[[Chunk], Task]  # the task that fills one chunk file
+    write: Callable[[Task, list[dict], RunReport], None]  # writes a finished task's rows; counts them in the report
+    on_strangers: Callable[[list[str]], None] | None = None  # told of chunk files the plan does not make
+
+
+def run_chunks(
+    job: ChunkJob,
+    out: Path,
+    meta: dict,
+    plan: list[Chunk],
+    backend_factory: Callable[[], object],
+    progress: bool | None = None,
+    command: str | None = None,
+) -> RunReport:
+    """Run every chunk of ``plan`` not yet in ``out``, under the folder's lock; return what was done.
+
+    ``meta`` is the folder's metadata (read and checked, or new: the folder is
+    made only once a backend has started, so a backend that fails to start
+    leaves nothing behind). ``backend_factory`` is called only when there is
+    work (a finished folder starts no processes).
+    """
+    with contextlib.ExitStack() as stack:
+        locked = out.is_dir()
+        if locked:
+            stack.enter_context(FolderLock(out))
+            remove_stale_tmp(out)
+        finished = finished_chunks(out)
+        tally = job.read_tally()
+        strangers = sorted(finished - {c.name for c in plan})
+        if strangers and job.on_strangers is not None:
+            job.on_strangers(strangers)
+        todo = [c for c in plan if c.name not in finished]
+        report = job.new_report(out, sum(len(c.deals) for c in plan), len(plan), len(plan) - len(todo), tally=tally)
+        if not todo:
+            return report
+        warm_up(job.modes)
+        backend = backend_factory()
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            if not locked:
+                stack.enter_context(FolderLock(out))
+            record = run_record(
+                job.kind, command, backend.name, {"execution": backend.describe(), "chunks_todo": len(todo)}
+            )
+            meta["runs"].append(record)
+            write_metadata(out, meta)
+        except BaseException:
+            backend.close(abort=True)
+            raise
+        done = sum(len(c.deals) for c in plan if c.name in finished)
+        bar = make_progress(report.deals, done, tally, disable=progress_disabled(progress))
+
+        def on_done(task: Task, rows: list[dict]) -> None:
+            job.write(task, rows, report)
+            report.written += 1
+            tally.add_rows(rows)
+            bar.set_postfix_str(tally.text(), refresh=False)
+            bar.update(task.deals)
+
+        drive_recorded(backend, (job.task(c) for c in todo), on_done, bar, report, record, out, meta)
+    return report

@@ -1,0 +1,60 @@
+"""Loading the compiled solver: before the first solve's clock starts, announced once when it compiles.
+
+A solve's seconds never include numba's compilation or its cache load; a run
+that compiles says so once on stderr; an empty numba cache is detected.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+from scorpion_cli import run
+
+# ---------------------------------------------------------------------------
+# 10. timings: the solver is loaded before the first solve's clock starts
+
+
+def test_the_kernel_is_loaded_when_the_first_solve_starts_its_clock():
+    script = textwrap.dedent("""
+        import time
+        from scorpion_solver.solver import kernel as K, search
+        from scorpion_solver.game.deal import deal
+        seen = []
+        real = time.perf_counter
+        def clock():
+            seen.append(len(K.search.overloads))
+            return real()
+        search.time.perf_counter = clock
+        search.solve(deal(5))
+        search.time.perf_counter = real
+        print(seen[-2], len(seen))
+    """)
+    # seen[-2] is the solve's own start: by then the kernel must be loaded (one overload)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    loaded_at_start, _ = done.stdout.split()
+    assert loaded_at_start == "1"
+
+
+def test_a_first_run_says_once_that_the_solver_is_being_compiled(monkeypatch):
+    from scorpion_solver.solver import search
+
+    monkeypatch.setattr(search, "_loaded", False)
+    monkeypatch.setattr(search, "solver_is_cached", lambda: False)
+    result = run("solve", "4-6")
+    assert result.exit_code == 0
+    assert result.stderr == search.COMPILE_NOTE + "\n"
+    result = run("solve", "4-6")  # loaded now: nothing said
+    assert result.stderr == ""
+
+
+def test_an_empty_numba_cache_is_detected(tmp_path):
+    code = "from scorpion_solver.solver.search import solver_is_cached; print(solver_is_cached())"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    empty = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert empty.stdout.strip() == "False", empty.stderr
+    normal = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert normal.stdout.strip() == "True", normal.stderr
