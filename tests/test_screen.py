@@ -20,6 +20,7 @@ from scorpion_solver.game.rules import PRESETS
 from scorpion_solver.solver import deal_kernel as D
 from scorpion_solver.solver import kernel as K
 from scorpion_solver.solver.deadlock import is_deadlocked
+from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import screen_deals, solve_deal
 
@@ -52,7 +53,7 @@ def test_screen_verdicts_are_the_plain_deadlock_test(name):
 
 
 def test_nothing_is_screened_without_the_deadlock_test_or_past_int64():
-    assert screen_deals(list(range(1, 50)), CLEAR, Limits(prune=False)) == {}
+    assert screen_deals(list(range(1, 50)), CLEAR, Limits(), Reductions(prune=False)) == {}
     assert screen_deals([2**63, 2**64 + 1], CLEAR, SMALL) == {}
     assert screen_deals([], CLEAR, SMALL) == {}
 
