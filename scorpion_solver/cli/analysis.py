@@ -32,6 +32,7 @@ from .common import (
     moves_options,
     notify_loading,
     rules_options,
+    shown_option,
     user_errors,
 )
 
@@ -70,8 +71,8 @@ def _cost(solves: int, nodes: int, seconds: float) -> str:
     help="Judge the moves knowing only what a player sees: SOURCE may hold ?? for unknown cards; "
     "each move's share of sampled layouts of the hidden cards in which it keeps the game winnable.",
 )
-@click.option("--samples", type=click.IntRange(1), default=100, show_default=True, help="--fair: layouts sampled.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="--fair: the sampling seed.")
+@shown_option("--samples", click.IntRange(1), 100, "--fair: layouts sampled.")
+@shown_option("--seed", click.IntRange(0), 0, "--fair: the sampling seed.")
 @moves_options(
     moves_help="Judge the position after these moves from SOURCE, e.g. --moves '6C:5>2 KS:3>4' (quoted). With "
     "--fair and a deal number, the view knows only the cards the moves turned up.",
@@ -83,12 +84,11 @@ def _cost(solves: int, nodes: int, seconds: float) -> str:
     help="--fair: instead of sampling, every move's exact win probability for a player who cannot peek "
     "(expectimax over the unseen cards, play/exact.py), beside the position's thoughtful share.",
 )
-@click.option(
+@shown_option(
     "--max-unseen",
-    type=click.IntRange(0, 10),
-    default=6,
-    show_default=True,
-    help="--exact: refuse views with more unseen cards (the cost grows about as n!).",
+    click.IntRange(0, 10),
+    6,
+    "--exact: refuse views with more unseen cards (the cost grows about as n!).",
 )
 @user_errors
 def hint_command(

@@ -69,6 +69,7 @@ __all__ = [
     "recorded_command",
     "reductions_options",
     "run_options",
+    "shown_option",
     "backend_maker",
     "resolve_rules",
     "rules_options",
@@ -130,6 +131,11 @@ def _options(func, options: Sequence) -> Callable:
     for option in reversed(options):
         func = option(func)
     return func
+
+
+def shown_option(flag: str, type_, default, help_text: str, *names: str, **extra):
+    """An option whose default is shown in the help (the common case of a count or a choice)."""
+    return click.option(flag, *names, type=type_, default=default, show_default=True, help=help_text, **extra)
 
 
 # ---------------------------------------------------------------------------

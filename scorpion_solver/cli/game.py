@@ -12,7 +12,7 @@ from ..game.rules import Rules, get_rules
 from ..game.text_input import read_text
 from ..game.view import MissingReveal, Observation
 from ..game.view_text import format_view, has_unknown, view_from_text
-from .common import UserError, is_deal_number, load_start, moves_from, rules_options, user_errors
+from .common import UserError, is_deal_number, load_start, moves_from, rules_options, shown_option, user_errors
 
 
 @click.command("deal", context_settings={"ignore_unknown_options": True})
@@ -46,12 +46,11 @@ def deal_command(number: str, rules: Rules | None, as_json: bool, view: bool) ->
 @click.option("--depth", "-d", type=click.IntRange(0, 12), required=True, help="Count sequences up to this many moves.")
 @rules_options()
 @click.option("--divide", is_flag=True, help="Also print the count at the full depth per first move.")
-@click.option(
+@shown_option(
     "--engine",
-    type=click.Choice(["jit", "reference"]),
-    default="jit",
-    show_default=True,
-    help="The jitted kernel or the plain-Python reference engine (for the counts and --divide alike).",
+    click.Choice(["jit", "reference"]),
+    "jit",
+    "The jitted kernel or the plain-Python reference engine (for the counts and --divide alike).",
 )
 @user_errors
 def perft_command(source: str, depth: int, rules: Rules | None, divide: bool, engine: str) -> None:

@@ -38,6 +38,7 @@ from .common import (
     recorded_command,
     rules_options,
     run_options,
+    shown_option,
     user_errors,
 )
 
@@ -53,38 +54,39 @@ def _is_position_file(source: str) -> bool:
     return any(line.split("#", 1)[0].strip().lower().startswith("col") for line in text.splitlines())
 
 
+def _results_option(holding: str):
+    """``--results DIR``: where the committed results are, found as ``play_runs.find_results`` finds them."""
+    return click.option(
+        "--results",
+        "results",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help=f"The results folder {holding} [default: found in ${RESULTS_ENV}, ./results or the checkout the "
+        "package runs from].",
+    )
+
+
 @click.command("play")
 @click.argument("source", metavar="RANGE|N|FILE")
 @click.option("--policy", type=click.Choice(POLICIES), required=True, help="The player: random, greedy or hop.")
-@click.option(
-    "--samples",
-    type=click.IntRange(1),
-    default=DEFAULT_SAMPLES,
-    show_default=True,
-    help="hop: layouts of the hidden cards sampled per decision.",
-)
-@click.option(
-    "--nodes",
-    type=NODES,
-    default=DEFAULT_NODES,
-    show_default=True,
-    help="hop: node budget per solve of a sampled layout (unknown counts as not winnable).",
+@shown_option("--samples", click.IntRange(1), DEFAULT_SAMPLES, "hop: layouts of the hidden cards sampled per decision.")
+@shown_option(
+    "--nodes", NODES, DEFAULT_NODES, "hop: node budget per solve of a sampled layout (unknown counts as not winnable)."
 )
 @click.option("--bandit", is_flag=True, help="hop: spread the samples among the moves with UCB1.")
-@click.option(
+@shown_option(
     "--exact-endgame",
-    type=click.IntRange(0, 8),
-    default=0,
-    show_default=True,
+    click.IntRange(0, 8),
+    0,
+    "hop: once 2 to N cards are unseen, play the exact no-peek endgame (play/exact.py); 0: never.",
     metavar="N",
-    help="hop: once 2 to N cards are unseen, play the exact no-peek endgame (play/exact.py); 0: never.",
 )
 @rules_options(
     several=True,
     help_text="Comma list of rules presets (e.g. clear,classic) [default: clear]; for one deal or a FILE, one preset "
     "[default: clear, or the file's own mode line].",
 )
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The policy's seed.")
+@shown_option("--seed", click.IntRange(0), 0, "The policy's seed.")
 @click.option(
     "--reductions",
     type=click.Choice(list(REDUCTION_PRESETS)),
@@ -93,33 +95,19 @@ def _is_position_file(source: str) -> bool:
     f"scorpion_solver/solver/reductions.py [default: a play folder's own, else {PLAY_REDUCTIONS}, the preset "
     "the committed play folders were played with].",
 )
-@click.option(
-    "--move-cap",
-    type=click.IntRange(1),
-    default=DEFAULT_MOVE_CAP,
-    show_default=True,
-    help="Moves before a game is capped.",
-)
-@click.option(
+@shown_option("--move-cap", click.IntRange(1), DEFAULT_MOVE_CAP, "Moves before a game is capped.")
+@shown_option(
     "--proof-nodes",
-    type=NODES,
-    default=DEFAULT_PROOF_NODES,
-    show_default=True,
-    help="Node budget of the harness's check that the true position is lost (ends a lost game early).",
+    NODES,
+    DEFAULT_PROOF_NODES,
+    "Node budget of the harness's check that the true position is lost (ends a lost game early).",
 )
 @click.option(
     "--play-lost",
     is_flag=True,
     help="Also play the deals the committed exact results show lost (by default counted lost, not played).",
 )
-@click.option(
-    "--results",
-    "results",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help=f"The results folder holding the exact verdicts ({EXACT_NAME}) [default: found in ${RESULTS_ENV}, "
-    "./results or the checkout the package runs from].",
-)
+@_results_option(f"holding the exact verdicts ({EXACT_NAME})")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Play folder.")
 @click.option("--chunk", type=click.IntRange(1), default=None, help="Deals per task and per Parquet file.")
 @run_options
@@ -245,16 +233,9 @@ def _play_one(
     default=None,
     help="easy: won by greedy; medium: won by hop, not greedy; hard: won only with peeking [default: any].",
 )
-@click.option("-n", "count", type=click.IntRange(1), default=10, show_default=True, help="How many deals.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Which ones (a uniform draw).")
-@click.option(
-    "--results",
-    "results",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help=f"The results folder (holding {EXACT_NAME} and the play folders) [default: found in ${RESULTS_ENV}, "
-    "./results or the checkout the package runs from].",
-)
+@shown_option("-n", click.IntRange(1), 10, "How many deals.", "count")
+@shown_option("--seed", click.IntRange(0), 0, "Which ones (a uniform draw).")
+@_results_option(f"(holding {EXACT_NAME} and the play folders)")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @user_errors
 def deals_command(

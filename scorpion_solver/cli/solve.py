@@ -20,6 +20,7 @@ from .common import (
     notify_loading,
     reductions_options,
     rules_options,
+    shown_option,
     user_errors,
 )
 
@@ -71,12 +72,11 @@ def solve_json(result: SolveResult, source: str, number: int | None) -> dict:
 @click.option("--shortest", is_flag=True, help="Find a win of minimum length and prove it minimal.")
 @click.option("--walkthrough", is_flag=True, help="Print the position after every move of the solution.")
 @click.option("--color/--no-color", default=None, help="Suit colours in the walkthrough (default: when a terminal).")
-@click.option(
+@shown_option(
     "--layout",
-    type=click.Choice(["rows", "columns"]),
-    default="rows",
-    show_default=True,
-    help="Walkthrough layout: one line per column, or the columns side by side.",
+    click.Choice(["rows", "columns"]),
+    "rows",
+    "Walkthrough layout: one line per column, or the columns side by side.",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per deal and mode (docs/output.md).")
 @user_errors
