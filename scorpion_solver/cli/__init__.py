@@ -1,6 +1,7 @@
 """The ``scorpion`` command: a thin layer over the Python API, one module per command group.
 
-* ``common``: error handling (one line, exit 2), the rules options, loading a start;
+* ``common``: error handling (one line, exit 2), the option sets every command shares
+  (rules, budgets, moves, reductions, runs), the recorded command line, Ctrl-C and SIGTERM;
 * ``game``: ``deal``, ``perft``, ``replay``;
 * ``solve``: ``solve``;
 * ``analysis``: ``hint``, ``analyze``;
