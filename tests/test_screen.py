@@ -78,7 +78,7 @@ def test_solve_pairs_rows_are_the_same_with_and_without_the_screen(monkeypatch):
 
     pairs = [(n, mode) for n in range(1, 121) for mode in ("clear", "classic")] + [(7, "goodsol"), (2**63, "clear")]
     with_screen = backends.solve_pairs(pairs, SMALL)
-    monkeypatch.setattr(search, "screen_deals", lambda numbers, rules, limits: {})
+    monkeypatch.setattr(search, "screen_deals", lambda numbers, rules, limits, reductions: {})
     without = backends.solve_pairs(pairs, SMALL)
     assert sum(r["dead_at_root"] for r in with_screen) > 150
     assert [dict(r, seconds=0.0) for r in with_screen] == [dict(r, seconds=0.0) for r in without]
