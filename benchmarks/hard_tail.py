@@ -2,7 +2,7 @@
 
 Takes the Clear (or classic) deals of ``results/deals-1-1000000`` that needed
 the most nodes (``--top``), or a range of deals (``--range 1-3000``), solves
-each with the current build (``Limits()``: every sound reduction on; pass
+each with the current build (``Reductions()``: every sound reduction on; pass
 ``--off`` for ``safe_leads=False``, ``--no-successor-above`` for the deadlock
 test without that rule) and compares verdict and nodes with the
 committed row (see results/README.md for the build each folder was solved with). Prints one line
@@ -44,6 +44,7 @@ def main() -> int:
 
     from scorpion_solver.game.deal import deal
     from scorpion_solver.game.rules import get_rules
+    from scorpion_solver.solver.reductions import Reductions
     from scorpion_solver.solver.result import Limits
     from scorpion_solver.solver.search import solve
 
@@ -56,14 +57,15 @@ def main() -> int:
     else:
         parser.error("give --top N or --range A-B")
     rules = get_rules(args.mode)
-    limits = Limits(safe_leads=not args.off, successor_above=not args.no_successor_above)
-    solve(deal(1, rules), rules, limits)  # compile outside the timing
+    limits = Limits()
+    cuts = Reductions(safe_leads=not args.off, successor_above=not args.no_successor_above)
+    solve(deal(1, rules), rules, limits, reductions=cuts)  # compile outside the timing
     before = after = 0
     seconds = 0.0
     differ = []
     for number, status, nodes in zip(rows["deal"], rows["status"], rows["nodes"]):
         start = time.process_time()
-        result = solve(deal(int(number), rules), rules, limits)
+        result = solve(deal(int(number), rules), rules, limits, reductions=cuts)
         spent = time.process_time() - start
         seconds += spent
         before += int(nodes)

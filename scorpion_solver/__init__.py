@@ -42,7 +42,7 @@ from .game.view import Observation, sample_positions  # noqa: E402
 from .game.view_text import format_view, parse_view  # noqa: E402
 from .play import make_policy, play_game  # noqa: E402
 from .play.fair import fair_hint  # noqa: E402
-from .solver import LOST, UNKNOWN, WON, Limits, SolveResult  # noqa: E402
+from .solver import LOST, UNKNOWN, WON, Limits, Reductions, SolveResult  # noqa: E402
 
 __all__ = [
     "CLASSIC",
@@ -60,6 +60,7 @@ __all__ = [
     "Observation",
     "Position",
     "PositionError",
+    "Reductions",
     "Rules",
     "SolveResult",
     "analyze",

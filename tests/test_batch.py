@@ -26,6 +26,7 @@ from scorpion_solver import batch as B
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import is_won, parse_moves, replay
 from scorpion_solver.game.rules import get_rules
+from scorpion_solver.solver.reductions import Reductions
 
 WON_1_40 = {"clear": {5, 33, 37}, "classic": {5, 37}}  # docs/rules.md, "Verdicts"
 
@@ -447,9 +448,8 @@ def test_folder_made_before_the_successor_above_rule_resumes_only_with_it_off(tm
     resumed = invoke("batch", "1-20", "--mode", "clear", "--out", out, "--no-progress", *flags)
     assert resumed.exit_code == 0, resumed.output
     assert B.read_folder(out).column("deal").to_pylist() == list(range(1, 21))
-    assert B.default_out(B.parse_range("1-20"), ("clear",), B.Limits(successor_above=False)).name.endswith(
-        "-nosuccessorabove"
-    )
+    no_rule = Reductions(successor_above=False)
+    assert B.default_out(B.parse_range("1-20"), ("clear",), B.Limits(), no_rule).name.endswith("-nosuccessorabove")
 
 
 def test_folder_made_before_safe_leads_resumes_only_with_them_off(tmp_path):

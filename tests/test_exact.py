@@ -363,7 +363,14 @@ def test_hop_with_the_exact_endgame_is_reproducible_and_sees_only_the_view():
 
 
 def test_the_exact_endgame_is_off_by_default_and_recorded_only_when_on():
-    assert PolicySpec("hop").record() == {"policy": "hop", "seed": 0, "samples": 10, "nodes": 1000, "bandit": False}
+    assert PolicySpec("hop").record() == {
+        "policy": "hop",
+        "seed": 0,
+        "reductions": "deadlock",
+        "samples": 10,
+        "nodes": 1000,
+        "bandit": False,
+    }
     assert PolicySpec("hop", exact_endgame=5).record()["exact_endgame"] == 5
     assert make_policy("hop", CLEAR).exact_endgame == 0
     with pytest.raises(ValueError, match="option of hop"):

@@ -197,6 +197,31 @@ def test_sigterm_ends_a_batch_cleanly_recorded_and_resumable(tmp_path):
     assert f"{len(kept)} before" in done.stdout
 
 
+def test_sigterm_ends_a_play_run_as_it_ends_a_batch(tmp_path):
+    """``scorpion play RANGE`` handles SIGTERM as ``batch`` does: one line, 143, the run recorded as
+    interrupted, and the same command finishes it without playing a kept chunk again."""
+    out = tmp_path / "play"
+    command = [*SCORPION, "play", "1-400", "--policy", "greedy", "--play-lost", "--chunk", "10", "--workers", "1"]
+    command += ["--out", str(out), "--no-progress"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while not list(out.glob("chunk-*.parquet")) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.2)
+    assert process.poll() is None, "the play run ended before it could be stopped"
+    process.send_signal(signal.SIGTERM)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGTERM, stderr
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("interrupted: the finished chunks are kept"), stderr
+    assert lines[0].endswith("(stopped by SIGTERM)") and "Traceback" not in stderr
+    run_record = json.loads((out / "_batch.json").read_text())["runs"][-1]
+    assert run_record["interrupted"] == "SIGTERM" and run_record["stopped_early"] is True
+    kept = {p.name for p in out.glob("chunk-*.parquet")}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert f"{len(kept)} before" in done.stdout and len(list(out.glob("chunk-*.parquet"))) == 40
+
+
 @pytest.mark.slow
 def test_ctrl_c_on_a_dask_local_batch_prints_no_worker_tracebacks(tmp_path):
     pytest.importorskip("distributed")

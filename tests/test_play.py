@@ -237,6 +237,32 @@ def test_play_folder_skips_known_lost_deals_and_resumes(exact_folder, tmp_path):
     assert clear["ratio"] == clear["won"] / 2 and clear["contradictions"] == 0
 
 
+def test_a_play_folder_records_its_reductions_and_a_rerun_takes_them(exact_folder, tmp_path):
+    """A play folder records the preset of its solves' reductions; a rerun without one takes the folder's,
+    and a folder that records none (the committed ones) reads as PLAY_REDUCTIONS (``deadlock``)."""
+    out = tmp_path / "play"
+
+    def settings(reductions):
+        spec = PolicySpec("greedy", reductions=reductions)
+        return PlaySettings(plan.parse_range("30-40"), ("clear",), spec, exact=exact_folder, chunk=4)
+
+    run_play(settings("full"), out, lambda: LocalBackend(1), progress=False)
+    meta_path = out / "_batch.json"
+    assert json.loads(meta_path.read_text())["play"]["reductions"] == "full"
+    (out / "chunk-00000038-00000040.parquet").unlink()
+    again = run_play(settings(None), out, lambda: LocalBackend(1), progress=False)
+    assert (again.written, again.already) == (1, 2)
+    with pytest.raises(plan.BatchError, match="refusing to mix games of different settings"):
+        run_play(settings("deadlock"), out, lambda: LocalBackend(1), progress=False)
+    meta = json.loads(meta_path.read_text())
+    del meta["play"]["reductions"]  # as the committed play folders, played before the field existed
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(plan.BatchError, match="refusing to mix games of different settings"):
+        run_play(settings("full"), out, lambda: LocalBackend(1), progress=False)
+    assert run_play(settings("deadlock"), out, lambda: LocalBackend(1), progress=False).already == 3
+    assert run_play(settings(None), out, lambda: LocalBackend(1), progress=False).already == 3
+
+
 def test_stats_and_deals_commands_on_play_folders(exact_folder, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     results = Path("results")

@@ -36,6 +36,7 @@ from scorpion_solver.game.engine import (
 )
 from scorpion_solver.game.position_text import parse_position
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, PRESETS, SCORPION2, WASP, get_rules
+from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_deadlocked, jit_perft, solve
 
@@ -135,7 +136,8 @@ def test_wasp_any_card_into_a_space():
 # the solver in every preset
 
 QUICK_DEALS = range(1, 61)
-UNPRUNED = Limits(nodes=50_000, prune=False)
+UNPRUNED = Limits(nodes=50_000)
+NO_PRUNE = Reductions(prune=False)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -165,7 +167,7 @@ def test_wins_replay_and_pruning_keeps_verdicts(name):
 def test_pruning_keeps_verdicts_deals_1_to_60(name):
     rules = get_rules(name)
     for number in range(1, 61):
-        plain = solve(deal(number, rules), rules, Limits(nodes=200_000, prune=False))
+        plain = solve(deal(number, rules), rules, Limits(nodes=200_000), reductions=NO_PRUNE)
         if plain.status != "unknown":
             assert solve(deal(number, rules), rules).status == plain.status, (name, number)
 

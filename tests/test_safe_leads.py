@@ -26,6 +26,7 @@ from scorpion_solver.game.engine import apply_move, is_won, legal_moves, parse_m
 from scorpion_solver.game.position import Position
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP, Rules, get_rules
 from scorpion_solver.solver import kernel as K
+from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.reference_search import reference_solve, safe_lead
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import solve, to_compact
@@ -75,7 +76,7 @@ def test_lemma_holds_on_winning_lines(rules):
     """(Under classic rules it fails: see kernel._safe_lead; classic never asks for safe leads.)"""
     fired = lines = 0
     for number in range(1, 121):
-        result = solve(deal(number, rules), rules, Limits(nodes=300_000, safe_leads=False))
+        result = solve(deal(number, rules), rules, Limits(nodes=300_000), reductions=Reductions(safe_leads=False))
         if result.status == "won":
             lines += 1
             fired += check_line(deal(number, rules), parse_moves(result.solution), rules)
@@ -121,7 +122,7 @@ def test_kernel_and_twin_pick_the_same_safe_leads(rules):
 def test_no_safe_leads_with_frozen_runs_or_wasp_spaces(rules):
     for number in range(1, 41):
         on = solve(deal(number, rules), rules, Limits(nodes=100_000))
-        off = solve(deal(number, rules), rules, Limits(nodes=100_000, safe_leads=False))
+        off = solve(deal(number, rules), rules, Limits(nodes=100_000), reductions=Reductions(safe_leads=False))
         assert (on.status, on.nodes, on.solution) == (off.status, off.nodes, off.solution)
 
 
@@ -130,7 +131,7 @@ def test_verdicts_equal_on_and_off_1_to_300(rules):
     """Classic never asks for safe leads (see ``kernel._safe_lead``): the same search on and off."""
     for number in range(1, 301):
         on = solve(deal(number, rules), rules, Limits(nodes=500_000))
-        off = solve(deal(number, rules), rules, Limits(nodes=500_000, safe_leads=False))
+        off = solve(deal(number, rules), rules, Limits(nodes=500_000), reductions=Reductions(safe_leads=False))
         if "unknown" not in (on.status, off.status):
             assert on.status == off.status, number
         assert on.nodes <= off.nodes or on.status == "won", number
@@ -141,10 +142,11 @@ def test_verdicts_equal_on_and_off_1_to_300(rules):
 def test_reference_search_cuts_the_same_nodes():
     """The plain twin applies the same rule: the same nodes as the kernel, on and off."""
     for rules, number in ((CLEAR, 202), (CLASSIC, 37), (CLEAR, 5), (GOODSOL, 33)):
-        for limits in (Limits(), Limits(safe_leads=False), Limits(successor_above=False)):
-            twin, jit = reference_solve(deal(number, rules), rules, limits), solve(deal(number, rules), rules, limits)
+        for cuts in (Reductions(), Reductions(safe_leads=False), Reductions(successor_above=False)):
+            twin = reference_solve(deal(number, rules), rules, Limits(), cuts)
+            jit = solve(deal(number, rules), rules, Limits(), reductions=cuts)
             assert (twin.status, twin.nodes, twin.solution) == (jit.status, jit.nodes, jit.solution)
     # without the successor-above rule, which proves deal 202 lost at the root
-    on = solve(deal(202), CLEAR, Limits(successor_above=False))
-    off = solve(deal(202), CLEAR, Limits(safe_leads=False, successor_above=False))
+    on = solve(deal(202), CLEAR, Limits(), reductions=Reductions(successor_above=False))
+    off = solve(deal(202), CLEAR, Limits(), reductions=Reductions(safe_leads=False, successor_above=False))
     assert (off.nodes, on.nodes) == (20572, 14505)

@@ -20,6 +20,7 @@ from scorpion_solver.game.rules import PRESETS
 from scorpion_solver.solver import deal_kernel as D
 from scorpion_solver.solver import kernel as K
 from scorpion_solver.solver.deadlock import is_deadlocked
+from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import screen_deals, solve_deal
 
@@ -52,7 +53,7 @@ def test_screen_verdicts_are_the_plain_deadlock_test(name):
 
 
 def test_nothing_is_screened_without_the_deadlock_test_or_past_int64():
-    assert screen_deals(list(range(1, 50)), CLEAR, Limits(prune=False)) == {}
+    assert screen_deals(list(range(1, 50)), CLEAR, Limits(), Reductions(prune=False)) == {}
     assert screen_deals([2**63, 2**64 + 1], CLEAR, SMALL) == {}
     assert screen_deals([], CLEAR, SMALL) == {}
 
@@ -77,7 +78,7 @@ def test_solve_pairs_rows_are_the_same_with_and_without_the_screen(monkeypatch):
 
     pairs = [(n, mode) for n in range(1, 121) for mode in ("clear", "classic")] + [(7, "goodsol"), (2**63, "clear")]
     with_screen = backends.solve_pairs(pairs, SMALL)
-    monkeypatch.setattr(search, "screen_deals", lambda numbers, rules, limits: {})
+    monkeypatch.setattr(search, "screen_deals", lambda numbers, rules, limits, reductions: {})
     without = backends.solve_pairs(pairs, SMALL)
     assert sum(r["dead_at_root"] for r in with_screen) > 150
     assert [dict(r, seconds=0.0) for r in with_screen] == [dict(r, seconds=0.0) for r in without]

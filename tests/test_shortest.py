@@ -20,6 +20,7 @@ from scorpion_solver.game.engine import apply_move, canonical_key, is_won, legal
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, PRESETS, WASP
 from scorpion_solver.solver import kernel as K
 from scorpion_solver.solver import search as S
+from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_bounded_search, solve, solve_shortest
 from scorpion_solver.solver.shortest import (
@@ -194,7 +195,7 @@ def test_cost_to_go_is_a_lower_bound_along_every_found_win(rules):
 def test_deal_1758_clear_has_a_50_move_minimum():
     start = deal(RIDING_KING_DEAL, CLEAR)
     for safe_leads in (False, True):
-        result = solve_shortest(start, CLEAR, Limits(safe_leads=safe_leads))
+        result = solve_shortest(start, CLEAR, Limits(), Reductions(safe_leads=safe_leads))
         assert (result.solution_length, result.shortest) == (50, "proved")
         assert is_won(replay(start, parse_moves(result.solution), CLEAR), CLEAR)
         assert sum(m.card % 13 == 12 for m in parse_moves(result.solution) if not m.is_tail) == 1

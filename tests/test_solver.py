@@ -24,6 +24,7 @@ from scorpion_solver.game.position_text import parse_position
 from scorpion_solver.game.rules import CLASSIC, CLEAR
 from scorpion_solver.solver import deadlock, search
 from scorpion_solver.solver import kernel as K
+from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.reference_search import reference_solve
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_deadlocked, jit_legal_moves, max_table_entries, solve
@@ -33,8 +34,10 @@ WON_1_40 = {"clear": {5, 33, 37}, "classic": {5, 37}}
 HARD_DEAL = 4929  # lost in clear after about 970,000 nodes
 
 
-def jit(pos, rules, limits=Limits()):
-    return solve(pos, rules, limits, engine="jit", polish=False)  # the reference twin has no polish
+def jit(pos, rules, limits=Limits(), reductions=Reductions()):
+    return solve(
+        pos, rules, limits, engine="jit", polish=False, reductions=reductions
+    )  # the reference twin has no polish
 
 
 def assert_solution_wins(pos, result, rules):
@@ -132,8 +135,8 @@ def twin_big():
     grow the table (29,551 with safe leads; the twins' agreement with both on is in
     test_safe_leads.py and test 1-40 above)."""
     pos = deal(32246)  # won in clear after some 50000 nodes
-    limits = Limits(safe_leads=False, successor_above=False)
-    return pos, jit(pos, CLEAR, limits), reference_solve(pos, CLEAR, limits)
+    limits, reductions = Limits(), Reductions(safe_leads=False, successor_above=False)
+    return pos, jit(pos, CLEAR, limits, reductions), reference_solve(pos, CLEAR, limits, reductions)
 
 
 def test_jit_equals_reference_across_table_growth(twin_big):
@@ -199,13 +202,13 @@ def test_pruning_does_not_change_verdicts_off_the_winning_lines(winning_lines):
     for (mode, number), line in winning_lines.items():
         rules = CLEAR if mode == "clear" else CLASSIC
         for i, pos in enumerate(line[:-1]):
-            assert jit(pos, rules, Limits(prune=False)).status == "won", (mode, number, i)
+            assert jit(pos, rules, Limits(), Reductions(prune=False)).status == "won", (mode, number, i)
             for move in legal_moves(pos, rules):
                 child = apply_move(pos, move, rules)
                 if child == line[i + 1]:
                     continue
                 pruned = jit(child, rules)
-                full = jit(child, rules, Limits(prune=False, nodes=200_000))
+                full = jit(child, rules, Limits(nodes=200_000), Reductions(prune=False))
                 assert full.status != "unknown", (mode, number, i, moves_text([move]))
                 assert pruned.status == full.status, (mode, number, i, moves_text([move]))
                 assert pruned.deadlock_prunes == 0 or pruned.nodes <= full.nodes
@@ -232,7 +235,7 @@ def test_pruning_does_not_change_verdicts_near_the_end_of_lost_playouts(rules):
             if back >= len(path):
                 break
             pos = path[-1 - back]
-            full = jit(pos, rules, Limits(prune=False, nodes=200_000))
+            full = jit(pos, rules, Limits(nodes=200_000), Reductions(prune=False))
             if full.status == "unknown":
                 continue
             pruned = jit(pos, rules)
@@ -251,8 +254,8 @@ def test_reference_pruning_matches_jit_off_the_line(winning_lines):
         for move in legal_moves(pos, CLEAR):
             child = apply_move(pos, move, CLEAR)
             for prune in (True, False):
-                limits = Limits(prune=prune, nodes=5_000)
-                got, want = jit(child, CLEAR, limits), reference_solve(child, CLEAR, limits)
+                limits, reductions = Limits(nodes=5_000), Reductions(prune=prune)
+                got, want = jit(child, CLEAR, limits, reductions), reference_solve(child, CLEAR, limits, reductions)
                 if want.status == "unknown":
                     continue
                 fields = (
@@ -421,9 +424,9 @@ tail: KS QS JS
 """
 
 
-def both_engines(pos, rules, limits=Limits()):
-    got = jit(pos, rules, limits)
-    want = reference_solve(pos, rules, limits)
+def both_engines(pos, rules, limits=Limits(), reductions=Reductions()):
+    got = jit(pos, rules, limits, reductions)
+    want = reference_solve(pos, rules, limits, reductions)
     assert (got.status, got.nodes, got.solution) == (want.status, want.nodes, want.solution)
     return got
 
@@ -449,9 +452,9 @@ def test_lost_with_no_moves(prune):
     pos = parse_position(NO_MOVES).position
     assert legal_moves(pos, CLEAR) == [] and jit_legal_moves(pos, CLEAR) == []
     assert is_lost(pos, CLEAR)
-    result = both_engines(pos, CLEAR, Limits(prune=prune))
+    result = both_engines(pos, CLEAR, Limits(), Reductions(prune=prune))
     assert (result.status, result.nodes, result.solution, result.max_depth) == ("lost", 1, "", 0)
-    assert result.dead_at_root == reference_solve(pos, CLEAR, Limits(prune=prune)).dead_at_root
+    assert result.dead_at_root == reference_solve(pos, CLEAR, Limits(), Reductions(prune=prune)).dead_at_root
 
 
 def test_win_needs_the_tail_deal_clear():

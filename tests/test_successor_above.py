@@ -20,7 +20,7 @@ from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import apply_move, parse_moves
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP, get_rules
 from scorpion_solver.solver import kernel as K
-from scorpion_solver.solver import search
+from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_deadlocked, solve
 
@@ -33,7 +33,7 @@ def test_verdicts_equal_on_and_off_1_to_300(rules):
     fewer = 0
     for number in range(1, 301):
         on = solve(deal(number, rules), rules, Limits(nodes=500_000))
-        off = solve(deal(number, rules), rules, Limits(nodes=500_000, successor_above=False))
+        off = solve(deal(number, rules), rules, Limits(nodes=500_000), reductions=Reductions(successor_above=False))
         if "unknown" not in (on.status, off.status):
             assert on.status == off.status, number
         fewer += on.nodes < off.nodes
@@ -42,7 +42,7 @@ def test_verdicts_equal_on_and_off_1_to_300(rules):
 
 def test_the_rule_decides_deals_at_the_root_the_old_test_left_open():
     # Clear deal 202: 14,505 nodes without the rule, one with it.
-    assert solve(deal(202), CLEAR, Limits(successor_above=False)).nodes == 14_505
+    assert solve(deal(202), CLEAR, Limits(), reductions=Reductions(successor_above=False)).nodes == 14_505
     on = solve(deal(202), CLEAR)
     assert (on.status, on.nodes, on.dead_at_root) == ("lost", 1, True)
 
@@ -53,8 +53,8 @@ def test_checking_after_every_move_prunes_no_more(rules, monkeypatch):
     the rule fail where the parent passed (``kernel._lands_over_predecessor``): running the test
     after every move (``PRUNE_EVERY_MOVE``) gives the same nodes, with more tests run."""
     normal = [solve(deal(n, rules), rules, Limits(nodes=500_000)) for n in range(1, 301)]
-    bits = search.prune_bits
-    monkeypatch.setattr(search, "prune_bits", lambda limits: bits(limits) | K.PRUNE_EVERY_MOVE)
+    bits = Reductions.kernel_bits
+    monkeypatch.setattr(Reductions, "kernel_bits", lambda reductions: bits(reductions) | K.PRUNE_EVERY_MOVE)
     every = [solve(deal(n, rules), rules, Limits(nodes=500_000)) for n in range(1, 301)]
     for n, a, b in zip(range(1, 301), normal, every):
         assert (a.status, a.nodes, a.solution) == (b.status, b.nodes, b.solution), n

@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 
 from .. import __version__
 from ..game.rules import MODES, get_rules
+from ..solver.reductions import FULL, Reductions
 from ..solver.result import Limits
 from .folder import _STRINGIFY, COLUMNS
 from .plan import BatchError
@@ -28,8 +29,10 @@ _STRING_COLUMNS = tuple(name for name in COLUMNS if name in _STRINGIFY)
 _warm = False  # whether this process has loaded the jitted solver (see warm_up)
 
 
-def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
-    """Solve each (deal, mode); return one row per pair (the SCHEMA columns).
+def solve_pairs(
+    pairs: list[tuple[int, str]], limits: Limits, reductions: Reductions = FULL, shortest: bool = False
+) -> list[dict]:
+    """Solve each (deal, mode) (with ``shortest``: a win of minimum length); return one row per pair (the SCHEMA columns).
 
     Runs in worker processes. An exception names the deal and mode.
     """
@@ -39,17 +42,17 @@ def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
     if not _warm:
         warm_up()
     screened: dict[str, dict] = {}  # mode -> the results of its deals lost at the root, found chunk-wise
-    if not limits.shortest:
+    if not shortest:
         for mode in dict.fromkeys(m for _, m in pairs):
-            screened[mode] = screen_deals([n for n, m in pairs if m == mode], get_rules(mode), limits)
+            screened[mode] = screen_deals([n for n, m in pairs if m == mode], get_rules(mode), limits, reductions)
     rows = []
     for number, mode in pairs:
         rules = get_rules(mode)
         try:
-            if limits.shortest:
-                result = solve_shortest(deal(number, rules), rules, limits)
+            if shortest:
+                result = solve_shortest(deal(number, rules), rules, limits, reductions)
             else:
-                result = screened[mode].get(number) or solve_deal(number, rules, limits)
+                result = screened[mode].get(number) or solve_deal(number, rules, limits, reductions)
         except Exception as exc:
             raise RuntimeError(f"deal {number} ({mode}): {type(exc).__name__}: {exc}") from exc
         row = dict(vars(result))  # as_row() without asdict's deep copy: every field is a scalar
@@ -67,9 +70,15 @@ def solve_pairs(pairs: list[tuple[int, str]], limits: Limits) -> list[dict]:
     return rows
 
 
-def solve_chunk(deals: tuple[int, ...], modes: tuple[str, ...], limits: Limits) -> list[dict]:
+def solve_chunk(
+    deals: tuple[int, ...],
+    modes: tuple[str, ...],
+    limits: Limits,
+    reductions: Reductions = FULL,
+    shortest: bool = False,
+) -> list[dict]:
     """The rows of one chunk: every deal in every mode."""
-    return solve_pairs([(n, m) for n in deals for m in modes], limits)
+    return solve_pairs([(n, m) for n in deals for m in modes], limits, reductions, shortest)
 
 
 def warm_up(modes: Iterable[str] = MODES) -> None:

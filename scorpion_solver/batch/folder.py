@@ -41,6 +41,7 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..game.rules import get_rules
+from ..solver.reductions import FULL, TITLES, Reductions
 from ..solver.result import DEFAULT_MEMORY_MB, Limits, SolveResult
 from .plan import BatchError, BatchSettings, DealSet
 
@@ -64,7 +65,7 @@ _PINNED = {  # narrower or documented types for the known fields
     "solution_length": pa.int32(),
     "max_depth": pa.int32(),
     "peak_entries": pa.int64(),  # transposition table entries at the end
-    "stopped_by": pa.string(),  # nodes | memory | time | depth, "" when decided
+    "stopped_by": pa.string(),  # nodes | memory | time, "" when decided
 }
 _BY_ANNOTATION = {"int": pa.int64(), "float": pa.float64(), "str": pa.string(), "bool": pa.bool_()}
 _RESULT_SKIP = ("rules", "deal")  # rules is the mode column; deal has its own
@@ -134,38 +135,45 @@ def _rule_choices(record: dict | None) -> dict | None:
     return None if record is None else {k: v for k, v in record.items() if k != "source"}
 
 
-def limits_record(limits: Limits) -> dict:
-    record = asdict(limits)
-    if not record["shortest"]:
-        del record["shortest"]  # as folders written before the option recorded ordinary solves
+def limits_record(limits: Limits, reductions: Reductions = FULL, shortest: bool = False) -> dict:
+    """How a folder records the way its rows were solved (its ``limits``): the budgets, each
+    reduction's switch (``Reductions.record``), and ``shortest`` when set (folders written
+    before the option recorded ordinary solves without it)."""
+    record = {**asdict(limits), **reductions.record()}
+    if shortest:
+        record["shortest"] = True
     return _json_clean(record)
 
 
-# The search reductions a folder records, with what the text of its limits says and the
-# option that switches each off: a record from before a reduction existed means it off.
-REDUCTIONS = {
-    "safe_leads": ("no safe leads", "--no-safe-leads"),
-    "successor_above": ("no successor-above rule", "--no-successor-above"),
-}
+def settings_record(settings: BatchSettings) -> dict:
+    """The ``limits`` record of a batch's settings."""
+    return limits_record(settings.limits, settings.reductions, settings.shortest)
 
 
-def recorded_reduction(record: dict, name: str) -> bool:
-    """Whether a folder's recorded limits have reduction ``name`` (a key of REDUCTIONS) on."""
-    return bool(record.get(name, False))
+def recorded_reductions(record: dict) -> Reductions:
+    """The reductions a folder's ``limits`` record names (one written before a reduction existed: that one off)."""
+    return Reductions.from_record(record)
 
 
-def _same_limits(record: dict, limits: Limits) -> bool:
-    """Whether recorded limits are these."""
-    return dict(record, **{n: recorded_reduction(record, n) for n in REDUCTIONS}) == limits_record(limits)
+def _same_limits(record: dict, settings: BatchSettings) -> bool:
+    """Whether recorded limits are those of these settings."""
+    return dict(record, **recorded_reductions(record).record()) == settings_record(settings)
 
 
 def limits_text(record: dict) -> str:
     seconds = record.get("seconds")
     time_part = f", time {seconds:g} s" if seconds else ""
-    prune = "" if record.get("prune", True) else ", no pruning"
-    off = "".join(f", {text}" for name, (text, _) in REDUCTIONS.items() if not recorded_reduction(record, name))
+    off = "".join(f", no {TITLES[name]}" for name in recorded_reductions(record).off())
     shortest = ", shortest" if record.get("shortest") else ""
-    return f"nodes {record['nodes']}, memory {record['memory_mb']} MB{time_part}{prune}{off}{shortest}"
+    return f"nodes {record['nodes']}, memory {record['memory_mb']} MB{time_part}{off}{shortest}"
+
+
+class FewerReductions(BatchError):
+    """A run asks a folder for reductions it was made without (``missing``: their names); resuming it needs them off."""
+
+    def __init__(self, message: str, missing: list[str]) -> None:
+        super().__init__(message)
+        self.missing = missing
 
 
 def machine_record() -> dict:
@@ -429,20 +437,18 @@ def _refuse_duplicates(out: Path, paths: list[Path], tables: list[pa.Table]) -> 
         )
 
 
-def default_out(deals: DealSet, modes: tuple[str, ...], limits: Limits) -> Path:
-    """``results/<start>-<end>-<modes>-n<nodes>`` (plus -m<MB> / -t<S> when not the defaults)."""
+def default_out(
+    deals: DealSet, modes: tuple[str, ...], limits: Limits, reductions: Reductions = FULL, shortest: bool = False
+) -> Path:
+    """``results/<start>-<end>-<modes>-n<nodes>`` (plus -m<MB> / -t<S> when not the defaults,
+    -no<reduction> for each reduction off, e.g. -nosafeleads, and -shortest)."""
     name = f"{deals.label}-{'+'.join(modes)}-n{limits.nodes}"
     if limits.memory_mb != DEFAULT_MEMORY_MB:
         name += f"-m{limits.memory_mb}"
     if limits.seconds is not None:
         name += f"-t{limits.seconds:g}"
-    if not limits.prune:
-        name += "-noprune"
-    if not limits.safe_leads:
-        name += "-nosafeleads"
-    if not limits.successor_above:
-        name += "-nosuccessorabove"
-    if limits.shortest:
+    name += "".join(f"-no{off.replace('_', '')}" for off in reductions.off())
+    if shortest:
         name += "-shortest"
     return Path("results") / name
 
@@ -486,6 +492,50 @@ def _refuse_other_columns(out: Path, meta: dict) -> None:
         )
 
 
+def folder_to_retry(deals: DealSet, modes: tuple[str, ...], out: Path | None) -> tuple[Path, dict]:
+    """The folder ``--retry-unknown`` works on and its metadata: ``out``, or the one folder holding these deals."""
+    if out is None:
+        found = find_folders(deals, modes)
+        if len(found) != 1:
+            listed = ": " + ", ".join(str(p) for p in found) if found else ""
+            raise BatchError(
+                f"--retry-unknown needs --out DIR, the folder to retry ({len(found)} folders "
+                f"under results/ hold deals {deals.spec} in {','.join(modes)}{listed})"
+            )
+        out = found[0]
+    meta = read_metadata(out) if out.is_dir() else None
+    if meta is None:
+        raise BatchError(
+            f"{out} is not a results folder (no {METADATA}); --retry-unknown needs the folder of an earlier run"
+        )
+    return out, meta
+
+
+def retry_settings(
+    deals: DealSet,
+    modes: tuple[str, ...],
+    chunk: int | None,
+    recorded: dict,
+    nodes: int | None,
+    memory_mb: int | None,
+    seconds: float | None,
+) -> BatchSettings:
+    """The settings of a retry: the folder's recorded ``limits`` (reductions, shortest) with the bigger budget given."""
+    if nodes is None and memory_mb is None and seconds is None:
+        raise BatchError(
+            "--retry-unknown needs a bigger budget: give --nodes "
+            f"(the folder used {recorded['nodes']}), --memory or --time"
+        )
+    limits = Limits(
+        nodes=nodes or recorded["nodes"],
+        memory_mb=memory_mb or recorded["memory_mb"],
+        seconds=seconds if seconds is not None else recorded.get("seconds"),
+    )
+    return BatchSettings(
+        deals, modes, limits, chunk, recorded_reductions(recorded), bool(recorded.get("shortest", False))
+    )
+
+
 def check_folder(out: Path, meta: dict, settings: BatchSettings, retry: bool = False) -> None:
     """Refuse to add results made under other settings to a folder (BatchError says which)."""
     if meta.get("format") != FORMAT:
@@ -510,19 +560,17 @@ def check_folder(out: Path, meta: dict, settings: BatchSettings, retry: bool = F
             f"{out} was made with --chunk {meta['chunk']}; rerun with --chunk {meta['chunk']} "
             "(or without --chunk) or give another --out"
         )
-    if not retry and not _same_limits(meta["limits"], settings.limits):
-        wanted = [
-            option
-            for name, (_, option) in REDUCTIONS.items()
-            if getattr(settings.limits, name) and not recorded_reduction(meta["limits"], name)
-        ]
-        hint = f" (it was made with fewer search reductions: add {' '.join(wanted)})" if wanted else ""
-        raise BatchError(
+    if not retry and not _same_limits(meta["limits"], settings):
+        recorded = recorded_reductions(meta["limits"])
+        missing = [name for name in recorded.off() if name not in settings.reductions.off()]
+        hint = f" (it was made without {', '.join(TITLES[name] for name in missing)})" if missing else ""
+        message = (
             f"{out} was made with limits ({limits_text(meta['limits'])}); this run asks for "
-            f"({limits_text(limits_record(settings.limits))}): refusing to mix results of "
+            f"({limits_text(settings_record(settings))}): refusing to mix results of "
             f"different limits in one folder{hint} (to re-solve its unknown deals with a bigger budget, "
             f"use --retry-unknown --out {out})"
         )
+        raise FewerReductions(message, missing) if missing else BatchError(message)
 
 
 def new_metadata(settings: BatchSettings, chunk: int) -> dict:
@@ -533,7 +581,7 @@ def new_metadata(settings: BatchSettings, chunk: int) -> dict:
         "deals": settings.deals.describe(),
         "modes": list(settings.modes),
         "rules": rules_record(settings.modes),
-        "limits": limits_record(settings.limits),
+        "limits": settings_record(settings),
         "chunk": chunk,
         "columns": list(COLUMNS),
         "runs": [],

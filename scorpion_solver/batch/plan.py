@@ -18,6 +18,7 @@ import numpy as np
 
 from ..game.rules import PRESETS, get_rules
 from ..game.text_input import read_text, visible
+from ..solver.reductions import FULL, Reductions
 from ..solver.result import Limits
 
 MAX_DEFAULT_CHUNK = 1000
@@ -168,7 +169,14 @@ def plan_chunks(deals: DealSet, size: int) -> Iterator[Chunk]:
 
 @dataclass(frozen=True)
 class BatchSettings:
+    """What a batch solves and how: the deals, the modes, the budget, the search's reductions, the chunking.
+
+    ``shortest``: each win is one of minimum length, proved minimal (``search.solve_shortest``).
+    """
+
     deals: DealSet
     modes: tuple[str, ...]
     limits: Limits
     chunk: int | None = None  # None: the folder's, or default_chunk()
+    reductions: Reductions = FULL
+    shortest: bool = False

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -31,6 +31,7 @@ import pyarrow as pa
 from .. import __version__
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES, WON, play_game
 from ..play.players import PolicySpec
+from ..play.policies import PLAY_REDUCTIONS
 from ..solver.result import LOST
 from .backends import warm_up
 from .folder import (
@@ -168,7 +169,8 @@ def play_pairs(triples: list[tuple[int, str, str]], spec: PolicySpec, move_cap: 
             )
         else:
             try:
-                record = play_game(deal(number, rules), rules, spec.build(rules, seed), move_cap, proof_nodes)
+                policy = spec.build(rules, seed)
+                record = play_game(deal(number, rules), rules, policy, move_cap, proof_nodes, spec.search_reductions())
             except Exception as exc:
                 raise RuntimeError(f"deal {number} ({mode}): {type(exc).__name__}: {exc}") from exc
             if record.outcome == WON and thoughtful == LOST:
@@ -250,7 +252,7 @@ def check_play_folder(out: Path, meta: dict, settings: PlaySettings) -> None:
     theirs = {
         "modes": meta.get("modes"),
         "deals": meta.get("deals", {}).get("sha256"),
-        "play": meta.get("play"),
+        "play": recorded_play(meta),
         "columns": meta.get("columns"),
     }
     for key in mine:
@@ -269,12 +271,28 @@ def check_play_folder(out: Path, meta: dict, settings: PlaySettings) -> None:
         raise BatchError(f"{out} was made with --chunk {meta['chunk']}; rerun without --chunk or give another --out")
 
 
+def recorded_play(meta: dict) -> dict | None:
+    """A play folder's ``play`` settings; one that records no reductions preset was played with PLAY_REDUCTIONS."""
+    play = meta.get("play")
+    return {"reductions": PLAY_REDUCTIONS, **play} if isinstance(play, dict) else play
+
+
+def with_reductions(settings: PlaySettings, meta: dict | None) -> PlaySettings:
+    """``settings`` with a reductions preset: the one asked for, else the folder's (``meta``), else PLAY_REDUCTIONS."""
+    if settings.policy.reductions is not None:
+        return settings
+    recorded = (recorded_play(meta) or {}).get("reductions") if meta else None
+    return replace(settings, policy=replace(settings.policy, reductions=recorded or PLAY_REDUCTIONS))
+
+
 def default_play_out(settings: PlaySettings) -> Path:
     spec = settings.policy
     name = f"play-{settings.deals.label}-{'+'.join(settings.modes)}-{spec.name}"
     if spec.name in ("hop", "commit"):
         name += f"-k{spec.samples}-n{spec.nodes}" + ("-ucb" if spec.bandit else "")
         name += f"-x{spec.exact_endgame}" if spec.exact_endgame else ""
+    if spec.reductions not in (None, PLAY_REDUCTIONS):
+        name += f"-{spec.reductions}"
     return Path("results") / f"{name}-s{spec.seed}"
 
 
@@ -296,11 +314,16 @@ def run_play(
     progress: bool | None = None,
     command: str | None = None,
 ) -> PlayReport:
-    """Play every chunk of the plan not yet in ``out``; return what was done (``resumable.run_chunks``)."""
+    """Play every chunk of the plan not yet in ``out``; return what was done (``resumable.run_chunks``).
+
+    Without a reductions preset (``settings.policy.reductions`` None) a run
+    resumes with the folder's, and a new folder gets ``PLAY_REDUCTIONS``.
+    """
     started = time.perf_counter()
     meta = read_metadata(out) if out.is_dir() else None
     if out.exists() and not out.is_dir():
         raise BatchError(f"{out} exists and is not a folder")
+    settings = with_reductions(settings, meta)
     verdicts = thoughtful_verdicts(settings.exact, settings.deals, settings.modes)
     if meta is None:
         refuse_foreign_folder(out)

@@ -24,21 +24,20 @@ from ..solver.result import LOST, UNKNOWN, WON
 from .backends import solve_chunk, solve_pairs, warm_up
 from .folder import (
     METADATA,
-    REDUCTIONS,
     SCHEMA,
     FolderLock,
     check_folder,
     finished_chunks,
-    limits_record,
     limits_text,
     new_metadata,
     read_chunk,
     read_folder,
     read_metadata,
-    recorded_reduction,
+    recorded_reductions,
     refuse_foreign_folder,
     remove_stale_tmp,
     run_record,
+    settings_record,
     write_chunk,
     write_metadata,
 )
@@ -129,7 +128,8 @@ def run_batch(
         )
 
     def task(c: Chunk) -> Task:
-        return Task(c.name, solve_chunk, (tuple(c.deals.tolist()), settings.modes, settings.limits), len(c.deals))
+        how = (settings.limits, settings.reductions, settings.shortest)
+        return Task(c.name, solve_chunk, (tuple(c.deals.tolist()), settings.modes, *how), len(c.deals))
 
     def write(task: Task, rows: list[dict], report: BatchReport) -> None:
         write_chunk(out, task.key, rows, meta["columns"])
@@ -180,11 +180,8 @@ def retry_unknown(
                 f"{out} is not finished ({len(missing)} of {len(plan)} chunks missing): rerun the "
                 "original command to finish it before --retry-unknown"
             )
-        if limits.prune != meta["limits"].get("prune", True):
-            raise BatchError("--retry-unknown cannot change the pruning setting of a folder")
-        for name, (_, option) in REDUCTIONS.items():
-            if getattr(limits, name) != recorded_reduction(meta["limits"], name):
-                raise BatchError(f"--retry-unknown cannot change a folder's search reductions ({option})")
+        if settings.reductions != recorded_reductions(meta["limits"]):
+            raise BatchError("--retry-unknown cannot change a folder's search reductions")
         work: list[tuple[str, list[tuple[int, str]]]] = []
         same_budget = 0  # unknown rows this very budget already left unknown
         tally = Tally(settings.modes)
@@ -230,7 +227,7 @@ def retry_unknown(
             "retry-unknown",
             command,
             backend.name,
-            {"execution": backend.describe(), "limits": limits_record(limits), "solves": total},
+            {"execution": backend.describe(), "limits": settings_record(settings), "solves": total},
         )
         meta["retries"].append(record)
         write_metadata(out, meta)
@@ -251,7 +248,8 @@ def retry_unknown(
             bar.set_postfix_str(tally.text(), refresh=False)
             bar.update(task.deals)
 
-        tasks = (Task(name, solve_pairs, (pairs, limits), len(pairs)) for name, pairs in work)
+        how = (limits, settings.reductions, settings.shortest)
+        tasks = (Task(name, solve_pairs, (pairs, *how), len(pairs)) for name, pairs in work)
         drive_recorded(backend, tasks, on_done, bar, report, record, out, meta)
     report.seconds = time.perf_counter() - started
     return report

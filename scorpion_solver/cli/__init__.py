@@ -1,6 +1,7 @@
 """The ``scorpion`` command: a thin layer over the Python API, one module per command group.
 
-* ``common``: error handling (one line, exit 2), the rules options, loading a start;
+* ``common``: error handling (one line, exit 2), the option sets every command shares
+  (rules, budgets, moves, reductions, runs), the recorded command line, Ctrl-C and SIGTERM;
 * ``game``: ``deal``, ``perft``, ``replay``;
 * ``solve``: ``solve``;
 * ``analysis``: ``hint``, ``analyze``;
@@ -24,7 +25,7 @@ except ImportError:  # click before 8.2 prints the help itself
 from ..game.text_input import visible
 from .analysis import analyze_command, hint_command
 from .batch import batch_command, stats_command
-from .common import UserError, load_start, quiet_broken_pipe, resolve_rules, rules_from, user_errors
+from .common import UserError, load_start, quiet_broken_pipe, remember_arguments, resolve_rules, user_errors
 from .game import deal_command, perft_command, replay_command
 from .play import deals_command, play_command
 from .serve import serve_command
@@ -37,6 +38,7 @@ class OneLineErrors(click.Group):
     """A click group whose usage errors (bad option value, unknown option) are one line, exit 2."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        remember_arguments(args)  # the command a folder or a page records (None: this process's own sys.argv)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             sys.stdout.flush()  # here, not at exit: a reader gone by now is a quiet stop, not a warning
@@ -88,7 +90,7 @@ for _command in (
 ):
     main.add_command(_command)
 
-__all__ = ["UserError", "load_start", "main", "resolve_rules", "rules_from", "user_errors"]
+__all__ = ["UserError", "load_start", "main", "resolve_rules", "user_errors"]
 
 
 if __name__ == "__main__":  # pragma: no cover

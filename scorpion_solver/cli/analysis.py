@@ -21,18 +21,18 @@ from ..analysis.game_record import (
 )
 from ..analysis.hints import ALREADY_WON, WINNABLE, HintReport, hint
 from ..game.engine import move_text, moves_text, replay
-from ..solver.result import DEFAULT_MEMORY_MB, LOST, UNKNOWN, Limits
+from ..game.rules import Rules
+from ..solver.result import LOST, UNKNOWN, Limits
 from .common import (
-    MEGABYTES,
-    NODES,
-    SECONDS,
     UserError,
+    budget_options,
     echo_json,
     load_start,
     load_view,
-    moves_from,
-    one_rules,
+    moves_options,
+    notify_loading,
     rules_options,
+    shown_option,
     user_errors,
 )
 
@@ -40,34 +40,13 @@ from .common import (
 ANALYSIS_NODES = 5_000_000
 
 
-def _load(source: str, mode: str | None, rules_name: str | None):
-    return load_start(source, one_rules(mode, rules_name))
-
-
 def _common_options(func):
-    options = [
-        rules_options(default_text="clear for deals, a position file's own mode line"),
-        click.option(
-            "--nodes",
-            type=NODES,
-            default=ANALYSIS_NODES,
-            show_default=True,
-            help="Node budget per solve (counted inside the kernel).",
-        ),
-        click.option(
-            "--memory",
-            "memory_mb",
-            type=MEGABYTES,
-            default=DEFAULT_MEMORY_MB,
-            show_default=True,
-            help="Transposition table budget per solve, MB.",
-        ),
-        click.option("--time", "seconds", type=SECONDS, default=None, help="Wall-clock limit per solve, seconds."),
-        click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text (docs/output.md)."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    """The options hint and analyze share: the rules, a budget per solve, --json."""
+    func = click.option(
+        "--json", "as_json", is_flag=True, help="Print one JSON object instead of text (docs/output.md)."
+    )(func)
+    func = budget_options(nodes=ANALYSIS_NODES)(func)
+    return rules_options(default_text="clear for deals, a position file's own mode line")(func)
 
 
 def _label(source: str, number: int | None, rules_name: str) -> str:
@@ -92,35 +71,29 @@ def _cost(solves: int, nodes: int, seconds: float) -> str:
     help="Judge the moves knowing only what a player sees: SOURCE may hold ?? for unknown cards; "
     "each move's share of sampled layouts of the hidden cards in which it keeps the game winnable.",
 )
-@click.option("--samples", type=click.IntRange(1), default=100, show_default=True, help="--fair: layouts sampled.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="--fair: the sampling seed.")
-@click.option(
-    "--moves",
-    "moves_text_",
-    metavar="MOVES",
-    default=None,
-    help="Judge the position after these moves from SOURCE, e.g. --moves '6C:5>2 KS:3>4' (quoted). With --fair "
-    "and a deal number, the view knows only the cards the moves turned up.",
+@shown_option("--samples", click.IntRange(1), 100, "--fair: layouts sampled.")
+@shown_option("--seed", click.IntRange(0), 0, "--fair: the sampling seed.")
+@moves_options(
+    moves_help="Judge the position after these moves from SOURCE, e.g. --moves '6C:5>2 KS:3>4' (quoted). With "
+    "--fair and a deal number, the view knows only the cards the moves turned up.",
+    file_help="Read those moves from FILE (- for standard input).",
 )
-@click.option("--moves-file", metavar="FILE", default=None, help="Read those moves from FILE (- for standard input).")
 @click.option(
     "--exact",
     is_flag=True,
     help="--fair: instead of sampling, every move's exact win probability for a player who cannot peek "
     "(expectimax over the unseen cards, play/exact.py), beside the position's thoughtful share.",
 )
-@click.option(
+@shown_option(
     "--max-unseen",
-    type=click.IntRange(0, 10),
-    default=6,
-    show_default=True,
-    help="--exact: refuse views with more unseen cards (the cost grows about as n!).",
+    click.IntRange(0, 10),
+    6,
+    "--exact: refuse views with more unseen cards (the cost grows about as n!).",
 )
 @user_errors
 def hint_command(
     source: str,
-    mode: str | None,
-    rules_name: str | None,
+    rules: Rules | None,
     nodes: int,
     memory_mb: int,
     seconds: float | None,
@@ -128,8 +101,7 @@ def hint_command(
     fair: bool,
     samples: int,
     seed: int,
-    moves_text_: str | None,
-    moves_file: str | None,
+    moves: list,
     exact: bool,
     max_unseen: int,
 ) -> None:
@@ -146,22 +118,19 @@ def hint_command(
     """
     from ..solver.search import load_solver
 
-    if source == "-" and moves_file == "-":
-        raise UserError("the position and the moves cannot both come from standard input")
-    moves = moves_from(moves_text_, moves_file, required=False)
     limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds)
     if exact:
         if not fair:
             raise UserError("--exact judges what a player sees: give it with --fair")
-        _exact_hint(source, one_rules(mode, rules_name), moves, nodes, max_unseen, as_json)
+        _exact_hint(source, rules, moves, nodes, max_unseen, as_json)
         return
     if fair:
-        _fair_hint(source, one_rules(mode, rules_name), moves, limits, samples, seed, as_json)
+        _fair_hint(source, rules, moves, limits, samples, seed, as_json)
         return
-    position, rules, number = _load(source, mode, rules_name)
+    position, rules, number = load_start(source, rules)
     position = replay(position, moves, rules)
-    load_solver(notify=lambda message: click.echo(message, err=True))
-    report = hint(position, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
+    load_solver(notify=notify_loading)
+    report = hint(position, rules, limits)
     if as_json:
         _echo_json(report.as_dict(), source, number)
         return
@@ -188,7 +157,7 @@ def _exact_hint(source: str, rules, moves, nodes: int, max_unseen: int, as_json:
     view = view.blind()  # a player never saw a face-down card
     engine = ExactEndgame(rules, max_unseen=max_unseen, solve_nodes=nodes)
     engine.check(view)  # too many unseen cards: one error line, exit 2
-    load_solver(notify=lambda message: click.echo(message, err=True))
+    load_solver(notify=notify_loading)
     report = engine.report(view)
     if as_json:
         _echo_json(report.as_dict(), source, number)
@@ -289,28 +258,18 @@ def format_hint(report: HintReport, label: str) -> str:
 
 @click.command("analyze")
 @click.argument("source")
-@click.option(
-    "--moves",
-    "moves_text_",
-    metavar="MOVES",
-    default=None,
-    help="The moves played, space separated, e.g. --moves '6C:5>2 KS:3>4 tail' (quoted: a shell reads > "
+@moves_options(
+    required=True,
+    moves_help="The moves played, space separated, e.g. --moves '6C:5>2 KS:3>4 tail' (quoted: a shell reads > "
     "as a redirection). Not together with --moves-file.",
-)
-@click.option(
-    "--moves-file",
-    metavar="FILE",
-    default=None,
-    help="Read the moves played from FILE (- for standard input): space or line separated, '#' comments allowed.",
+    file_help="Read the moves played from FILE (- for standard input): space or line separated, '#' comments allowed.",
 )
 @_common_options
 @user_errors
 def analyze_command(
     source: str,
-    moves_text_: str | None,
-    moves_file: str | None,
-    mode: str | None,
-    rules_name: str | None,
+    moves: list,
+    rules: Rules | None,
     nodes: int,
     memory_mb: int,
     seconds: float | None,
@@ -323,14 +282,10 @@ def analyze_command(
     still be won. When budgets leave some positions unknown, it says between
     which moves the fatal one lies.
     """
-
     from ..solver.search import load_solver
 
-    if source == "-" and moves_file == "-":
-        raise UserError("the position and the moves cannot both come from standard input")
-    moves = moves_from(moves_text_, moves_file, required=True)
-    position, rules, number = _load(source, mode, rules_name)
-    load_solver(notify=lambda message: click.echo(message, err=True))
+    position, rules, number = load_start(source, rules)
+    load_solver(notify=notify_loading)
     result = analyze(position, moves, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
     if as_json:
         _echo_json(result.as_dict(), source, number)

@@ -1,4 +1,4 @@
-"""What every ``scorpion`` command shares: errors, the rules and budget options, reading inputs.
+"""What every ``scorpion`` command shares: errors, the option sets, reading inputs, the recorded command.
 
 Other commands build on these helpers; each is general and keeps one rule:
 
@@ -9,42 +9,72 @@ Other commands build on these helpers; each is general and keeps one rule:
   ``MoveError``) and :func:`user_errors` reports it; an ``OSError`` or a
   ``MemoryError`` that escapes is reported the same way.
 * **Rules presets.** :func:`rules_options` adds ``--mode`` and its alias
-  ``--rules`` to a command; :func:`resolve_rules` reads them: one preset
-  name, or for a command that takes several (``several=True``) a comma list
-  or ``both`` (clear and classic). Giving ``--mode`` and ``--rules`` with
-  different names is refused.
-* **Budgets.** :data:`NODES`, :data:`MEGABYTES` and :data:`SECONDS` are the
-  click types of ``--nodes``, ``--memory`` and ``--time``: whole numbers the
-  batch's int64 columns can hold, finite positive seconds (``nan`` and
-  ``inf`` are refused, they are not JSON).
+  ``--rules`` to a command and hands it ``rules``, resolved by
+  :func:`resolve_rules`: one preset (or None), or for a command that takes
+  several (``several=True``) a tuple from a comma list or ``both`` (clear
+  and classic). Giving ``--mode`` and ``--rules`` with different names is
+  refused.
+* **Budgets.** :func:`budget_options` adds ``--nodes``, ``--memory`` and
+  ``--time`` with one set of types (:data:`NODES`, :data:`MEGABYTES`,
+  :data:`SECONDS`): whole numbers the batch's int64 columns can hold,
+  finite positive seconds (``nan`` and ``inf`` are refused, they are not
+  JSON).
 * **Inputs.** :func:`load_start` reads a SOURCE (a deal number, a position
   file, ``-`` for standard input, text or the JSON of ``deal --json``);
-  :func:`moves_from` reads a move record given on the command line or in a
-  file (one or the other, never both).
+  :func:`moves_options` adds ``--moves`` / ``--moves-file`` and hands the
+  command ``moves``, read by the one move reader :func:`moves_from`.
+* **Runs.** :func:`recorded_command` is the command line as typed (a results
+  folder or a page states it); :func:`interruptible` ends a resumable run on
+  Ctrl-C or SIGTERM alike, keeping what is finished.
 """
 
 from __future__ import annotations
 
+import contextvars
+import dataclasses
 import functools
 import json
 import math
 import os
+import shlex
+import signal
 import sys
-from typing import Sequence
+from pathlib import Path
+from typing import Callable, Sequence
 
 import click
 
-from ..game.deal import check_deal_number, deal
-from ..game.engine import Move, read_moves, replay
-from ..game.position import Position
-from ..game.position_text import read_position_source
+from ..analysis.sources import is_deal_number, load_blind_start, load_start, load_view
+from ..batch import Interrupted
+from ..game.engine import Move, read_moves
 from ..game.rules import MODES, PRESETS, Rules, get_rules
 from ..game.text_input import read_text, visible
-from ..game.view import MissingReveal, Observation
-from ..game.view_text import read_view_source
+from ..solver.reductions import PRESETS as REDUCTION_PRESETS
+from ..solver.reductions import get_reductions
+from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES
 
 INT64_MAX = 2**63 - 1
 MAX_MEMORY_MB = 1 << 24  # 16 TB: any table beyond is refused by the machine anyway
+
+__all__ = [
+    "UserError",
+    "budget_options",
+    "interruptible",
+    "is_deal_number",
+    "load_blind_start",
+    "load_start",
+    "load_view",
+    "moves_from",
+    "moves_options",
+    "recorded_command",
+    "reductions_options",
+    "run_options",
+    "shown_option",
+    "backend_maker",
+    "resolve_rules",
+    "rules_options",
+    "user_errors",
+]
 
 
 class UserError(Exception):
@@ -85,7 +115,7 @@ def user_errors(func):
             return func(*args, **kwargs)
         except BrokenPipeError:
             quiet_broken_pipe()
-        except (UserError, ValueError) as exc:  # PositionError and MoveError are ValueErrors
+        except (UserError, ValueError) as exc:  # PositionError, MoveError and SourceError are ValueErrors
             fail(str(exc))
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
@@ -94,6 +124,35 @@ def user_errors(func):
             fail("the machine refused the memory this needs (give a smaller --memory or free memory)")
 
     return wrapper
+
+
+def _options(func, options: Sequence) -> Callable:
+    """Apply click options so that they are listed in the order given."""
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def shown_option(flag: str, type_, default, help_text: str, *names: str, **extra):
+    """An option whose default is shown in the help (the common case of a count or a choice)."""
+    return click.option(flag, *names, type=type_, default=default, show_default=True, help=help_text, **extra)
+
+
+# ---------------------------------------------------------------------------
+# the command line as typed
+
+_ARGUMENTS: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar("scorpion_arguments", default=None)
+
+
+def remember_arguments(args: Sequence[str] | None) -> contextvars.Token:
+    """Keep the arguments ``scorpion`` was started with (``main`` calls this), for :func:`recorded_command`."""
+    return _ARGUMENTS.set(None if args is None else tuple(str(a) for a in args))
+
+
+def recorded_command() -> str:
+    """The command as typed (``scorpion`` and its arguments, quoted for a shell): what a folder or a page records."""
+    args = _ARGUMENTS.get()
+    return shlex.join(["scorpion", *(sys.argv[1:] if args is None else args)])
 
 
 # ---------------------------------------------------------------------------
@@ -123,30 +182,123 @@ MEGABYTES = click.IntRange(1, MAX_MEMORY_MB)
 SECONDS = FiniteSeconds()
 
 
+def budget_options(
+    nodes: int | None = DEFAULT_NODES,
+    memory: int | None = DEFAULT_MEMORY_MB,
+    nodes_help: str = "Node budget per solve (counted inside the kernel).",
+    memory_help: str = "Transposition table budget per solve, MB.",
+    time_help: str = "Wall-clock limit per solve, seconds.",
+):
+    """``--nodes``, ``--memory`` and ``--time``: the command receives ``nodes``, ``memory_mb`` and ``seconds``.
+
+    A default of None means the command decides (its help then says what);
+    a number is shown as the default.
+    """
+    return functools.partial(
+        _options,
+        options=[
+            click.option("--nodes", type=NODES, default=nodes, show_default=nodes is not None, help=nodes_help),
+            click.option(
+                "--memory",
+                "memory_mb",
+                type=MEGABYTES,
+                default=memory,
+                show_default=memory is not None,
+                help=memory_help,
+            ),
+            click.option("--time", "seconds", type=SECONDS, default=None, help=time_help),
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------
+# search reductions
+
+# The switch that turns each reduction off (a reduction without one is set through a --reductions preset).
+REDUCTION_SWITCHES = {
+    "prune": ("--no-prune", "Switch off deadlock pruning (slower; same verdicts)"),
+    "safe_leads": ("--no-safe-leads", "Switch off the safe-leads cut (more nodes; same verdicts)"),
+    "successor_above": (
+        "--no-successor-above",
+        "Switch off the deadlock test's successor-above rule (more nodes; same verdicts)",
+    ),
+}
+
+
+def reductions_options(switches: Sequence[str] = tuple(REDUCTION_SWITCHES), note: str = ""):
+    """``--reductions PRESET`` and the ``--no-...`` switch of each reduction in ``switches``.
+
+    The command receives ``reductions``: the preset (``full`` unless given)
+    with the switched-off reductions off. ``note`` ends each switch's help
+    (instead of a full stop).
+    """
+
+    def decorate(func):
+        @functools.wraps(func)
+        def resolved(*args, reductions_name: str, **kwargs):
+            chosen = get_reductions(reductions_name)
+            off = {name: False for name in switches if kwargs.pop(f"no_{name}")}
+            return func(*args, reductions=dataclasses.replace(chosen, **off), **kwargs)
+
+        options = [
+            click.option(
+                "--reductions",
+                "reductions_name",
+                type=click.Choice(list(REDUCTION_PRESETS)),
+                default="full",
+                show_default=True,
+                help="The search's sound cuts, a named set (scorpion_solver/solver/reductions.py); "
+                "the --no-... switches turn single ones off.",
+            )
+        ]
+        for name in switches:
+            flag, help_text = REDUCTION_SWITCHES[name]
+            options.append(click.option(flag, f"no_{name}", is_flag=True, help=help_text + (note or ".")))
+        return _options(resolved, options)
+
+    return decorate
+
+
+def reduction_switches(names: Sequence[str]) -> str:
+    """The switches that turn these reductions off, as a command line would give them."""
+    return " ".join(REDUCTION_SWITCHES[name][0] for name in names)
+
+
 # ---------------------------------------------------------------------------
 # rules presets
 
 PRESET_NAMES = ", ".join(PRESETS)
 
 
-def rules_options(several: bool = False, default_text: str = "clear"):
-    """``--mode NAME`` and its alias ``--rules NAME`` (read them with :func:`resolve_rules`).
+def rules_options(several: bool = False, default_text: str = "clear", help_text: str | None = None):
+    """``--mode NAME`` and its alias ``--rules NAME``; the command receives ``rules``, read by :func:`resolve_rules`.
 
-    ``several``: the command solves in several presets at once, so a comma
-    list and ``both`` (clear and classic) are accepted.
+    ``rules`` is one preset or None (neither option given); with ``several``
+    (the command works in several presets at once: a comma list and ``both``
+    are accepted) a tuple of presets or None.
     """
     what = (
         f"Rules preset(s): a comma list of {PRESET_NAMES}, or both (= clear,classic)"
         if several
         else f"Rules preset: one of {PRESET_NAMES}"
     )
-    help_text = f"{what} [default: {default_text}]."
+    help_text = help_text or f"{what} [default: {default_text}]."
 
     def decorate(func):
-        func = click.option("--rules", "rules_name", metavar="NAME", default=None, help="Same as --mode.")(func)
-        return click.option(
-            "--mode", "mode", metavar="NAME" + (",..." if several else ""), default=None, help=help_text
-        )(func)
+        @functools.wraps(func)
+        def resolved(*args, mode: str | None, rules_name: str | None, **kwargs):
+            found = resolve_rules(mode, rules_name, several)
+            return func(*args, rules=found if several or found is None else found[0], **kwargs)
+
+        return _options(
+            user_errors(resolved),
+            [
+                click.option(
+                    "--mode", "mode", metavar="NAME" + (",..." if several else ""), default=None, help=help_text
+                ),
+                click.option("--rules", "rules_name", metavar="NAME", default=None, help="Same as --mode."),
+            ],
+        )
 
     return decorate
 
@@ -190,77 +342,48 @@ def _preset_names(option: str, value: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-# The two options one by one, for commands written before rules_options (same names and checks).
-MODE_OPTION = click.option("--mode", "mode", metavar="NAME", default=None, help=f"Rules preset: one of {PRESET_NAMES}.")
-RULES_OPTION = click.option("--rules", "rules_name", metavar="NAME", default=None, help="Same as --mode.")
-
-
-def one_rules(mode: str | None, rules_name: str | None) -> Rules | None:
-    """The one preset ``--mode`` / ``--rules`` name, or None (see :func:`resolve_rules`)."""
-    found = resolve_rules(mode, rules_name)
-    return found[0] if found else None
-
-
-def rules_from(mode: str | None, rules_name: str | None = None) -> Rules | None:
-    """Kept for callers of the earlier API: same as :func:`one_rules`."""
-    return one_rules(mode, rules_name)
-
-
 # ---------------------------------------------------------------------------
-# inputs
+# moves
 
 
-def is_deal_number(text: str) -> bool:
-    digits = text.strip().lstrip("-")
-    return digits.isascii() and digits.isdigit()
+def moves_options(
+    required: bool = False,
+    moves_help: str = "Moves to play first, e.g. '9H:6>1 tail' (quoted).",
+    file_help: str = "Read the moves from FILE (- for standard input).",
+):
+    """``--moves MOVES`` and ``--moves-file FILE``; the command receives ``moves`` (a list of ``Move``).
 
-
-def load_start(source: str, rules: Rules | None) -> tuple[Position, Rules, int | None]:
-    """A deal number, a position file (text or JSON) or ``-`` (standard input).
-
-    Returns (position, rules, deal number or None). ``rules`` (if given)
-    overrides a file's own ``mode``.
+    Read by :func:`moves_from`; the command's SOURCE and the moves cannot
+    both come from standard input.
     """
-    if is_deal_number(source):
-        number = check_deal_number(int(source.strip()))
-        rules = rules or get_rules("clear")
-        return deal(number, rules), rules, number
-    parsed = read_position_source(source, rules)
-    return parsed.position, parsed.rules, None
+
+    def decorate(func):
+        @functools.wraps(func)
+        def read(*args, moves_text: str | None, moves_file: str | None, **kwargs):
+            return func(*args, moves=moves_from(moves_text, moves_file, required, kwargs.get("source")), **kwargs)
+
+        return _options(
+            user_errors(read),
+            [
+                click.option("--moves", "moves_text", metavar="MOVES", default=None, help=moves_help),
+                click.option("--moves-file", metavar="FILE", default=None, help=file_help),
+            ],
+        )
+
+    return decorate
 
 
-def load_view(
-    source: str, rules: Rules | None, moves: Sequence[Move] = (), revealed: Sequence[int] = ()
-) -> tuple[Observation, Rules, int | None]:
-    """What a player sees of SOURCE after ``moves``: (view, rules, deal number or None).
-
-    A deal number is played with its true cards, and the view knows only the
-    cards those moves turned up. A file (or ``-``) is read as every source is
-    (:func:`~scorpion_solver.game.view_text.read_view_source`): a view with
-    ``??``, or a position whose face-down and tail cards count as unseen; a
-    move that turns up a card then needs that card in ``revealed`` (the order
-    of ``Observation.advance``).
-    """
-    if is_deal_number(source):
-        if revealed:
-            raise UserError("--reveal is for a view typed by hand: a deal number knows the cards its moves turn up")
-        position, rules, number = load_start(source, rules)
-        return Observation.of(replay(position, moves, rules)), rules, number
-    view, rules = read_view_source(source, rules)
-    try:
-        return view.advance(moves, revealed, rules), rules, None
-    except MissingReveal as exc:
-        raise UserError(f"{exc}: `scorpion replay VIEW MOVES --reveal CARD` takes the cards a move turns up") from None
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-
-
-def moves_from(command_line: str | None, moves_file: str | None, required: bool = True) -> list[Move]:
+def moves_from(
+    command_line: str | None, moves_file: str | None, required: bool = True, source: str | None = None
+) -> list[Move]:
     """The moves of a record given on the command line or in a file (``-``: standard input).
 
     Both at once are refused (which would be played?); neither is refused
-    when ``required``, else it is no move at all.
+    when ``required``, else it is no move at all. ``source``: the position's
+    SOURCE, which cannot be standard input too.
     """
+    if source == "-" and moves_file == "-":
+        raise UserError("the position and the moves cannot both come from standard input")
     if command_line is not None and moves_file is not None:
         raise UserError("give the moves on the command line or with --moves-file, not both")
     if moves_file is not None:
@@ -272,6 +395,86 @@ def moves_from(command_line: str | None, moves_file: str | None, required: bool 
     return read_moves(command_line)
 
 
+# ---------------------------------------------------------------------------
+# resumable runs
+
+
+def run_options(func):
+    """Where and how a resumable run (``batch``, ``play``) goes: its folder, chunking, workers and progress bar."""
+    return _options(
+        func,
+        [
+            click.option(
+                "--workers",
+                type=click.IntRange(1, 4096),
+                default=None,
+                help="Local worker processes [default: all cores].",
+            ),
+            click.option(
+                "--scheduler",
+                metavar="ADDRESS",
+                default=None,
+                help="Run on a running Dask scheduler, e.g. tcp://HOST:8786 (needs scorpion-solver[dask]).",
+            ),
+            click.option(
+                "--dask-local",
+                type=click.IntRange(1),
+                default=None,
+                metavar="N",
+                help="Run on a local Dask cluster of N worker processes (needs scorpion-solver[dask]).",
+            ),
+            click.option(
+                "--progress/--no-progress",
+                default=None,
+                help="Show the progress bar [default: when stderr is a terminal].",
+            ),
+        ],
+    )
+
+
+def backend_maker(workers: int | None, scheduler: str | None, dask_local: int | None) -> Callable:
+    """What makes the run's backend (made by the run once it knows it has work), as ``run_options`` chose it."""
+    from ..batch import BatchError, make_backend
+
+    if scheduler and dask_local:
+        raise BatchError("give --scheduler or --dask-local, not both")
+    if (scheduler or dask_local) and workers is not None:
+        raise BatchError("--workers is for local processes; a Dask cluster has its own workers")
+    return functools.partial(make_backend, workers=workers, scheduler=scheduler, dask_local=dask_local)
+
+
+def interruptible(operation: Callable, folder: Path):
+    """Run ``operation()`` (a resumable run into ``folder``) so that Ctrl-C and SIGTERM end it alike.
+
+    Either signal stops it cleanly (the run's record says which,
+    ``interrupted``), prints where the finished chunks are kept and exits
+    130 (Ctrl-C) or 143 (SIGTERM); rerunning the same command finishes the
+    rest.
+    """
+
+    def terminate(signum, frame) -> None:
+        raise Interrupted(signal.Signals(signum).name)
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        return operation()
+    except KeyboardInterrupt as exc:
+        name = getattr(exc, "signal_name", "SIGINT")
+        click.echo(
+            f"\ninterrupted: the finished chunks are kept in {folder}; rerun the same command to finish the rest"
+            + ("" if name == "SIGINT" else f" (stopped by {name})"),
+            err=True,
+        )
+        sys.exit(130 if name == "SIGINT" else 128 + signal.SIGTERM)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def echo_json(data, indent: int | None = None) -> None:
     """One JSON value (on one line unless ``indent``); NaN or infinity would not be JSON, so they are refused."""
     click.echo(json.dumps(data, allow_nan=False, indent=indent))
+
+
+def notify_loading(message: str) -> None:
+    """Where loading (or compiling) the solver is announced: standard error, so the output stays clean."""
+    click.echo(message, err=True)

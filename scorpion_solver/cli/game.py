@@ -8,11 +8,11 @@ from ..game.cards import CardError, parse_card
 from ..game.deal import check_deal_number, deal
 from ..game.engine import is_lost, is_won, legal_moves, move_text, perft, perft_divide, replay_positions
 from ..game.position_text import format_position, parse_position_text, position_json
-from ..game.rules import get_rules
+from ..game.rules import Rules, get_rules
 from ..game.text_input import read_text
-from ..game.view import MissingReveal
+from ..game.view import MissingReveal, Observation
 from ..game.view_text import format_view, has_unknown, view_from_text
-from .common import UserError, is_deal_number, load_start, moves_from, one_rules, rules_options, user_errors
+from .common import UserError, is_deal_number, load_start, moves_from, rules_options, shown_option, user_errors
 
 
 @click.command("deal", context_settings={"ignore_unknown_options": True})
@@ -23,17 +23,14 @@ from .common import UserError, is_deal_number, load_start, moves_from, one_rules
 )
 @click.option("--view", is_flag=True, help="Print the player's view: ?? for each face-down and tail card.")
 @user_errors
-def deal_command(number: str, mode: str | None, rules_name: str | None, as_json: bool, view: bool) -> None:
+def deal_command(number: str, rules: Rules | None, as_json: bool, view: bool) -> None:
     """Print the starting position of deal NUMBER (a PySolFC game number)."""
     if not is_deal_number(number):
         raise UserError(f"'{number}' is not a deal number (a whole number, 1 or more)")
-    rules = one_rules(mode, rules_name) or get_rules("clear")
+    rules = rules or get_rules("clear")
     n = check_deal_number(int(number))
     position = deal(n, rules)
     if view:
-        from ..game.view import Observation
-        from ..game.view_text import format_view
-
         if as_json:
             raise UserError("--view prints text; give --view or --json, not both")
         click.echo(format_view(Observation.of(position), rules), nl=False)
@@ -49,21 +46,22 @@ def deal_command(number: str, mode: str | None, rules_name: str | None, as_json:
 @click.option("--depth", "-d", type=click.IntRange(0, 12), required=True, help="Count sequences up to this many moves.")
 @rules_options()
 @click.option("--divide", is_flag=True, help="Also print the count at the full depth per first move.")
-@click.option(
+@shown_option(
     "--engine",
-    type=click.Choice(["jit", "reference"]),
-    default="jit",
-    show_default=True,
-    help="The jitted kernel or the plain-Python reference engine (for the counts and --divide alike).",
+    click.Choice(["jit", "reference"]),
+    "jit",
+    "The jitted kernel or the plain-Python reference engine (for the counts and --divide alike).",
 )
 @user_errors
-def perft_command(source: str, depth: int, mode: str | None, rules_name: str | None, divide: bool, engine: str) -> None:
+def perft_command(source: str, depth: int, rules: Rules | None, divide: bool, engine: str) -> None:
     """Count move sequences from SOURCE for each depth.
 
     SOURCE is a deal number, a position file (text, or the JSON of 'deal --json') or - (standard input).
     """
-    position, rules, _ = load_start(source, one_rules(mode, rules_name))
-    count = _perft_function(engine)
+    from ..solver.search import jit_perft  # here, not at the top: the other commands start without numba
+
+    position, rules, _ = load_start(source, rules)
+    count = perft if engine == "reference" else jit_perft
     for d in range(1, depth + 1):
         click.echo(f"depth {d}: {count(position, d, rules)}")
     if divide and depth > 0:
@@ -71,14 +69,6 @@ def perft_command(source: str, depth: int, mode: str | None, rules_name: str | N
         divided = perft_divide(position, depth, rules) if engine == "reference" else jit_divide(position, depth, rules)
         for move, n in divided:
             click.echo(f"  {move_text(move)}: {n}")
-
-
-def _perft_function(engine: str):
-    if engine == "reference":
-        return perft
-    from ..solver.search import jit_perft
-
-    return jit_perft
 
 
 def jit_divide(position, depth: int, rules):
@@ -117,8 +107,7 @@ def replay_command(
     moves: tuple[str, ...],
     moves_file: str | None,
     revealed: tuple[str, ...],
-    mode: str | None,
-    rules_name: str | None,
+    rules: Rules | None,
 ) -> None:
     """Play MOVES (e.g. '6C:5>2' 'KS:3>4' tail; quote them, a shell reads > as a redirection) from SOURCE
     and print the final position.
@@ -128,10 +117,7 @@ def replay_command(
     cards you have not seen, as `scorpion deal N --view` prints) is advanced too: give each card a move
     turned up with --reveal, and the view after the moves is printed, ready for `scorpion hint --fair`.
     """
-    if source == "-" and moves_file == "-":
-        raise UserError("the position and the moves cannot both come from standard input")
-    rules = one_rules(mode, rules_name)
-    played = moves_from(" ".join(moves) if moves else None, moves_file, required=False)
+    played = moves_from(" ".join(moves) if moves else None, moves_file, required=False, source=source)
     cards = [_revealed_card(token) for token in revealed]
     if not is_deal_number(source):
         text = read_text(source)

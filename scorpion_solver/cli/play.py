@@ -9,18 +9,39 @@ view) and prints its record.
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from pathlib import Path
 
 import click
 
-from .. import batch as B
-from ..batch import play_runs as P
+from ..batch import parse_modes, parse_range, read_metadata
+from ..batch.play_runs import (
+    EXACT_NAME,
+    RESULTS_ENV,
+    PlaySettings,
+    default_play_out,
+    find_results,
+    no_results_message,
+    run_play,
+)
+from ..game.rules import Rules
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES
 from ..play.players import POLICIES, PolicySpec
-from ..play.policies import DEFAULT_NODES, DEFAULT_SAMPLES
-from .common import UserError, is_deal_number, load_start, one_rules, user_errors
+from ..play.policies import DEFAULT_NODES, DEFAULT_SAMPLES, PLAY_REDUCTIONS
+from ..solver.reductions import PRESETS as REDUCTION_PRESETS
+from .common import (
+    NODES,
+    UserError,
+    backend_maker,
+    interruptible,
+    is_deal_number,
+    load_start,
+    recorded_command,
+    rules_options,
+    run_options,
+    shown_option,
+    user_errors,
+)
 
 
 def _is_position_file(source: str) -> bool:
@@ -34,73 +55,73 @@ def _is_position_file(source: str) -> bool:
     return any(line.split("#", 1)[0].strip().lower().startswith("col") for line in text.splitlines())
 
 
+def _results_option(holding: str):
+    """``--results DIR``: where the committed results are, found as ``play_runs.find_results`` finds them."""
+    return click.option(
+        "--results",
+        "results",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help=f"The results folder {holding} [default: found in ${RESULTS_ENV}, ./results or the checkout the "
+        "package runs from].",
+    )
+
+
 @click.command("play")
 @click.argument("source", metavar="RANGE|N|FILE")
-@click.option("--policy", type=click.Choice(POLICIES), required=True, help="The player: random, greedy, hop or commit (docs/play.md).")
 @click.option(
-    "--samples",
-    type=click.IntRange(1),
-    default=DEFAULT_SAMPLES,
-    show_default=True,
-    help="hop, commit: layouts of the hidden cards sampled per decision.",
+    "--policy",
+    type=click.Choice(POLICIES),
+    required=True,
+    help="The player: random, greedy, hop or commit (docs/play.md).",
 )
-@click.option(
+@shown_option(
+    "--samples", click.IntRange(1), DEFAULT_SAMPLES, "hop, commit: layouts of the hidden cards sampled per decision."
+)
+@shown_option(
     "--nodes",
-    type=click.IntRange(1),
-    default=DEFAULT_NODES,
-    show_default=True,
-    help="hop, commit: node budget per solve of a sampled layout (unknown counts as not winnable).",
+    NODES,
+    DEFAULT_NODES,
+    "hop, commit: node budget per solve of a sampled layout (unknown counts as not winnable).",
 )
 @click.option("--bandit", is_flag=True, help="hop: spread the samples among the moves with UCB1.")
-@click.option(
+@shown_option(
     "--exact-endgame",
-    type=click.IntRange(0, 8),
-    default=0,
-    show_default=True,
+    click.IntRange(0, 8),
+    0,
+    "hop, commit: once 2 to N cards are unseen, play the exact no-peek endgame (play/exact.py); 0: never.",
     metavar="N",
-    help="hop, commit: once 2 to N cards are unseen, play the exact no-peek endgame (play/exact.py); 0: never.",
 )
-@click.option(
-    "--mode",
-    "modes",
-    default=None,
-    help="Comma list of rules presets (e.g. clear,classic) [default: clear]; for one deal or a FILE, one preset "
+@rules_options(
+    several=True,
+    help_text="Comma list of rules presets (e.g. clear,classic) [default: clear]; for one deal or a FILE, one preset "
     "[default: clear, or the file's own mode line].",
 )
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The policy's seed.")
+@shown_option("--seed", click.IntRange(0), 0, "The policy's seed.")
 @click.option(
-    "--move-cap",
-    type=click.IntRange(1),
-    default=DEFAULT_MOVE_CAP,
-    show_default=True,
-    help="Moves before a game is capped.",
+    "--reductions",
+    type=click.Choice(list(REDUCTION_PRESETS)),
+    default=None,
+    help=f"The search reductions of the game's solves (hop's and the proofs that a game is lost), a preset of "
+    f"scorpion_solver/solver/reductions.py [default: a play folder's own, else {PLAY_REDUCTIONS}, the preset "
+    "the committed play folders were played with].",
 )
-@click.option(
+@shown_option("--move-cap", click.IntRange(1), DEFAULT_MOVE_CAP, "Moves before a game is capped.")
+@shown_option(
     "--proof-nodes",
-    type=click.IntRange(1),
-    default=DEFAULT_PROOF_NODES,
-    show_default=True,
-    help="Node budget of the harness's check that the true position is lost (ends a lost game early).",
+    NODES,
+    DEFAULT_PROOF_NODES,
+    "Node budget of the harness's check that the true position is lost (ends a lost game early).",
 )
 @click.option(
     "--play-lost",
     is_flag=True,
     help="Also play the deals the committed exact results show lost (by default counted lost, not played).",
 )
-@click.option(
-    "--results",
-    "results",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help=f"The results folder holding the exact verdicts ({P.EXACT_NAME}) [default: found in ${P.RESULTS_ENV}, "
-    "./results or the checkout the package runs from].",
-)
+@_results_option(f"holding the exact verdicts ({EXACT_NAME})")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Play folder.")
 @click.option("--chunk", type=click.IntRange(1), default=None, help="Deals per task and per Parquet file.")
-@click.option("--workers", type=click.IntRange(1), default=None, help="Local worker processes [default: all cores].")
-@click.option("--scheduler", metavar="ADDRESS", default=None, help="Run on a running Dask scheduler.")
-@click.option("--dask-local", type=click.IntRange(1), default=None, metavar="N", help="Run on a local Dask cluster.")
-@click.option("--progress/--no-progress", default=None, help="Show the progress bar [default: on a terminal].")
+@run_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @user_errors
 def play_command(
@@ -110,8 +131,9 @@ def play_command(
     nodes: int,
     bandit: bool,
     exact_endgame: int,
-    modes: str | None,
+    rules: tuple[Rules, ...] | None,
     seed: int,
+    reductions: str | None,
     move_cap: int,
     proof_nodes: int,
     play_lost: bool,
@@ -136,45 +158,26 @@ def play_command(
         raise UserError("--exact-endgame is an option of --policy hop and commit")
     if bandit and policy != "hop":
         raise UserError("--bandit is an option of --policy hop")
-    spec = PolicySpec(policy, samples, nodes, bandit, seed, exact_endgame=exact_endgame)
+    spec = PolicySpec(policy, samples, nodes, bandit, seed, exact_endgame=exact_endgame, reductions=reductions)
     if is_deal_number(source) or _is_position_file(source):
-        _play_one(source, spec, modes, move_cap, proof_nodes, as_json)
+        _play_one(source, spec, rules, move_cap, proof_nodes, as_json)
         return
-    deals = B.parse_range(source)
-    exact = None
-    if not play_lost or results is not None:
-        root = P.find_results(results)
-        if root is None:
-            raise UserError(
-                P.no_results_message("counting the deals they show lost without playing them")
-                + "; or give --play-lost to play every deal (the thoughtful rate then stays unknown)"
-            )
-        exact = root / P.EXACT_NAME
-    else:
-        root = P.find_results()
-        exact = root / P.EXACT_NAME if root is not None else None
-    settings = P.PlaySettings(
+    deals = parse_range(source)
+    backend = backend_maker(workers, scheduler, dask_local)
+    settings = PlaySettings(
         deals,
-        B.parse_modes(modes or "clear"),
+        parse_modes(",".join(r.name for r in rules) if rules else "clear"),
         spec,
         move_cap,
         proof_nodes,
         skip_lost=not play_lost,
-        exact=exact,
+        exact=_exact_source(play_lost, results),
         chunk=chunk,
     )
-    folder = out or P.default_play_out(settings)
-    command = shlex.join(["scorpion", *sys.argv[1:]])
-
-    def backend():
-        return B.make_backend(workers=workers, scheduler=scheduler, dask_local=dask_local)
-
-    try:
-        report = P.run_play(settings, folder, backend, progress=progress, command=command)
-    except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: the finished chunks are kept in {folder}; rerun the same command", err=True)
-        sys.exit(130)
-    meta = B.read_metadata(folder) or {}
+    folder = out or default_play_out(settings)
+    command = recorded_command()
+    report = interruptible(lambda: run_play(settings, folder, backend, progress=progress, command=command), folder)
+    meta = read_metadata(folder) or {}
     note = meta.get("thoughtful", {})
     if as_json:
         click.echo(json.dumps({"folder": str(folder), "modes": report.tally.counts, "thoughtful_source": note}))
@@ -198,15 +201,30 @@ def play_command(
         click.echo("the run is not finished: rerun the same command", err=True)
 
 
-def _play_one(source: str, spec: PolicySpec, modes: str | None, move_cap: int, proof_nodes: int, as_json: bool):
+def _exact_source(play_lost: bool, results: Path | None) -> Path | None:
+    """The committed exact verdicts a run counts lost deals from (needed unless --play-lost plays them all)."""
+    if not play_lost or results is not None:
+        root = find_results(results)
+        if root is None:
+            raise UserError(
+                no_results_message("counting the deals they show lost without playing them")
+                + "; or give --play-lost to play every deal (the thoughtful rate then stays unknown)"
+            )
+        return root / EXACT_NAME
+    root = find_results()
+    return root / EXACT_NAME if root is not None else None
+
+
+def _play_one(
+    source: str, spec: PolicySpec, rules: tuple[Rules, ...] | None, move_cap: int, proof_nodes: int, as_json: bool
+):
     """One game: a deal number, or a position file (the true position; the policy sees only its view)."""
     from ..play.game import play_game
 
-    names = [m for m in (modes or "").split(",") if m.strip()]
-    if len(names) > 1:
+    if rules is not None and len(rules) > 1:
         raise UserError("one game is played in one rules preset: give one --mode")
-    position, rules, number = load_start(source, one_rules(modes, None))
-    record = play_game(position, rules, spec.build(rules, spec.seed), move_cap, proof_nodes)
+    position, rules, number = load_start(source, rules[0] if rules else None)
+    record = play_game(position, rules, spec.build(rules, spec.seed), move_cap, proof_nodes, spec.search_reductions())
     label = f"deal {number}" if number is not None else source
     if as_json:
         # hop's budget per solve is budget_nodes: the record's nodes are those the policy searched
@@ -221,27 +239,20 @@ def _play_one(source: str, spec: PolicySpec, modes: str | None, move_cap: int, p
 
 @click.command("deals")
 @click.option("--winnable", is_flag=True, required=True, help="List winnable deals (the only listing so far).")
-@click.option("--mode", type=click.Choice(["clear", "classic"]), default="clear", show_default=True, help="Rules mode.")
+@rules_options(help_text="Rules preset: clear or classic, the presets the play folders hold [default: clear].")
 @click.option(
     "--grade",
     type=click.Choice(["easy", "medium", "hard"]),
     default=None,
     help="easy: won by greedy; medium: won by hop or commit, not greedy; hard: won only with peeking [default: any].",
 )
-@click.option("-n", "count", type=click.IntRange(1), default=10, show_default=True, help="How many deals.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Which ones (a uniform draw).")
-@click.option(
-    "--results",
-    "results",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help=f"The results folder (holding {P.EXACT_NAME} and the play folders) [default: found in ${P.RESULTS_ENV}, "
-    "./results or the checkout the package runs from].",
-)
+@shown_option("-n", click.IntRange(1), 10, "How many deals.", "count")
+@shown_option("--seed", click.IntRange(0), 0, "Which ones (a uniform draw).")
+@_results_option(f"(holding {EXACT_NAME} and the play folders)")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @user_errors
 def deals_command(
-    winnable: bool, mode: str, grade: str | None, count: int, seed: int, results: Path | None, as_json: bool
+    winnable: bool, rules: Rules | None, grade: str | None, count: int, seed: int, results: Path | None, as_json: bool
 ) -> None:
     """Deal numbers to play (open them in PySolFC), winnable, graded by how a player without peeking fares.
 
@@ -252,14 +263,15 @@ def deals_command(
     --grade the deals are drawn from the graded ones (the deals the play
     folders cover), so every deal listed has a grade.
     """
-    from ..batch import deal_grades as G
+    from ..batch.deal_grades import UNGRADED, grade_deals, pick
 
-    root = P.find_results(results)
+    mode = rules.name if rules else "clear"
+    root = find_results(results)
     if root is None:
-        raise UserError(P.no_results_message("scorpion deals"))
-    grades = G.grade_deals(mode, root)
-    graded = {d: g for d, g in grades.items() if g != G.UNGRADED}
-    chosen = G.pick(graded, grade, count, seed)
+        raise UserError(no_results_message("scorpion deals"))
+    grades = grade_deals(mode, root)
+    graded = {d: g for d, g in grades.items() if g != UNGRADED}
+    chosen = pick(graded, grade, count, seed)
     if not chosen:
         what = f"{grade} deal" if grade else "graded deal"
         raise UserError(f"no {what} in the play folders of {root} for {mode}")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .common import UserError, user_errors
+from .common import UserError, notify_loading, user_errors
 
 
 def is_loopback(host: str) -> bool:
@@ -80,7 +80,7 @@ def serve_command(host: str, port: int, db: str | None, open_browser: bool) -> N
     from ..solver.search import load_solver
 
     # load (or, on a first run, compile) the solver now, beside the server, so the first hint does not wait for it
-    threading.Thread(target=load_solver, args=(lambda note: click.echo(note, err=True),), daemon=True).start()
+    threading.Thread(target=load_solver, args=(notify_loading,), daemon=True).start()
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))

@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 import click
 
-from ..game.engine import MoveError, move_text, play
-from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
+from ..game.rules import Rules
+from ..solver.result import DEFAULT_NODES, Limits
 from .common import (
-    MODE_OPTION,
-    RULES_OPTION,
     UserError,
-    is_deal_number,
+    budget_options,
+    load_blind_start,
     load_start,
-    moves_from,
-    rules_from,
+    moves_options,
+    recorded_command,
+    rules_options,
     user_errors,
 )
-from .common import load_view as common_load_view
 
 # A hint makes one solve per legal move: a smaller budget per solve than a plain solve (as `scorpion hint`).
 HINT_NODES = 5_000_000
@@ -27,8 +25,7 @@ HINT_NODES = 5_000_000
 
 @click.command("show")
 @click.argument("source")
-@MODE_OPTION
-@RULES_OPTION
+@rules_options(default_text="clear for deals, a position file's own mode line")
 @click.option("--solution", is_flag=True, help="Add the solver's win (from the position the moves reach).")
 @click.option("--hint", "with_hint", is_flag=True, help="List every legal move (after the moves) with its verdict.")
 @click.option(
@@ -39,23 +36,12 @@ HINT_NODES = 5_000_000
 )
 @click.option("--samples", type=click.IntRange(1), default=None, help="--fair: layouts sampled [default: 100].")
 @click.option("--seed", type=click.IntRange(0), default=None, help="--fair: the sampling seed [default: 0].")
-@click.option("--moves", "moves_text_", metavar="MOVES", default=None, help="Moves to play first, e.g. '9H:6>1 tail'.")
-@click.option("--moves-file", metavar="FILE", default=None, help="Read the moves from FILE (- for standard input).")
-@click.option(
-    "--nodes",
-    type=click.IntRange(min=1),
-    default=None,
-    help=f"Node budget per solve [default: {DEFAULT_NODES} with --solution, {HINT_NODES} with --hint or --fair].",
+@moves_options()
+@budget_options(
+    nodes=None,
+    nodes_help=f"Node budget per solve [default: {DEFAULT_NODES} with --solution, {HINT_NODES} with --hint or --fair].",
+    time_help="Seconds per solve.",
 )
-@click.option(
-    "--memory",
-    "memory_mb",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MEMORY_MB,
-    show_default=True,
-    help="Transposition table budget per solve, MB.",
-)
-@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="Seconds per solve.")
 @click.option(
     "--html",
     "out",
@@ -66,15 +52,13 @@ HINT_NODES = 5_000_000
 @user_errors
 def show_command(
     source: str,
-    mode: str | None,
-    rules_name: str | None,
+    rules: Rules | None,
     solution: bool,
     with_hint: bool,
     fair: bool,
     samples: int | None,
     seed: int | None,
-    moves_text_: str | None,
-    moves_file: str | None,
+    moves: list,
     nodes: int | None,
     memory_mb: int,
     seconds: float | None,
@@ -93,59 +77,19 @@ def show_command(
     `scorpion hint --fair` ranks them. Every position on the page is the
     reference engine's.
     """
-    from ..page.build import fair_page, hint_page, solution_page
-    from ..page.data import page_data
     from ..page.html import write_page
-    from ..play.fair import DEFAULT_FAIR_SAMPLES
 
-    if solution and with_hint:
-        raise UserError("--solution and --hint draw different things: give one of them")
-    if fair and (solution or with_hint):
-        other = "--solution" if solution else "--hint"
-        raise UserError(
-            f"--fair and {other} draw different things (a solution or a hint peeks at hidden cards): give one"
-        )
-    if not fair and (samples is not None or seed is not None):
-        raise UserError("--samples and --seed choose the sampled layouts of --fair: give them with --fair")
+    _check_choice(solution, with_hint, fair, samples, seed)
     folder = Path(out).parent
     if not folder.is_dir():
         why = f"{folder} is a file, not a folder" if folder.exists() else f"there is no folder {folder} (make it first)"
         raise UserError(f"cannot write {out}: {why}")
-    if source == "-" and moves_file == "-":
-        raise UserError("the position and the moves cannot both come from standard input")
-    moves = moves_from(moves_text_, moves_file, required=False)
-    if fair:
-        position, rules, number, mask = load_view(source, rules_from(mode, rules_name), moves)
-    else:
-        position, rules, number = load_start(source, rules_from(mode, rules_name))
-    command = command_line(
-        source, mode, rules_name, solution, with_hint, moves_text_, moves_file, nodes, memory_mb, seconds, out
-    )
-    if fair:
-        extra = (["--samples", str(samples)] if samples is not None else []) + (
-            ["--seed", str(seed)] if seed is not None else []
-        )
-        command = command.replace(" --html ", " " + shlex.join(["--fair", *extra]) + " --html ", 1)
-    where = {"deal": number, "source": source, "command": command}
     budget = nodes or (HINT_NODES if with_hint or fair else DEFAULT_NODES)
     limits = Limits(nodes=budget, memory_mb=memory_mb, seconds=seconds)
     if fair:
-        data = fair_page(
-            position,
-            rules,
-            moves,
-            limits,
-            DEFAULT_FAIR_SAMPLES if samples is None else samples,
-            seed or 0,
-            mask=mask,
-            **where,
-        )
-    elif solution:
-        data = solution_page(position, rules, moves, limits, **where)
-    elif with_hint:
-        data = hint_page(position, rules, moves, limits, **where)
+        data = _fair_data(source, rules, moves, limits, samples, seed)
     else:
-        data = page_data(position, rules, moves, **where)
+        data = _page_data(source, rules, moves, limits, solution, with_hint)
     try:
         path = write_page(data, out)
     except OSError as exc:
@@ -158,71 +102,50 @@ def show_command(
     )
 
 
-def load_view(source: str, rules, moves):
-    """What a player sees of SOURCE, as (a position holding it, rules, deal number or None, the mask of unseen cards).
-
-    A deal number: the deal itself, whose face-down and tail cards are masked
-    at every position (the moves given turn up real cards, as at the table).
-    A file or ``-`` (a view with ``??``, or a position, read as every source
-    is): its view's stand-in with every face-down and tail card masked; a move
-    given that would turn up an unseen card is refused, since the source does
-    not say which card it is.
-    """
-    from ..page.data import face_down_cards
-
-    if is_deal_number(source):
-        position, rules, number = load_start(source, rules)
-        return position, rules, number, face_down_cards
-    view, rules, _ = common_load_view(source, rules)
-    view = view.blind()
-    reached = view
-    for number, move in enumerate(moves, start=1):
-        try:
-            play(reached.stand_in(), move, rules)  # says why a move is not legal
-        except MoveError as exc:
-            raise UserError(f"move {number}: {exc}") from None
-        after = reached.after(move, rules)
-        if after is None:
-            raise UserError(
-                f"move {number}: {move_text(move)} turns up an unseen card ({source} does not say which): "
-                "give the position after it instead"
-            )
-        reached = after
-    unseen = frozenset(view.unseen)
-    return view.stand_in(), rules, None, lambda _position: unseen
+def _check_choice(solution: bool, with_hint: bool, fair: bool, samples: int | None, seed: int | None) -> None:
+    """Refuse options that ask for two drawings at once, or a sampling option without sampling."""
+    if solution and with_hint:
+        raise UserError("--solution and --hint draw different things: give one of them")
+    if fair and (solution or with_hint):
+        other = "--solution" if solution else "--hint"
+        raise UserError(
+            f"--fair and {other} draw different things (a solution or a hint peeks at hidden cards): give one"
+        )
+    if not fair and (samples is not None or seed is not None):
+        raise UserError("--samples and --seed choose the sampled layouts of --fair: give them with --fair")
 
 
-def command_line(
-    source: str,
-    mode: str | None,
-    rules_name: str | None,
-    solution: bool,
-    with_hint: bool,
-    moves_text_: str | None,
-    moves_file: str | None,
-    nodes: int | None,
-    memory_mb: int,
-    seconds: float | None,
-    out: str,
-) -> str:
-    """The command that makes the page again, as the page states it."""
-    parts = ["scorpion", "show", source]
-    if mode:
-        parts += ["--mode", mode]
-    if rules_name:
-        parts += ["--rules", rules_name]
-    if moves_text_ is not None:
-        parts += ["--moves", moves_text_]
-    if moves_file is not None:
-        parts += ["--moves-file", moves_file]
+def _page_data(source: str, rules: Rules | None, moves: list, limits: Limits, solution: bool, with_hint: bool):
+    """The page of a start seen whole: its moves, then the solver's win or every move's verdict."""
+    from ..page.build import hint_page, solution_page
+    from ..page.data import page_data
+
+    position, rules, number = load_start(source, rules)
+    where = {"deal": number, "source": source, "command": recorded_command()}
     if solution:
-        parts.append("--solution")
+        return solution_page(position, rules, moves, limits, **where)
     if with_hint:
-        parts.append("--hint")
-    if nodes is not None:
-        parts += ["--nodes", str(nodes)]
-    if memory_mb != DEFAULT_MEMORY_MB:
-        parts += ["--memory", str(memory_mb)]
-    if seconds is not None:
-        parts += ["--time", f"{seconds:g}"]
-    return shlex.join(parts + ["--html", out])
+        return hint_page(position, rules, moves, limits, **where)
+    return page_data(position, rules, moves, **where)
+
+
+def _fair_data(source: str, rules: Rules | None, moves: list, limits: Limits, samples: int | None, seed: int | None):
+    """The page of what a player sees: every move ranked by its share of sampled layouts (as ``hint --fair``)."""
+    from ..page.build import fair_page
+    from ..page.data import face_down_cards
+    from ..play.fair import DEFAULT_FAIR_SAMPLES
+
+    position, rules, number, unseen = load_blind_start(source, rules, moves)
+    mask = face_down_cards if unseen is None else (lambda _position: unseen)
+    return fair_page(
+        position,
+        rules,
+        moves,
+        limits,
+        DEFAULT_FAIR_SAMPLES if samples is None else samples,
+        seed or 0,
+        mask=mask,
+        deal=number,
+        source=source,
+        command=recorded_command(),
+    )

@@ -9,16 +9,18 @@ import click
 
 from ..game.deal import check_deal_number
 from ..game.engine import parse_moves
-from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, LOST, UNKNOWN, WON, Limits, SolveResult
+from ..game.rules import Rules
+from ..solver.reductions import Reductions
+from ..solver.result import LOST, UNKNOWN, WON, Limits, SolveResult
 from .common import (
-    MEGABYTES,
-    NODES,
-    SECONDS,
     UserError,
+    budget_options,
     echo_json,
     load_start,
-    resolve_rules,
+    notify_loading,
+    reductions_options,
     rules_options,
+    shown_option,
     user_errors,
 )
 
@@ -59,53 +61,32 @@ def solve_json(result: SolveResult, source: str, number: int | None) -> dict:
 @click.command("solve")
 @click.argument("source")
 @rules_options(several=True, default_text="clear for deals, a position file's own mode line")
-@click.option(
-    "--nodes",
-    type=NODES,
-    default=DEFAULT_NODES,
-    show_default=True,
-    help="Node budget per deal and mode (counted inside the kernel).",
+@budget_options(
+    nodes_help="Node budget per deal and mode (counted inside the kernel).",
+    memory_help="Transposition table budget in MB.",
+    time_help="Wall-clock limit in seconds per deal and mode.",
 )
-@click.option(
-    "--memory",
-    "memory_mb",
-    type=MEGABYTES,
-    default=DEFAULT_MEMORY_MB,
-    show_default=True,
-    help="Transposition table budget in MB.",
-)
-@click.option("--time", "seconds", type=SECONDS, default=None, help="Wall-clock limit in seconds per deal and mode.")
-@click.option("--no-prune", is_flag=True, help="Switch off deadlock pruning (slower; same verdicts).")
-@click.option("--no-safe-leads", is_flag=True, help="Switch off the safe-leads cut (more nodes; same verdicts).")
-@click.option(
-    "--no-successor-above",
-    is_flag=True,
-    help="Switch off the deadlock test's successor-above rule (more nodes; same verdicts).",
-)
+@reductions_options()
 @click.option("--debug", is_flag=True, help="Check the compact state from scratch at the root and along the solution.")
 @click.option("--solution", is_flag=True, help="Print the winning move list (e.g. '6C:5>2 KS:3>4 tail').")
 @click.option("--shortest", is_flag=True, help="Find a win of minimum length and prove it minimal.")
 @click.option("--walkthrough", is_flag=True, help="Print the position after every move of the solution.")
 @click.option("--color/--no-color", default=None, help="Suit colours in the walkthrough (default: when a terminal).")
-@click.option(
+@shown_option(
     "--layout",
-    type=click.Choice(["rows", "columns"]),
-    default="rows",
-    show_default=True,
-    help="Walkthrough layout: one line per column, or the columns side by side.",
+    click.Choice(["rows", "columns"]),
+    "rows",
+    "Walkthrough layout: one line per column, or the columns side by side.",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per deal and mode (docs/output.md).")
 @user_errors
 def solve_command(
     source: str,
-    mode: str | None,
-    rules_name: str | None,
+    rules: tuple[Rules, ...] | None,
     nodes: int,
     memory_mb: int,
     seconds: float | None,
-    no_prune: bool,
-    no_safe_leads: bool,
-    no_successor_above: bool,
+    reductions: Reductions,
     debug: bool,
     solution: bool,
     shortest: bool,
@@ -123,28 +104,21 @@ def solve_command(
     from ..analysis.walkthrough import render_walkthrough
     from ..solver.search import load_solver, solve, solve_shortest
 
-    rule_list = resolve_rules(mode, rules_name, several=True) or (None,)
-    limits = Limits(
-        nodes=nodes,
-        memory_mb=memory_mb,
-        seconds=seconds,
-        prune=not no_prune,
-        safe_leads=not no_safe_leads,
-        successor_above=not no_successor_above,
-    )
+    rule_list = rules or (None,)
+    limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds)
     use_color = sys.stdout.isatty() if color is None else color
     targets = parse_targets(source)
-    load_seconds = load_solver(notify=lambda message: click.echo(message, err=True))
+    load_seconds = load_solver(notify=notify_loading)
     tally: dict[str, dict[str, int]] = {}
     solves = total_nodes = 0
     total_seconds = 0.0
     for target in targets:
-        for rules in rule_list:
-            position, used_rules, number = load_start(target, rules)
+        for chosen in rule_list:
+            position, used_rules, number = load_start(target, chosen)
             if shortest:
-                result = solve_shortest(position, used_rules, limits)
+                result = solve_shortest(position, used_rules, limits, reductions)
             else:
-                result = solve(position, used_rules, limits, debug=debug)
+                result = solve(position, used_rules, limits, debug=debug, reductions=reductions)
             result.deal = number
             counts = tally.setdefault(used_rules.name, {WON: 0, LOST: 0, UNKNOWN: 0})
             counts[result.status] += 1

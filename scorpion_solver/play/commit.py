@@ -51,6 +51,7 @@ import numpy as np
 from ..game.engine import Move, apply_move, parse_moves
 from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
+from ..solver.reductions import Reductions
 from ..solver.result import LOST, WON
 from .exact import RevealingPair, _symmetric_key, reveal_closure
 from .policies import DEFAULT_NODES, DEFAULT_SAMPLES, History, HopPolicy
@@ -76,8 +77,18 @@ class CommitPolicy(HopPolicy):
         memory_mb: int = 64,
         exact_endgame: int = 0,
         max_views: int = DEFAULT_MAX_VIEWS,
+        reductions: Reductions | None = None,
     ) -> None:
-        super().__init__(rules, seed, samples, nodes, bandit=False, memory_mb=memory_mb, exact_endgame=exact_endgame)
+        super().__init__(
+            rules,
+            seed,
+            samples,
+            nodes,
+            bandit=False,
+            memory_mb=memory_mb,
+            exact_endgame=exact_endgame,
+            reductions=reductions,
+        )
         self.max_views = max_views
         self._commit_plan: dict = {}  # view key -> the rest of a chosen commitment (path, then the reveal)
         self.commitments = 0  # decisions taken over commitments (the others went to hop)

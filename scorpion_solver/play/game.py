@@ -21,8 +21,9 @@ from ..game.engine import Move, apply_move, is_won, legal_moves, moves_text, rep
 from ..game.position import Position
 from ..game.rules import Rules
 from ..game.view import Observation
+from ..solver.reductions import Reductions, get_reductions
 from ..solver.result import LOST, Limits
-from .policies import History, Policy
+from .policies import PLAY_REDUCTIONS, History, Policy
 
 WON, LOST_GAME, CAPPED = "won", "lost", "capped"
 NO_MOVE, PROVED_LOST, MOVE_CAP = "no-move", "proved-lost", "move-cap"
@@ -71,8 +72,13 @@ def play_game(
     policy: Policy,
     move_cap: int = DEFAULT_MOVE_CAP,
     proof_nodes: int | None = DEFAULT_PROOF_NODES,
+    reductions: Reductions | None = None,
 ) -> GameRecord:
-    """Let ``policy`` play from ``position``; ``proof_nodes=None`` never consults the solver."""
+    """Let ``policy`` play from ``position``; ``proof_nodes=None`` never consults the solver.
+
+    ``reductions``: those of the harness's proofs that the true position is lost (None: the preset
+    ``PLAY_REDUCTIONS``, which the committed play folders were proved with; others end some games earlier).
+    """
     from ..solver.search import solve
 
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -81,11 +87,8 @@ def play_game(
     proof_solves = 0
     pos = position
     outcome, reason = CAPPED, MOVE_CAP
-    # Without the safe-leads cut and the successor-above rule, as the committed play folders were proved
-    # (they would end some games earlier).
-    proof_limits = (
-        Limits(nodes=proof_nodes, memory_mb=64, safe_leads=False, successor_above=False) if proof_nodes else None
-    )
+    proof_limits = Limits(nodes=proof_nodes, memory_mb=64) if proof_nodes else None
+    reductions = reductions or get_reductions(PLAY_REDUCTIONS)
     while len(moves) < move_cap:
         if is_won(pos, rules):
             outcome, reason = WON, ""
@@ -96,7 +99,7 @@ def play_game(
             break
         if proof_limits is not None:
             proof_solves += 1
-            if solve(pos, rules, proof_limits).status == LOST:
+            if solve(pos, rules, proof_limits, reductions=reductions).status == LOST:
                 outcome, reason = LOST_GAME, PROVED_LOST
                 break
         view = Observation.of(pos)

@@ -45,6 +45,7 @@ import numpy as np
 from ..game.engine import Move, apply_move, parse_moves
 from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
+from ..solver.reductions import Reductions, get_reductions
 from ..solver.result import LOST, WON, Limits
 from .greedy import fresh_moves, greedy_order
 
@@ -52,6 +53,10 @@ DEFAULT_SAMPLES = 10
 DEFAULT_NODES = 1000  # per solve of a sampled layout: most are decided in a few nodes
 EXACT_BUDGET = 5_000_000  # nodes of all the exact endgame's solves for one decision (beyond: sample as before)
 EXACT_VIEWS = 20_000  # views it may walk between reveals for one decision (about 10 s of plain Python)
+# The search reductions a game is played with unless told (hop's solves, the harness's proofs): the preset
+# the committed play folders were played with, which recorded no preset (``PolicySpec.reductions``). The
+# others decide more samples within the same node budget, so they would change hop's choices.
+PLAY_REDUCTIONS = "deadlock"
 
 
 @dataclass(frozen=True)
@@ -74,10 +79,11 @@ class Cost:
     nodes: int = 0
 
 
-def _solve(position, rules: Rules, limits: Limits, shorten: bool = True):
+def _solve(position, rules: Rules, limits: Limits, shorten: bool = True, reductions: Reductions | None = None):
     from ..solver.search import solve  # numba loads on first use
 
-    return solve(position, rules, limits, shorten=shorten)
+    reductions = reductions or get_reductions(PLAY_REDUCTIONS)
+    return solve(position, rules, limits, shorten=shorten, reductions=reductions)
 
 
 class Policy:
@@ -138,15 +144,14 @@ class HopPolicy(Policy):
         bandit: bool = False,
         memory_mb: int = 64,
         exact_endgame: int = 0,
+        reductions: Reductions | None = None,
     ) -> None:
         super().__init__(rules, seed)
         if samples < 1:
             raise ValueError("hop needs at least one sample")
         self.samples = samples
-        # Without the solver's safe-leads cut and successor-above rule: they decide more samples within
-        # the same node budget, so they would change hop's choices, and the committed play folders were
-        # played before they existed.
-        self.limits = Limits(nodes=nodes, memory_mb=memory_mb, safe_leads=False, successor_above=False)
+        self.limits = Limits(nodes=nodes, memory_mb=memory_mb)
+        self.reductions = reductions or get_reductions(PLAY_REDUCTIONS)
         self.bandit = bandit
         self._plan: dict = {}  # view key -> the rest of a known win (perfect information only)
         self.exact_endgame = exact_endgame
@@ -162,7 +167,7 @@ class HopPolicy(Policy):
     def _run(self, position, shorten: bool = False):
         # A sampled layout's solve gives a verdict and a first move: its line is not cut or polished
         # (that was most of the cost of a solve); the plan played once nothing is hidden is.
-        result = _solve(position, self.rules, self.limits, shorten)
+        result = _solve(position, self.rules, self.limits, shorten, self.reductions)
         self.cost.solves += 1
         self.cost.nodes += result.nodes
         return result

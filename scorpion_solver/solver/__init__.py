@@ -5,14 +5,26 @@
   in the reference engine before returning it;
 * ``deadlock`` and ``reference_search``: the plain-Python twins of the kernel's deadlock
   test and search;
-* ``result``: the typed result record and the limits a search runs under.
+* ``result``: the typed result record and the limits a search runs under;
+* ``reductions``: the sound cuts a search makes, one value with named presets.
 
 Importing this package does not load numba: ``solve`` is imported on first use.
 """
 
+from .reductions import Reductions
 from .result import DEFAULT_MEMORY_MB, DEFAULT_NODES, LOST, UNKNOWN, WON, Limits, SolveResult
 
-__all__ = ["DEFAULT_MEMORY_MB", "DEFAULT_NODES", "LOST", "UNKNOWN", "WON", "Limits", "SolveResult", "solve"]
+__all__ = [
+    "DEFAULT_MEMORY_MB",
+    "DEFAULT_NODES",
+    "LOST",
+    "UNKNOWN",
+    "WON",
+    "Limits",
+    "Reductions",
+    "SolveResult",
+    "solve",
+]
 
 
 def __getattr__(name: str):

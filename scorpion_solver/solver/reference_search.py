@@ -11,11 +11,11 @@ position reached by it passes if its parent passed: a build onto a successor
 covers only that successor, which no other card needs, and frees the card it
 left; a move into an empty column while another stays empty frees the card it
 left and changes nothing the analysis reads; relocating a whole column changes
-no card's neighbours. With ``Limits.successor_above`` (the deadlock test's
+no card's neighbours. With ``Reductions.successor_above`` (the deadlock test's
 successor-above rule, see ``deadlock``) one more move is checked: a build
 whose group holds the successor of a card of the destination column, which
 puts that successor above it; any other build only takes blockers away.
-With ``Limits.safe_leads`` a position that has a safe
+With ``Reductions.safe_leads`` a position that has a safe
 lead (``safe_lead``) is expanded with that one move, as in the kernel.
 """
 
@@ -28,6 +28,7 @@ from ..game.engine import Move, apply_move, canonical_key, is_won, legal_moves, 
 from ..game.position import Position, frozen_floor
 from ..game.rules import CLEAR, SPACE_ANY, Rules
 from .deadlock import is_deadlocked, needs_deadlock_check
+from .reductions import FULL, Reductions
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
 from .shortest import shorten_line
 
@@ -86,17 +87,19 @@ def safe_lead(pos: Position, move: Move, rules: Rules) -> bool:
     return is_king(low) or (i > 0 and x[i - 1] == low + 1)
 
 
-def expansion_moves(pos: Position, rules: Rules, limits: Limits) -> list[Move]:
+def expansion_moves(pos: Position, rules: Rules, reductions: Reductions = FULL) -> list[Move]:
     """The moves a node's expansion tries: all legal moves, or only the first safe lead."""
     moves = search_order(pos, rules)
-    if limits.safe_leads:
+    if reductions.safe_leads:
         for move in moves:
             if safe_lead(pos, move, rules):
                 return [move]
     return moves
 
 
-def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:
+def reference_solve(
+    pos: Position, rules: Rules = CLEAR, limits: Limits = Limits(), reductions: Reductions = FULL
+) -> SolveResult:
     """Twin of ``kernel.search``: the same nodes in the same order, the same verdict and solution
     (cut of its detours as ``search.solve`` cuts it; ``solve``'s polish has no twin).
 
@@ -122,7 +125,7 @@ def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits
 
     def expand(here: Position) -> list[Move]:
         kept = []
-        moves = expansion_moves(here, rules, limits)
+        moves = expansion_moves(here, rules, reductions)
         result.moves_made += len(moves)
         for move in moves:
             key = canonical_key(apply_move(here, move, rules))
@@ -134,9 +137,9 @@ def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits
 
     if is_won(pos, rules):
         return finish(WON, [])
-    if limits.prune:
+    if reductions.prune:
         result.deadlock_checks = 1
-        if is_deadlocked(pos, rules, limits.successor_above):
+        if is_deadlocked(pos, rules, reductions.successor_above):
             result.dead_at_root = True
             result.deadlock_prunes = 1
             return finish(LOST)
@@ -158,9 +161,9 @@ def reference_solve(pos: Position, rules: Rules = CLEAR, limits: Limits = Limits
         child = apply_move(here, move, rules)
         if is_won(child, rules):
             return finish(WON, path + [move])
-        if limits.prune and needs_deadlock_check(here, move, child, limits.successor_above):
+        if reductions.prune and needs_deadlock_check(here, move, child, reductions.successor_above):
             result.deadlock_checks += 1
-            if is_deadlocked(child, rules, limits.successor_above):
+            if is_deadlocked(child, rules, reductions.successor_above):
                 result.deadlock_prunes += 1
                 continue
         path.append(move)

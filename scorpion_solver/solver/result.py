@@ -1,4 +1,4 @@
-"""The typed record a solve returns, and the limits it runs under.
+"""The typed record a solve returns, and the limits it runs under (its sound cuts are ``reductions``).
 
 The fields of :class:`SolveResult` are the columns of the batch output.
 """
@@ -16,27 +16,18 @@ DEFAULT_MEMORY_MB = 1024
 
 @dataclass(frozen=True)
 class Limits:
-    """What may stop a search before it decides.
+    """What may stop a search before it decides: budgets only.
 
     ``nodes`` is counted inside the kernel (reproducible; a search may pass it
     by less than one expansion); ``seconds`` is wall clock, checked by
     ``search.solve`` between kernel slices of about 16,000 nodes (a few
-    milliseconds). ``memory_mb`` caps the transposition table. ``prune``
-    switches the sound deadlock pruning, ``safe_leads`` the sound cut of a
-    position's moves to one safe lead after the tail deal (``kernel._safe_lead``),
-    ``successor_above`` the deadlock test's successor-above rule (``deadlock``;
-    the shortest search and the polish run without it);
-    ``shortest`` asks for a win of minimum length, proved minimal
-    (``search.solve_shortest``), where one exists.
+    milliseconds). ``memory_mb`` caps the transposition table. Which sound
+    cuts a search makes is not a limit: ``reductions.Reductions``.
     """
 
     nodes: int = DEFAULT_NODES
     memory_mb: int = DEFAULT_MEMORY_MB
     seconds: float | None = None
-    prune: bool = True
-    safe_leads: bool = True
-    successor_above: bool = True
-    shortest: bool = False
 
     def __post_init__(self) -> None:
         if self.nodes < 1:
@@ -54,7 +45,7 @@ class SolveResult:
 
     ``status`` is ``won`` (``solution`` replays to a win with the reference
     engine), ``lost`` (exhaustive search) or ``unknown`` (``stopped_by`` names
-    the limit: ``nodes``, ``memory``, ``time`` or ``depth``). ``shortest`` is
+    the limit: ``nodes``, ``memory`` or ``time``). ``shortest`` is
     ``proved`` when the solution is a win of minimum length (``solve_shortest``),
     ``shortened`` when a limit stopped that proof (the solution is the shortest
     found), and empty for an ordinary solve.

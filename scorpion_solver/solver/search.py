@@ -30,6 +30,7 @@ from ..game.position import Position, frozen_floor
 from ..game.rules import CLASSIC, CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
 from ..game.verify import check_solution
 from . import kernel as K
+from .reductions import FULL, Reductions
 from .reference_search import reference_solve
 from .result import DEFAULT_NODES, LOST, UNKNOWN, WON, Limits, SolveResult
 
@@ -167,15 +168,6 @@ def jit_play(pos: Position, move: Move, rules: Rules = CLEAR) -> tuple[Position,
 def position_key(pos: Position) -> tuple[int, int]:
     keys = compact_keys(to_compact(pos))
     return int(keys[K.KEY1]), int(keys[K.KEY2])
-
-
-def prune_bits(limits: Limits) -> int:
-    """The kernel's ``prune`` switches for these limits."""
-    return (
-        int(limits.prune) * K.PRUNE_DEADLOCK
-        | int(limits.safe_leads) * K.PRUNE_SAFE_LEADS
-        | int(limits.successor_above) * K.PRUNE_SUCCESSOR_ABOVE
-    )
 
 
 def jit_deadlocked(pos: Position, rules: Rules = CLEAR, successor_above: bool = True) -> tuple[bool, list[bool]]:
@@ -338,8 +330,9 @@ def solve(
     debug: bool = False,
     polish: bool = True,
     shorten: bool = True,
+    reductions: Reductions = FULL,
 ) -> SolveResult:
-    """Decide whether the position can be won.
+    """Decide whether the position can be won (under ``limits``, making the sound cuts of ``reductions``).
 
     ``won`` comes with a solution replayed to a win in plain Python
     (``game.verify.check_solution``, equal to the reference engine's
@@ -357,24 +350,32 @@ def solve(
     of the cost of a solve).
     """
     if engine == "reference":
-        return reference_solve(position, rules, limits)
+        return reference_solve(position, rules, limits, reductions)
     if engine != "jit":
         raise ValueError(f"unknown engine '{engine}' (jit or reference)")
     load_solver()
-    return _timed_solve(position, rules, limits, debug, polish, shorten)
+    return _timed_solve(position, rules, limits, debug, polish, shorten, reductions)
 
 
 def _timed_solve(
-    position: Position, rules: Rules, limits: Limits, debug: bool, polish: bool = True, shorten: bool = True
+    position: Position,
+    rules: Rules,
+    limits: Limits,
+    debug: bool,
+    polish: bool = True,
+    shorten: bool = True,
+    reductions: Reductions = FULL,
 ) -> SolveResult:
     start = time.perf_counter()
     stack = _search_stack()
     stack.states[0] = to_compact(position)
-    return _solve_from_root(stack, position, 0, rules, limits, start, debug, polish, shorten)
+    return _solve_from_root(stack, position, 0, rules, limits, start, debug, polish, shorten, reductions)
 
 
-def solve_deal(number: int, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:
-    """``solve(deal(number, rules), rules, limits)``, the batch's fast path: the same search and result.
+def solve_deal(
+    number: int, rules: Rules = CLEAR, limits: Limits = Limits(), reductions: Reductions = FULL
+) -> SolveResult:
+    """``solve(deal(number, rules), rules, limits, reductions=...)``, the batch's fast path: the same search and result.
 
     The jitted generator (``deal_kernel``) writes the deal straight into the
     root frame, so no ``Position`` is built for a deal that is not won; a
@@ -386,8 +387,8 @@ def solve_deal(number: int, rules: Rules = CLEAR, limits: Limits = Limits()) -> 
     start = time.perf_counter()
     stack = _search_stack()
     if not _buffers().deals.deal_into(number, rules.face_down, stack.states[0]):
-        return solve(deal(number, rules), rules, limits)
-    return _solve_from_root(stack, None, number, rules, limits, start, False)
+        return solve(deal(number, rules), rules, limits, reductions=reductions)
+    return _solve_from_root(stack, None, number, rules, limits, start, False, reductions=reductions)
 
 
 def _solve_from_root(
@@ -400,6 +401,7 @@ def _solve_from_root(
     debug: bool,
     polish: bool = True,
     shorten: bool = True,
+    reductions: Reductions = FULL,
 ) -> SolveResult:
     """Search from the state in ``stack.states[0]`` (the position, or deal ``number`` when it is None)."""
     sweeps, freezes, space_any, when_stuck = rule_flags(rules)
@@ -430,7 +432,7 @@ def _solve_from_root(
             freezes,
             space_any,
             when_stuck,
-            prune_bits(limits),
+            reductions.kernel_bits(),
             K.Z,
             K.ZH,
             K.SALT,
@@ -473,7 +475,7 @@ def _solve_from_root(
         if shorten:
             path = shorten_path(position, path, rules, (stack.states[0], stack.keys[0]))
             if polish:
-                path = polish_path(position, path, rules, limits.prune)
+                path = polish_path(position, path, rules, reductions.prune)
         verify_solution(position, path, rules)
         if debug:
             _debug_line(position, path, rules)
@@ -504,7 +506,9 @@ def _counted_result(status: int, counted: list[int], rules: Rules, stopped_by: s
 SCREEN_LIMIT = (1 << 63) - 1  # deal numbers up to this go through screen_deals' int64 arrays
 
 
-def screen_deals(numbers: list[int], rules: Rules = CLEAR, limits: Limits = Limits()) -> dict[int, SolveResult]:
+def screen_deals(
+    numbers: list[int], rules: Rules = CLEAR, limits: Limits = Limits(), reductions: Reductions = FULL
+) -> dict[int, SolveResult]:
     """The results of the deals of ``numbers`` that are lost at the root, found in two jitted calls.
 
     A batch's fast path for the deals the deadlock test decides before any
@@ -514,9 +518,9 @@ def screen_deals(numbers: list[int], rules: Rules = CLEAR, limits: Limits = Limi
     tests/test_screen.py compares them), with ``seconds`` the chunk's time
     shared equally among them. The other deals are left out of the result,
     to be solved one by one. Nothing is decided without the deadlock test
-    (``limits.prune`` off) or for numbers past ``SCREEN_LIMIT``.
+    (``reductions.prune`` off) or for numbers past ``SCREEN_LIMIT``.
     """
-    if not limits.prune:
+    if not reductions.prune:
         return {}
     load_solver()
     start = time.perf_counter()
@@ -529,7 +533,9 @@ def screen_deals(numbers: list[int], rules: Rules = CLEAR, limits: Limits = Limi
     statuses = np.zeros(len(numbers), dtype=np.int64)
     sweeps, _, space_any, _ = rule_flags(rules)
     _, (can_top, _, dead_scratch) = buffers.fresh()
-    decided = K.screen_roots(states, counters, statuses, sweeps, space_any, prune_bits(limits), can_top, dead_scratch)
+    decided = K.screen_roots(
+        states, counters, statuses, sweeps, space_any, reductions.kernel_bits(), can_top, dead_scratch
+    )
     out: dict[int, SolveResult] = {}
     if not decided:
         return out
@@ -659,7 +665,7 @@ def polish_path(position: Position, path: list[Move], rules: Rules, prune: bool 
     budget = POLISH_NODES
     start = time.perf_counter()
     for bound in range(cost_to_go(position, rules, frozenset(position.tail)), len(path) - fixed):
-        status, found, used = _bounded_search(position, rules, bound, fixed, Limits(prune=prune), budget, start)
+        status, found, used = _bounded_search(position, rules, bound, fixed, Limits(), budget, start, prune)
         budget -= used
         if status == K.S_WON:
             return found
@@ -668,7 +674,9 @@ def polish_path(position: Position, path: list[Move], rules: Rules, prune: bool 
     return path
 
 
-def solve_shortest(position: Position, rules: Rules = CLEAR, limits: Limits = Limits()) -> SolveResult:
+def solve_shortest(
+    position: Position, rules: Rules = CLEAR, limits: Limits = Limits(), reductions: Reductions = FULL
+) -> SolveResult:
     """Decide the position and, when won, return a win of minimum length, proved minimal.
 
     First ``solve`` (its shortened line gives an upper bound U on the extra
@@ -678,12 +686,14 @@ def solve_shortest(position: Position, rules: Rules = CLEAR, limits: Limits = Li
     in every preset: ``shortest``. The node and time limits cover the whole;
     when one stops the proof the shortest line found is returned with
     ``shortest = "shortened"``. ``nodes`` adds the iterations' nodes to the
-    solve's; the winning line is replayed by the reference engine.
+    solve's; the winning line is replayed by the reference engine. The first
+    ``solve`` makes every cut of ``reductions``; the bounded searches honour
+    its deadlock test alone (``prune``, as the ``deadlock`` preset).
     """
     from .shortest import cost_to_go, fixed_length
 
     start = time.perf_counter()
-    result = solve(position, rules, limits, polish=False)
+    result = solve(position, rules, limits, polish=False, reductions=reductions)
     if result.status != WON:
         return result
     line = parse_moves(result.solution)
@@ -692,7 +702,9 @@ def solve_shortest(position: Position, rules: Rules = CLEAR, limits: Limits = Li
     proved = "proved"
     nodes = result.nodes
     for bound in range(cost_to_go(position, rules, frozenset(position.tail)), upper):
-        status, found, used = _bounded_search(position, rules, bound, fixed, limits, limits.nodes - nodes, start)
+        status, found, used = _bounded_search(
+            position, rules, bound, fixed, limits, limits.nodes - nodes, start, reductions.prune
+        )
         nodes += used
         if status == K.S_WON:
             line = found
@@ -723,9 +735,18 @@ def jit_bounded_search(position: Position, rules: Rules, bound: int) -> tuple[li
 
 
 def _bounded_search(
-    position: Position, rules: Rules, bound: int, fixed: int, limits: Limits, node_budget: int, start: float
+    position: Position,
+    rules: Rules,
+    bound: int,
+    fixed: int,
+    limits: Limits,
+    node_budget: int,
+    start: float,
+    prune: bool = True,
 ) -> tuple[int, list[Move] | None, int]:
-    """Run ``kernel.shortest_search`` for one bound to the end or to a limit: (status, line, nodes)."""
+    """Run ``kernel.shortest_search`` for one bound to the end or to a limit: (status, line, nodes).
+
+    ``prune``: the deadlock test (the one reduction the shortest search makes)."""
     sweeps, freezes, space_any, when_stuck = rule_flags(rules)
     is_tail_card = np.zeros(NUM_CARDS, dtype=np.bool_)
     for c in position.tail:
@@ -762,7 +783,7 @@ def _bounded_search(
             freezes,
             space_any,
             when_stuck,
-            int(limits.prune),
+            int(prune),
             K.Z,
             K.ZH,
             K.SALT,

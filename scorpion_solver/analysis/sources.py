@@ -1,0 +1,106 @@
+"""Where a command's game comes from: a SOURCE read as a start position, or as what a player sees of it.
+
+A SOURCE is a deal number (a PySolFC game number), a position file (text,
+or the JSON of ``scorpion deal --json``) or ``-`` (standard input); a file
+may be a *view* that writes ``??`` for the cards a player has not seen. The
+command line (``cli``) and the page builder read every source through these
+functions, so a deal, a file and a view mean the same thing everywhere. A
+mistake in the source is a :class:`SourceError` (a ``ValueError``), which
+the command line reports as one line.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..game.deal import check_deal_number, deal
+from ..game.engine import Move, MoveError, move_text, play, replay
+from ..game.position import Position
+from ..game.position_text import read_position_source
+from ..game.rules import Rules, get_rules
+from ..game.view import MissingReveal, Observation
+from ..game.view_text import read_view_source
+
+
+class SourceError(ValueError):
+    """A SOURCE (or the moves played from it) that cannot be read as asked."""
+
+
+def is_deal_number(text: str) -> bool:
+    digits = text.strip().lstrip("-")
+    return digits.isascii() and digits.isdigit()
+
+
+def load_start(source: str, rules: Rules | None) -> tuple[Position, Rules, int | None]:
+    """A deal number, a position file (text or JSON) or ``-`` (standard input).
+
+    Returns (position, rules, deal number or None). ``rules`` (if given)
+    overrides a file's own ``mode``.
+    """
+    if is_deal_number(source):
+        number = check_deal_number(int(source.strip()))
+        rules = rules or get_rules("clear")
+        return deal(number, rules), rules, number
+    parsed = read_position_source(source, rules)
+    return parsed.position, parsed.rules, None
+
+
+def load_view(
+    source: str, rules: Rules | None, moves: Sequence[Move] = (), revealed: Sequence[int] = ()
+) -> tuple[Observation, Rules, int | None]:
+    """What a player sees of SOURCE after ``moves``: (view, rules, deal number or None).
+
+    A deal number is played with its true cards, and the view knows only the
+    cards those moves turned up. A file (or ``-``) is read as every source is
+    (:func:`~scorpion_solver.game.view_text.read_view_source`): a view with
+    ``??``, or a position whose face-down and tail cards count as unseen; a
+    move that turns up a card then needs that card in ``revealed`` (the order
+    of ``Observation.advance``).
+    """
+    if is_deal_number(source):
+        if revealed:
+            raise SourceError("--reveal is for a view typed by hand: a deal number knows the cards its moves turn up")
+        position, rules, number = load_start(source, rules)
+        return Observation.of(replay(position, moves, rules)), rules, number
+    view, rules = read_view_source(source, rules)
+    try:
+        return view.advance(moves, revealed, rules), rules, None
+    except MissingReveal as exc:
+        raise SourceError(
+            f"{exc}: `scorpion replay VIEW MOVES --reveal CARD` takes the cards a move turns up"
+        ) from None
+    except ValueError as exc:
+        raise SourceError(str(exc)) from None
+
+
+def load_blind_start(
+    source: str, rules: Rules | None, moves: Sequence[Move]
+) -> tuple[Position, Rules, int | None, frozenset[int] | None]:
+    """A start to draw without peeking: (position, rules, deal number or None, the unseen cards or None).
+
+    A deal number: the deal itself, and None for the unseen cards: its
+    face-down and tail cards are unseen at every position (the moves turn up
+    real cards, as at the table). A file or ``-`` (a view with ``??``, or a
+    position, read as every source is): its view's stand-in, with every
+    face-down and tail card unseen; a move that would turn up an unseen card
+    is refused, since the source does not say which card it is.
+    """
+    if is_deal_number(source):
+        position, rules, number = load_start(source, rules)
+        return position, rules, number, None
+    view, rules, _ = load_view(source, rules)
+    view = view.blind()
+    reached = view
+    for number, move in enumerate(moves, start=1):
+        try:
+            play(reached.stand_in(), move, rules)  # says why a move is not legal
+        except MoveError as exc:
+            raise SourceError(f"move {number}: {exc}") from None
+        after = reached.after(move, rules)
+        if after is None:
+            raise SourceError(
+                f"move {number}: {move_text(move)} turns up an unseen card ({source} does not say which): "
+                "give the position after it instead"
+            )
+        reached = after
+    return view.stand_in(), rules, None, frozenset(view.unseen)
