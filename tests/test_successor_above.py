@@ -19,8 +19,8 @@ import pytest
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import apply_move, parse_moves
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP, get_rules
+from scorpion_solver.solver import driver
 from scorpion_solver.solver import kernel as K
-from scorpion_solver.solver import search
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_deadlocked, solve
 
@@ -53,8 +53,8 @@ def test_checking_after_every_move_prunes_no_more(rules, monkeypatch):
     the rule fail where the parent passed (``kernel._lands_over_predecessor``): running the test
     after every move (``PRUNE_EVERY_MOVE``) gives the same nodes, with more tests run."""
     normal = [solve(deal(n, rules), rules, Limits(nodes=500_000)) for n in range(1, 301)]
-    bits = search.prune_bits
-    monkeypatch.setattr(search, "prune_bits", lambda limits: bits(limits) | K.PRUNE_EVERY_MOVE)
+    bits = driver.prune_bits
+    monkeypatch.setattr(driver, "prune_bits", lambda limits: bits(limits) | K.PRUNE_EVERY_MOVE)
     every = [solve(deal(n, rules), rules, Limits(nodes=500_000)) for n in range(1, 301)]
     for n, a, b in zip(range(1, 301), normal, every):
         assert (a.status, a.nodes, a.solution) == (b.status, b.nodes, b.solution), n
