@@ -3,8 +3,8 @@
 ``load_c_kernel()`` returns a module-like object with every attribute of
 ``scorpion_solver.solver.kernel`` (constants, random tables, ``rehash``,
 ``compute_keys``, ...) except ``search``, which runs
-``c_baseline/scorpion_search.c`` on the same arrays. So ``search.solve`` drives
-it unchanged once ``search.K`` is swapped for it (as ``compare_c.py`` does).
+``c_baseline/scorpion_search.c`` on the same arrays. So ``search.solve`` (through ``driver``) drives
+it unchanged once ``driver.K`` is swapped for it (as ``compare_c.py`` does).
 
 The shared library is built with ``gcc -O3 -march=native -shared -fPIC`` into
 a cache directory under the system's temporary directory, named by a hash of

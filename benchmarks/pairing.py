@@ -15,7 +15,7 @@ import time
 
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.rules import CLASSIC, CLEAR
-from scorpion_solver.solver import search
+from scorpion_solver.solver import driver, search
 from scorpion_solver.solver.result import Limits, SolveResult
 
 RULES = {"clear": CLEAR, "classic": CLASSIC}
@@ -37,7 +37,7 @@ COMPARED = (
 
 def solve_timed(kernel, stack, mode: str, number: int, limits: Limits = Limits()) -> tuple[float, SolveResult]:
     """One solve with this kernel and its own stack; CPU seconds of the solve alone."""
-    search.K, search._reused = kernel, stack
+    driver.K, driver._reused = kernel, stack
     rules = RULES[mode]
     position = deal(number, rules)
     start = time.process_time()

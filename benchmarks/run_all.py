@@ -69,9 +69,9 @@ from signature import bench_signature  # noqa: E402
 from scorpion_solver.game.deal import deal  # noqa: E402
 from scorpion_solver.game.engine import perft  # noqa: E402
 from scorpion_solver.game.rules import CLASSIC, CLEAR  # noqa: E402
-from scorpion_solver.solver.reference_search import reference_solve  # noqa: E402
 from scorpion_solver.solver.result import Limits  # noqa: E402
 from scorpion_solver.solver.search import jit_perft, solve  # noqa: E402
+from scorpion_solver.solver.search_twin import reference_solve  # noqa: E402
 
 
 def validate() -> dict:
@@ -243,19 +243,19 @@ def native_baseline(sets: dict[str, list[int]], rounds: int) -> dict:
     from pairing import NATIVE_NAMES as NAMES
     from pairing import differences, run_paired, warm_up
 
-    from scorpion_solver.solver import kernel, search
+    from scorpion_solver.solver import driver, kernel
 
     try:
         kernels = {"numba": kernel, "C": load_c_kernel()}
     except RuntimeError as exc:  # no compiler: the report says so
         return {"skipped": str(exc)}
     stacks = {name: threading.local() for name in NAMES}
-    saved = search.K, search._reused
+    saved = driver.K, driver._reused
     try:
         warm_up(kernels, stacks)
         best, results = run_paired(sets, rounds, kernels, stacks)
     finally:
-        search.K, search._reused = saved  # the rest of the suite runs the numba kernel
+        driver.K, driver._reused = saved  # the rest of the suite runs the numba kernel
     rows = []
     for mode, deals in sets.items():
         nodes = sum(results["numba", mode, n].nodes for n in deals)

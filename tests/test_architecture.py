@@ -3,11 +3,14 @@
 The layers (``cli`` above ``batch`` above ``analysis`` above ``solver`` above
 ``game``) are written as an import-linter contract in ``pyproject.toml``; these
 tests run it on the package, and on a copy of the package with one forbidden
-import added, to show that the check would catch a circle coming back.
+import added, to show that the check would catch a circle coming back. Inside a
+layer the contract allows anything, so the modules' import graph is checked for
+circles too, with the imports inside functions counted (they hide circles).
 """
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -81,3 +84,67 @@ def test_ruff_lint_and_format_are_clean():
         [_tool("ruff"), "format", "--no-cache", "--check", *paths], cwd=ROOT, capture_output=True, text=True
     )
     assert fmt.returncode == 0, fmt.stdout + fmt.stderr
+
+
+def import_cycles(package: Path) -> list[list[str]]:
+    """The circles of the package's import graph (module and function level imports): each a sorted
+    list of module names, found as the strongly connected components of more than one module."""
+    modules = {}
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = here
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                target = (f"{base}.{node.module}" if node.module else base) if node.level else node.module
+                for alias in node.names:
+                    full = f"{target}.{alias.name}"
+                    graph[name].add(full if full in modules else target)
+            elif isinstance(node, ast.Import):
+                graph[name].update(alias.name for alias in node.names)
+    graph = {name: {t for t in targets if t in modules and t != name} for name, targets in graph.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def test_no_import_circles():
+    assert import_cycles(ROOT / "scorpion_solver") == []
+
+
+def test_an_import_circle_hidden_in_a_function_is_found(tmp_path):
+    copy = tmp_path / "scorpion_solver"
+    shutil.copytree(ROOT / "scorpion_solver", copy, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    with open(copy / "game" / "view.py", "a", encoding="utf-8") as handle:
+        handle.write("\n\ndef _text(view):\n    from .view_text import format_view\n\n    return format_view(view)\n")
+    assert import_cycles(copy) == [["scorpion_solver.game.view", "scorpion_solver.game.view_text"]]

@@ -19,7 +19,7 @@ import pytest
 
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.rules import CLASSIC, CLEAR
-from scorpion_solver.solver import search
+from scorpion_solver.solver import driver, search
 from scorpion_solver.solver.result import Limits
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -51,12 +51,12 @@ def c_kernel():
 
 
 def solve_with(kernel, stack, position, rules, limits):
-    saved = search.K, search._reused
-    search.K, search._reused = kernel, stack
+    saved = driver.K, driver._reused
+    driver.K, driver._reused = kernel, stack
     try:
         return search.solve(position, rules, limits)
     finally:
-        search.K, search._reused = saved
+        driver.K, driver._reused = saved
 
 
 def same_results(c_kernel, cases, limits):
@@ -91,14 +91,14 @@ def test_c_baseline_stops_at_the_same_node(c_kernel, limits, stop):
 
 def test_c_baseline_resumes_like_the_kernel(c_kernel, monkeypatch):
     """Kernel calls of 997 nodes each: hundreds of resumes, and the table grows between them."""
-    monkeypatch.setattr(search, "SLICE_NODES", 997)
+    monkeypatch.setattr(driver, "SLICE_NODES", 997)
     assert same_results(c_kernel, HARD, Limits()) == [("lost", "")] * len(HARD)
 
 
 def test_c_baseline_leaves_the_same_table(c_kernel):
     """The same entries in the same slots: the C keys are the kernel's keys, not just as good."""
     tables = {}
-    for name, kernel in (("numba", search.K), ("C", c_kernel)):
+    for name, kernel in (("numba", driver.K), ("C", c_kernel)):
         real = kernel.search
 
         def spy(*args, real=real, name=name):

@@ -5,7 +5,7 @@ import pytest
 
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.rules import CLASSIC, CLEAR
-from scorpion_solver.solver.search import VerificationError, _debug_check, compact_keys, solve, to_compact
+from scorpion_solver.solver.search import VerificationError, compact_keys, debug_check, solve, to_compact
 
 
 @pytest.mark.parametrize("number, rules", [(5, CLEAR), (33, CLEAR), (37, CLASSIC)])
@@ -16,20 +16,20 @@ def test_debug_solve_agrees_with_plain_solve(number, rules):
     assert checked.status == "won"
 
 
-def test_debug_check_catches_a_stale_key():
+def testdebug_check_catches_a_stale_key():
     position = deal(5)
     state = to_compact(position)
     keys = compact_keys(state)
-    _debug_check(position, state, keys, "the root")  # sound: no error
+    debug_check(position, state, keys, "the root")  # sound: no error
     keys[14] ^= np.uint64(1)
     with pytest.raises(VerificationError, match="incremental keys differ"):
-        _debug_check(position, state, keys, "the root")
+        debug_check(position, state, keys, "the root")
 
 
-def test_debug_check_catches_a_wrong_location():
+def testdebug_check_catches_a_wrong_location():
     position = deal(5)
     state = to_compact(position)
     keys = compact_keys(state)
     state[469 + 0] = 6  # LOCCOL of AC: claims column 7
     with pytest.raises(VerificationError, match="LOCCOL"):
-        _debug_check(position, state, keys, "the root")
+        debug_check(position, state, keys, "the root")

@@ -39,7 +39,6 @@ from scorpion_solver.game.position import Position, frozen_floor, position_probl
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP
 from scorpion_solver.solver import deadlock
 from scorpion_solver.solver import kernel as K
-from scorpion_solver.solver.reference_search import canonical_key
 from scorpion_solver.solver.search import (
     compact_keys,
     from_compact,
@@ -53,6 +52,7 @@ from scorpion_solver.solver.search import (
     state_problems,
     to_compact,
 )
+from scorpion_solver.solver.search_twin import canonical_key
 
 PRESETS = [CLEAR, CLASSIC, WASP, SCORPION2, GOODSOL]
 IDS = [r.name for r in PRESETS]

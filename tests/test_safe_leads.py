@@ -1,4 +1,4 @@
-"""Safe leads (``kernel._safe_lead``, twin ``reference_search.safe_lead``): the rule, its lemma, its verdicts.
+"""Safe leads (``kernel._safe_lead``, twin ``search_twin.safe_lead``): the rule, its lemma, its verdicts.
 
 The reduction expands a position that has a safe lead a with that one move.
 It is sound when the lemma in ``kernel._safe_lead`` holds: every win w from
@@ -27,9 +27,9 @@ from scorpion_solver.game.position import Position
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP, Rules, get_rules
 from scorpion_solver.solver import kernel as K
 from scorpion_solver.solver.reductions import Reductions
-from scorpion_solver.solver.reference_search import reference_solve, safe_lead
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import solve, to_compact
+from scorpion_solver.solver.search_twin import reference_solve, safe_lead
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "deals-1-1000000"
 

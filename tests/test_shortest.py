@@ -20,6 +20,8 @@ from scorpion_solver.game.engine import apply_move, canonical_key, is_won, legal
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, PRESETS, WASP
 from scorpion_solver.solver import kernel as K
 from scorpion_solver.solver import search as S
+from scorpion_solver.solver.compact import move_codes
+from scorpion_solver.solver.lines import decode_line
 from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_bounded_search, solve, solve_shortest
@@ -224,7 +226,7 @@ def reference_line(number, rules):
     """The reference search's line before its detour cut."""
     from unittest import mock
 
-    with mock.patch("scorpion_solver.solver.reference_search.shortened", lambda pos, path, rules: path):
+    with mock.patch("scorpion_solver.solver.search_twin.shortened", lambda pos, path, rules: path):
         return parse_moves(S.solve(deal(number, rules), rules, engine="reference").solution)
 
 
@@ -237,10 +239,10 @@ def test_kernel_and_plain_shorten_line_agree():
         out = np.zeros(len(line), dtype=np.uint16)
         sweeps, freezes, space_any, when_stuck = S.rule_flags(rules)
         n = K.shorten_line(
-            root, S.compact_keys(root), S._codes(line), out, 1, sweeps, freezes, space_any, when_stuck,
+            root, S.compact_keys(root), move_codes(line), out, 1, sweeps, freezes, space_any, when_stuck,
             K.Z, K.ZH, K.SALT, K.MISC,
         )  # fmt: skip
-        assert S._decode_line(start, out[:n], rules) == plain
+        assert decode_line(start, out[:n], rules) == plain
         assert is_won(replay(start, plain, rules), rules)
         assert len(plain) <= len(line)
 

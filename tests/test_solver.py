@@ -22,12 +22,12 @@ from scorpion_solver.game.engine import (
 )
 from scorpion_solver.game.position_text import parse_position
 from scorpion_solver.game.rules import CLASSIC, CLEAR
-from scorpion_solver.solver import deadlock, search
+from scorpion_solver.solver import deadlock, driver
 from scorpion_solver.solver import kernel as K
 from scorpion_solver.solver.reductions import Reductions
-from scorpion_solver.solver.reference_search import reference_solve
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_deadlocked, jit_legal_moves, max_table_entries, solve
+from scorpion_solver.solver.search_twin import reference_solve
 
 MODES = [CLEAR, CLASSIC]
 WON_1_40 = {"clear": {5, 33, 37}, "classic": {5, 37}}
@@ -503,14 +503,14 @@ def test_search_stack_grows_and_is_reused(monkeypatch):
             for r in [solve(deal(n, rules), rules)]
         }
 
-    monkeypatch.setattr(search, "_reused", threading.local())
+    monkeypatch.setattr(driver, "_reused", threading.local())
     expected = run()
     deepest = max(depth for *_, depth in expected.values())
     assert deepest > 8
-    monkeypatch.setattr(search, "_reused", threading.local())
-    monkeypatch.setattr(search, "FIRST_DEPTH", 4)
+    monkeypatch.setattr(driver, "_reused", threading.local())
+    monkeypatch.setattr(driver, "FIRST_DEPTH", 4)
     assert run() == expected  # grown from 4 frames, several times
-    grown = search._reused.stack
+    grown = driver._reused.stack
     assert grown.states.shape[0] > deepest
     assert run(cases[::-1]) == expected  # again, in the other order, on the leftovers of the first run
-    assert search._reused.stack is grown  # big enough now: not replaced
+    assert driver._reused.stack is grown  # big enough now: not replaced

@@ -355,22 +355,22 @@ def test_refuses_moves_that_are_no_moves():
 
 
 def test_solve_uses_the_check_and_a_failed_check_raises(monkeypatch):
-    from scorpion_solver.solver import search
+    from scorpion_solver.solver import lines
 
     calls = []
-    real = search.check_solution
+    real = lines.check_solution
 
     def spy(start, moves, rules):
         calls.append(len(moves))
         return real(start, moves, rules)
 
-    monkeypatch.setattr(search, "check_solution", spy)
+    monkeypatch.setattr(lines, "check_solution", spy)
     result = solve(deal(5))
     assert result.status == "won" and calls == [result.solution_length]
 
     def wrong(start, moves, rules):
         return start
 
-    monkeypatch.setattr(search, "check_solution", wrong)
+    monkeypatch.setattr(lines, "check_solution", wrong)
     with pytest.raises(VerificationError, match="does not win"):
         solve(deal(5))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..game.engine import Move, is_won, move_text, moves_text, parse_moves, read_moves, replay_positions
+from ..game.engine import Move, is_won, move_text, moves_text, read_moves, replay_positions
 from ..game.position import Position
 from ..game.rules import CLEAR, Rules
 from ..solver.result import LOST, Limits
@@ -171,9 +171,7 @@ def analyze(position: Position, moves: list[Move], rules: Rules = CLEAR, limits:
 
     def probe(k: int) -> Probe:
         result = _solve(positions[k], rules, limits)
-        p = Probe(
-            k, _verdict(result), result.nodes, result.seconds, result.stopped_by, tuple(parse_moves(result.solution))
-        )
+        p = Probe(k, _verdict(result.status), result.nodes, result.seconds, result.stopped_by, result.line)
         probes[k] = p
         order.append(k)
         return p

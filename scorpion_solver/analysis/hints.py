@@ -17,9 +17,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..game.engine import Move, apply_move, is_won, legal_moves, move_text, moves_text, parse_moves
+from ..game.engine import Move, is_won, legal_moves, move_text, moves_text
 from ..game.position import Position
 from ..game.rules import CLEAR, Rules
+from ..solver.judge import judge_moves
 from ..solver.result import LOST, UNKNOWN, WON, Limits, SolveResult
 
 # Verdicts on a position (and on a move: the verdict on the position after it).
@@ -36,8 +37,9 @@ def json_status(verdict: str) -> str:
     return WON if verdict in (WINNABLE, ALREADY_WON) else verdict
 
 
-def _verdict(result: SolveResult) -> str:
-    return WINNABLE if result.status == WON else result.status
+def _verdict(status: str) -> str:
+    """A solve's status as a verdict on a position."""
+    return WINNABLE if status == WON else status
 
 
 def _solve(position: Position, rules: Rules, limits: Limits) -> SolveResult:
@@ -134,7 +136,7 @@ def hint(position: Position, rules: Rules = CLEAR, limits: Limits = Limits()) ->
 
     The position itself is solved first: when it is lost, every move loses
     and no move needs a solve of its own. Otherwise each move's resulting
-    position is solved. The position's status then follows from the moves
+    position is solved (``solver.judge.judge_moves``). The position's status then follows from the moves
     (winnable when one move is), and a move left ``unknown`` inherits what
     the position's own solve proved (the first move of its win is winnable).
     """
@@ -147,8 +149,7 @@ def hint(position: Position, rules: Rules = CLEAR, limits: Limits = Limits()) ->
     if not moves:
         return HintReport(rules.name, LOST, "no legal move is left", (), 0, 0, time.perf_counter() - start)
 
-    root = _solve(position, rules, limits)
-    solves, nodes = 1, root.nodes
+    root, judged = judge_moves(position, moves, rules, lambda p: _solve(p, rules, limits))
     if root.status == LOST:
         verdicts = [MoveVerdict(m, LOST, note="the position before it is lost") for m in moves]
         return HintReport(
@@ -156,35 +157,20 @@ def hint(position: Position, rules: Rules = CLEAR, limits: Limits = Limits()) ->
             LOST,
             "the position is lost: no sequence of moves wins",
             tuple(verdicts),
-            solves,
-            nodes,
+            1,
+            root.nodes,
             time.perf_counter() - start,
         )
-
-    root_solution = tuple(parse_moves(root.solution)) if root.status == WON else ()
+    solves, nodes = 1 + len(judged), root.nodes + sum(j.result.nodes for j in judged)
     verdicts = []
-    for move in moves:
-        result = _solve(apply_move(position, move, rules), rules, limits)
-        solves += 1
-        nodes += result.nodes
-        verdict = MoveVerdict(
-            move, _verdict(result), tuple(parse_moves(result.solution)), result.nodes, result.seconds, result.stopped_by
+    for j in judged:
+        result = j.result
+        note = ""
+        if j.status == WON and result.status == UNKNOWN:
+            note = "winnable: the solve of the position before it found a win this way"
+        verdicts.append(
+            MoveVerdict(j.move, _verdict(j.status), j.line, result.nodes, result.seconds, result.stopped_by, note)
         )
-        if root_solution and root_solution[0] == move:
-            known = root_solution[1:]
-            if verdict.verdict == UNKNOWN:
-                verdict = MoveVerdict(
-                    move,
-                    WINNABLE,
-                    known,
-                    verdict.nodes,
-                    verdict.seconds,
-                    verdict.stopped_by,
-                    note="winnable: the solve of the position before it found a win this way",
-                )
-            elif verdict.verdict == WINNABLE and len(known) < len(verdict.solution):
-                verdict = MoveVerdict(move, WINNABLE, known, verdict.nodes, verdict.seconds, verdict.stopped_by)
-        verdicts.append(verdict)
 
     order = {m: i for i, m in enumerate(moves)}
     verdicts.sort(key=lambda v: (_RANK[v.verdict], v.moves_to_win or 0, order[v.move]))

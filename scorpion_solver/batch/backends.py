@@ -55,7 +55,7 @@ def solve_pairs(
                 result = screened[mode].get(number) or solve_deal(number, rules, limits, reductions)
         except Exception as exc:
             raise RuntimeError(f"deal {number} ({mode}): {type(exc).__name__}: {exc}") from exc
-        row = dict(vars(result))  # as_row() without asdict's deep copy: every field is a scalar
+        row = result.as_row()  # the line as its text and length
         row.update(
             deal=number,
             mode=mode,

@@ -29,7 +29,7 @@ import platform
 import re
 import shlex
 import sys
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable
@@ -42,7 +42,7 @@ import pyarrow.parquet as pq
 from .. import __version__
 from ..game.rules import get_rules
 from ..solver.reductions import FULL, TITLES, Reductions
-from ..solver.result import DEFAULT_MEMORY_MB, Limits, SolveResult
+from ..solver.result import DEFAULT_MEMORY_MB, Limits
 from .plan import BatchError, BatchSettings, DealSet
 
 FORMAT = "scorpion-batch/1"
@@ -54,32 +54,30 @@ TMP_RE = re.compile(r"^\.chunk-\d+-\d+\.parquet\.tmp$")
 COMPRESSION = "zstd"
 
 
-# The columns: deal and mode, then every field of SolveResult (the typed
-# record's fields are the columns of the batch output, so a counter added to
-# the solver becomes a column), then the budget that produced the row. The
-# schema is explicit so that every chunk file has the same one.
-_PINNED = {  # narrower or documented types for the known fields
-    "status": pa.string(),  # won | lost | unknown
-    "seconds": pa.float64(),  # wall clock of this solve (not reproducible)
-    "solution": pa.string(),  # move notation of docs/rules.md, "" unless won
-    "solution_length": pa.int32(),
-    "max_depth": pa.int32(),
-    "peak_entries": pa.int64(),  # transposition table entries at the end
-    "stopped_by": pa.string(),  # nodes | memory | time, "" when decided
-}
-_BY_ANNOTATION = {"int": pa.int64(), "float": pa.float64(), "str": pa.string(), "bool": pa.bool_()}
-_RESULT_SKIP = ("rules", "deal")  # rules is the mode column; deal has its own
+# The columns: deal and mode, then a solve's result (``SolveResult.as_row``, the
+# winning line as text), then the budget that produced the row. The schema is
+# explicit, in the order and with the types every chunk was written with, so that
+# every chunk file has the same one (tests/test_batch.py compares it with a
+# committed chunk's).
+_RESULT_COLUMNS = (
+    ("status", pa.string()),  # won | lost | unknown
+    ("nodes", pa.int64()),
+    ("moves_made", pa.int64()),
+    ("seconds", pa.float64()),  # wall clock of this solve (not reproducible)
+    ("solution", pa.string()),  # move notation of docs/rules.md, "" unless won
+    ("solution_length", pa.int32()),
+    ("peak_entries", pa.int64()),  # transposition table entries at the end
+    ("max_depth", pa.int32()),
+    ("deadlock_checks", pa.int64()),
+    ("deadlock_prunes", pa.int64()),
+    ("dead_at_root", pa.bool_()),
+    ("stopped_by", pa.string()),  # nodes | memory | time, "" when decided
+    ("shortest", pa.string()),  # proved | shortened, "" for an ordinary solve
+)
 
 
 def _result_fields() -> list[pa.Field]:
-    out = []
-    for f in fields(SolveResult):
-        if f.name in _RESULT_SKIP:
-            continue
-        annotation = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
-        type_ = _PINNED.get(f.name) or _BY_ANNOTATION.get(annotation.replace(" ", ""), pa.string())
-        out.append(pa.field(f.name, type_, nullable=False))
-    return out
+    return [pa.field(name, type_, nullable=False) for name, type_ in _RESULT_COLUMNS]
 
 
 SCHEMA = pa.schema(

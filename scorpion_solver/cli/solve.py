@@ -8,7 +8,6 @@ from typing import Iterable
 import click
 
 from ..game.deal import check_deal_number
-from ..game.engine import parse_moves
 from ..game.rules import Rules
 from ..solver.reductions import Reductions
 from ..solver.result import LOST, UNKNOWN, WON, Limits, SolveResult
@@ -141,9 +140,7 @@ def solve_command(
                     click.echo(result.solution)
             if walkthrough and result.status == WON and not as_json:
                 click.echo(
-                    render_walkthrough(
-                        position, parse_moves(result.solution), used_rules, color=use_color, layout=layout
-                    ),
+                    render_walkthrough(position, list(result.line), used_rules, color=use_color, layout=layout),
                     color=use_color,
                 )
     if solves > 1 and not as_json:

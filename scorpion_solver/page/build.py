@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..analysis.hints import hint
-from ..game.engine import Move, parse_moves, replay
+from ..game.engine import Move, replay
 from ..game.position import Position
 from ..game.rules import Rules
 from ..game.view import UNKNOWN, Observation
@@ -44,7 +44,7 @@ def solution_page(
     result = solve(reached, rules, limits)
     after = _after(len(moves))
     if result.status == WON:
-        solution = parse_moves(result.solution)
+        solution = list(result.line)
         line = list(moves) + solution
         verdict = {
             "status": WON,

@@ -49,6 +49,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from .. import __version__
 from ..game.cards import RANKS, RUN_LENGTH, SUITS, card_text, make_card
 from ..game.engine import Move, is_lost, is_won, move_text, play
 from ..game.position import NUM_COLUMNS, Position, run_start
@@ -315,8 +316,6 @@ def page_data(
     ``mask`` gives, for a position, the cards to write as unknown (``??``),
     e.g. :func:`face_down_cards` for what a player without peeking sees.
     """
-    from .. import __version__
-
     where = f"deal {deal}" if deal is not None else (PurePath(source).name if source else "a position")
     return {
         "version": SCHEMA_VERSION,

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.engine import Move, apply_move, parse_moves
+from ..game.engine import Move, apply_move
 from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
 from ..solver.reductions import Reductions
@@ -188,7 +188,7 @@ def judge_commitments(
         free = None
         if root.status == WON:
             judged.root_won += 1
-            free = by_key.get(_first_commitment(view, root.solution, rules))
+            free = by_key.get(_first_commitment(view, root.line, rules))
         else:
             judged.root_undecided += 1
             if not judge_undecided_root:
@@ -224,12 +224,12 @@ def _distinct(pairs: list[RevealingPair], rules: Rules) -> list[RevealingPair]:
     return out
 
 
-def _first_commitment(view: Observation, solution: str, rules: Rules) -> tuple | None:
+def _first_commitment(view: Observation, line: tuple[Move, ...], rules: Rules) -> tuple | None:
     """The position (up to interchangeable columns) the solver's line reaches by its first reveal, on the stand-in."""
     unknown = set(view.hidden_slots())
     tail_unknown = any(i < 0 for i, _ in unknown)
     position = view.stand_in()
-    for move in parse_moves(solution):
+    for move in line:
         after = apply_move(position, move, rules)
         if (move.is_tail and tail_unknown) or any(
             (i, j) in unknown for i in range(len(after.hidden)) for j in range(after.hidden[i], position.hidden[i])

@@ -11,7 +11,8 @@ chance of being winnable. Every move is judged on the same layouts (common
 random numbers), so the comparison between moves is paired.
 
 Work shared where the moves cannot differ: a layout whose position is lost
-loses with every move (one solve), as ``analysis.hints`` does.
+loses with every move (one solve), as ``analysis.hints`` does: both judge a
+layout's moves with ``solver.judge.judge_moves``.
 
 Ranking: by share of winnable layouts, then by share of unknown layouts
 (a chance left open), then by the mean length of the known wins (shortest
@@ -27,9 +28,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..game.engine import Move, apply_move, is_won, move_text, parse_moves
+from ..game.engine import Move, is_won, move_text
 from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
+from ..solver.judge import judge_moves
 from ..solver.result import LOST, UNKNOWN, WON, Limits
 from .intervals import wilson_interval
 
@@ -141,7 +143,7 @@ def fair_hint(
     stops there with :class:`HintAbandoned` (a player who moved on: the work
     left would answer a question nobody asks any more).
     """
-    from ..solver.search import solve
+    from ..solver.search import solve  # numba loads on first use, not on import
 
     start = time.perf_counter()
     moves = view.legal_moves(rules)
@@ -156,26 +158,19 @@ def fair_hint(
         if is_won(layout, rules):
             root_wins += 1
             continue
-        root = solve(layout, rules, limits)
+        root, judged = judge_moves(layout, moves, rules, lambda p: solve(p, rules, limits))
         solves, nodes = solves + 1, nodes + root.nodes
         if root.status == LOST:
             continue  # every move loses in this layout
-        root_line = tuple(parse_moves(root.solution)) if root.status == WON else ()
         layout_won, layout_open = root.status == WON, False
-        for move in moves:
-            result = solve(apply_move(layout, move, rules), rules, limits)
-            solves, nodes = solves + 1, nodes + result.nodes
-            known = None
-            if result.status == WON:
-                known = result.solution_length
-            if root_line and root_line[0] == move:
-                known = len(root_line) - 1 if known is None else min(known, len(root_line) - 1)
-            if known is not None:
-                wins[move] += 1
-                lengths[move] += 1 + known
+        for j in judged:
+            solves, nodes = solves + 1, nodes + j.result.nodes
+            if j.status == WON:
+                wins[j.move] += 1
+                lengths[j.move] += 1 + len(j.line)
                 layout_won = True  # a move that keeps it winnable makes the layout winnable
-            elif result.status == UNKNOWN:
-                unknown[move] += 1
+            elif j.status == UNKNOWN:
+                unknown[j.move] += 1
                 layout_open = True
         root_wins += layout_won
         root_unknown += layout_open and not layout_won  # every move lost: the layout is lost

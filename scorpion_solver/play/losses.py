@@ -82,8 +82,7 @@ def decision_losses(
                 unknown += 1
                 continue
             before += 1
-            first = parse_moves(root.solution)[:1]
-            if first == [move]:
+            if root.line[:1] == (move,):
                 after += 1
                 continue
             result = solve(apply_move(layout, move, rules), rules, limits, shorten=False)

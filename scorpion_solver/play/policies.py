@@ -42,11 +42,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.engine import Move, apply_move, parse_moves
+from ..game.engine import Move
 from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
+from ..solver.judge import judge_move, judge_moves
 from ..solver.reductions import Reductions, get_reductions
-from ..solver.result import LOST, WON, Limits
+from ..solver.result import WON, Limits
+from .exact import ExactEndgame
 from .greedy import fresh_moves, greedy_order
 
 DEFAULT_SAMPLES = 10
@@ -194,7 +196,7 @@ class HopPolicy(Policy):
         key = view.key()
         if key not in self._plan:
             result = self._run(view.stand_in(), shorten=True)
-            self._plan[key] = tuple(parse_moves(result.solution)) if result.status == WON else ()
+            self._plan[key] = result.line if result.status == WON else ()
         line = self._plan.pop(key)
         if not line:
             return None
@@ -208,8 +210,6 @@ class HopPolicy(Policy):
         key = view.key()
         line = self._exact_plan.pop(key, None)
         if line is None:
-            from .exact import ExactEndgame
-
             if self._endgame is None:
                 self._endgame = ExactEndgame(
                     self.rules, max_unseen=self.exact_endgame, budget_nodes=EXACT_BUDGET, budget_views=EXACT_VIEWS
@@ -228,20 +228,15 @@ class HopPolicy(Policy):
 
     def _judge(self, layout, root, move: Move) -> bool:
         """Whether ``move`` keeps ``layout`` winnable (``root`` is the layout's own solve)."""
-        if root.status == LOST:
-            return False
-        if root.status == WON and root.solution.split(" ", 1)[0] == str(move):
-            return True
-        return self._run(apply_move(layout, move, self.rules)).status == WON
+        return judge_move(layout, move, root, self.rules, self._run, solve_known=False).status == WON
 
     def _all(self, layouts, candidates: list[Move]) -> dict:
         wins = dict.fromkeys(candidates, 0)
         for layout in layouts:
-            root = self._run(layout)
-            if root.status == LOST:
-                continue  # every move loses in this layout
-            for move in candidates:
-                wins[move] += self._judge(layout, root, move)
+            # a lost layout loses with every move, and the first move of its win needs no solve
+            _, judged = judge_moves(layout, candidates, self.rules, self._run, solve_known=False)
+            for j in judged:
+                wins[j.move] += j.status == WON
         return wins
 
     def _bandit(self, layouts, candidates: list[Move]) -> dict:

@@ -32,7 +32,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..batch.deal_grades import GRADES, grade_deals
-from ..game.engine import apply_move, parse_move
+from ..game.engine import apply_move, parse_move, parse_moves
 from ..game.view import Observation
 from ..play.intervals import wilson_interval
 from . import helpers
@@ -324,8 +324,6 @@ class Server:
 
 
 def _shown_moves_text(text: str, perm) -> str:
-    from ..game.engine import parse_moves
-
     return " ".join(shown_text(m, perm) for m in parse_moves(text)) if text else text
 
 

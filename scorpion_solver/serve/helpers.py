@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..analysis.game_record import analyze
 from ..analysis.hints import hint
-from ..game.engine import Move, parse_moves
+from ..game.engine import Move
 from ..game.position import Position
 from ..game.rules import Rules
 from ..game.view import Observation
@@ -131,10 +131,10 @@ def peek(position: Position, rules: Rules, limits: Limits) -> dict:
 
 def line(position: Position, rules: Rules, limits: Limits) -> tuple[str, list[Move]]:
     """The solver's winning line from the true position (status, moves)."""
-    from ..solver.search import solve
+    from ..solver.search import solve  # numba loads on first use, not on import
 
     result = solve(position, rules, limits)
-    return result.status, list(parse_moves(result.solution)) if result.solution else []
+    return result.status, list(result.line)
 
 
 def analysis(start: Position, moves: list[Move], rules: Rules, limits: Limits) -> dict:

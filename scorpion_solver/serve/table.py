@@ -36,6 +36,7 @@ from ..game.engine import (
     move_text,
     parse_move,
     play,
+    read_moves,
 )
 from ..game.position import NUM_COLUMNS, Position, run_start
 from ..game.rules import MODES, TAIL_WHEN_STUCK, Rules, get_rules
@@ -271,8 +272,6 @@ class Table:
 
 def import_line(number: int, rules: Rules, text: str) -> list[Played]:
     """A move file's moves (engine notation, ``#`` comments) checked by the engine: GameError on the first bad one."""
-    from ..game.engine import read_moves
-
     try:
         moves = read_moves(text)
     except MoveError as exc:

@@ -1,4 +1,8 @@
-"""Deadlock detection, the plain-Python twin of the kernel's ``_deadlocked``.
+"""Deadlock detection, the plain-Python twin of the kernel's deadlock section.
+
+It mirrors ``kernel._deadlocked``, ``kernel._can_become_top`` and the search's when-to-test rule
+(``needs_deadlock_check``, twin of the check after each move in ``kernel._expand``); ``search_twin``
+and ``shortest.bounded_search`` call it where the kernel's searches call theirs.
 
 Facts of the rules this rests on (docs/rules.md, "Moves"):
 

@@ -20,12 +20,12 @@ The reductions:
   freed is lost;
 * ``safe_leads``: after the tail deal, a position with a safe lead has that
   move as its only child (``kernel._safe_lead``; twin in
-  ``reference_search``);
+  ``search_twin``);
 * ``successor_above``: the deadlock test's successor-above rule
   (``kernel._successor_free``; twin ``deadlock.least_fixed_point``).
 
 Adding a reduction touches four places: the kernel (a ``PRUNE_*`` bit and
-the code it switches), its plain twin (``reference_search`` /
+the code it switches), its plain twin (``search_twin`` /
 ``deadlock``), this table (a field, its bit in :data:`KERNEL_BITS`, its
 value in each preset of :data:`PRESETS`) and a test that the kernel and the
 twin agree with it on and off, node for node. (The command line's switch

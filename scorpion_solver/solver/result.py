@@ -1,12 +1,14 @@
 """The typed record a solve returns, and the limits it runs under (its sound cuts are ``reductions``).
 
-The fields of :class:`SolveResult` are the columns of the batch output.
+:meth:`SolveResult.as_row` gives the columns of the batch output (``ROW_FIELDS``).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+
+from ..game.engine import Move, moves_text
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 
@@ -43,12 +45,14 @@ class Limits:
 class SolveResult:
     """Outcome of one solve.
 
-    ``status`` is ``won`` (``solution`` replays to a win with the reference
+    ``status`` is ``won`` (``line`` replays to a win with the reference
     engine), ``lost`` (exhaustive search) or ``unknown`` (``stopped_by`` names
-    the limit: ``nodes``, ``memory`` or ``time``). ``shortest`` is
-    ``proved`` when the solution is a win of minimum length (``solve_shortest``),
-    ``shortened`` when a limit stopped that proof (the solution is the shortest
-    found), and empty for an ordinary solve.
+    the limit: ``nodes``, ``memory`` or ``time``). The winning line
+    is a value, ``line``; ``solution`` (its move notation, docs/rules.md) and
+    ``solution_length`` are derived from it. ``shortest`` is ``proved`` when
+    the line is a win of minimum length (``solve_shortest``), ``shortened``
+    when a limit stopped that proof (the line is the shortest found), and
+    empty for an ordinary solve.
     """
 
     status: str
@@ -56,8 +60,7 @@ class SolveResult:
     nodes: int = 0
     moves_made: int = 0
     seconds: float = 0.0
-    solution: str = ""
-    solution_length: int = 0
+    line: tuple[Move, ...] = ()
     peak_entries: int = 0
     max_depth: int = 0
     deadlock_checks: int = 0
@@ -67,5 +70,36 @@ class SolveResult:
     shortest: str = ""
     deal: int | None = field(default=None)
 
+    @property
+    def solution(self) -> str:
+        """The winning line in move notation ("" unless won)."""
+        return moves_text(self.line)
+
+    @property
+    def solution_length(self) -> int:
+        return len(self.line)
+
     def as_row(self) -> dict:
-        return asdict(self)
+        """The record as the batch's and ``solve --json``'s row: ``ROW_FIELDS``, the line as text."""
+        return {name: getattr(self, name) for name in ROW_FIELDS}
+
+
+# The row of a result, in the order of the batch's columns and of ``solve --json``
+# (the line as its text and length, as written before the line was a value).
+ROW_FIELDS = (
+    "status",
+    "rules",
+    "nodes",
+    "moves_made",
+    "seconds",
+    "solution",
+    "solution_length",
+    "peak_entries",
+    "max_depth",
+    "deadlock_checks",
+    "deadlock_prunes",
+    "dead_at_root",
+    "stopped_by",
+    "shortest",
+    "deal",
+)

@@ -1,4 +1,7 @@
-"""The plain-Python twin of the kernel's search: same moves, same order, same nodes.
+"""The plain-Python twin of ``kernel.search`` (hence the name): same moves, same order, same nodes.
+
+It mirrors the kernel's search section (``_expand``, ``_decide_root`` and ``search``); the
+deadlock test it calls is ``deadlock``, the twin of the kernel's deadlock section.
 
 Depth-first search over the reference engine with a visited set keyed by the
 canonical form of a position (interchangeable columns sorted). A position once
@@ -24,7 +27,7 @@ from __future__ import annotations
 import time
 
 from ..game.cards import is_ace, is_king
-from ..game.engine import Move, apply_move, canonical_key, is_won, legal_moves, moves_text
+from ..game.engine import Move, apply_move, canonical_key, is_won, legal_moves
 from ..game.position import Position, frozen_floor
 from ..game.rules import CLEAR, SPACE_ANY, Rules
 from .deadlock import is_deadlocked, needs_deadlock_check
@@ -34,7 +37,7 @@ from .shortest import shorten_line
 
 
 def shortened(pos: Position, path: list[Move], rules: Rules) -> list[Move]:
-    """The line cut of its detours until it gets no shorter (twin of ``search.shorten_path``)."""
+    """The line cut of its detours until it gets no shorter (twin of ``lines.shorten_path``)."""
     if len(path) < 3:
         return path
     while True:
@@ -101,7 +104,7 @@ def reference_solve(
     pos: Position, rules: Rules = CLEAR, limits: Limits = Limits(), reductions: Reductions = FULL
 ) -> SolveResult:
     """Twin of ``kernel.search``: the same nodes in the same order, the same verdict and solution
-    (cut of its detours as ``search.solve`` cuts it; ``solve``'s polish has no twin).
+    (cut of its detours as ``search.solve`` cuts it, ``lines.shorten_path``; ``solve``'s polish has no twin).
 
     A position is a node when it is added to the visited set, which happens
     when its parent is expanded (all children at once, in move order); it is
@@ -118,8 +121,7 @@ def reference_solve(
         result.peak_entries = len(visited)
         if path is not None:
             path = shortened(pos, path, rules)
-            result.solution = moves_text(path)
-            result.solution_length = len(path)
+            result.line = tuple(path)
         result.seconds = time.perf_counter() - start
         return result
 

@@ -1,0 +1,125 @@
+"""The kernel's compact state: conversion from and to a :class:`Position`, its checks, rule and prune flags.
+
+The state vector's layout is in ``kernel``'s docstring. Everything here is
+plain Python over numpy arrays and calls no search: the only kernel function
+used is ``compute_keys`` (a position's keys from scratch). ``driver`` makes
+every other call into the kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game.cards import NUM_CARDS
+from ..game.engine import TAIL, Move
+from ..game.position import Position, frozen_floor, position_problems
+from ..game.rules import SPACE_ANY, TAIL_WHEN_STUCK, Rules
+from . import kernel as K
+
+
+def to_compact(pos: Position) -> np.ndarray:
+    """The kernel's state vector for a position (layout in kernel's docstring)."""
+    s = np.zeros(K.STATE_SIZE, dtype=np.int8)
+    s[K.LOCCOL : K.LOCCOL + NUM_CARDS] = -1
+    for col, cards in enumerate(pos.columns):
+        if len(cards) > K.COL_CAP:
+            raise ValueError(f"column {col + 1} holds {len(cards)} cards; the kernel allows {K.COL_CAP}")
+        for i, c in enumerate(cards):
+            s[K.COLS + K.COL_CAP * col + i] = c
+            s[K.LOCCOL + c] = col
+            s[K.LOCIDX + c] = i
+        s[K.LEN + col] = len(cards)
+        s[K.HID + col] = pos.hidden[col]
+        s[K.FLOOR + col] = frozen_floor(pos, col)
+    for t in range(3):
+        s[K.TAIL + t] = pos.tail[t] if pos.tail else -1
+    s[K.DEALT] = 0 if pos.tail else 1
+    s[K.SWEPT] = len(pos.swept_suits())
+    s[K.FROZEN] = sum(1 << suit for suit in pos.frozen)
+    return s
+
+
+def from_compact(s: np.ndarray) -> Position:
+    """The position a compact state holds (the inverse of :func:`to_compact`)."""
+    columns = tuple(
+        tuple(int(c) for c in s[K.COLS + K.COL_CAP * col : K.COLS + K.COL_CAP * col + int(s[K.LEN + col])])
+        for col in range(7)
+    )
+    hidden = tuple(int(s[K.HID + col]) for col in range(7))
+    tail = () if s[K.DEALT] else tuple(int(s[K.TAIL + t]) for t in range(3))
+    frozen = frozenset(suit for suit in range(4) if (int(s[K.FROZEN]) >> suit) & 1)
+    return Position(columns, hidden, tail, frozen)
+
+
+def compact_keys(s: np.ndarray) -> np.ndarray:
+    """The state's keys computed from scratch (``kernel.compute_keys``)."""
+    keys = np.zeros(K.KEYS_SIZE, dtype=np.uint64)
+    K.compute_keys(s, keys, K.Z, K.ZH, K.SALT, K.MISC)
+    return keys
+
+
+def position_key(pos: Position) -> tuple[int, int]:
+    """The kernel's two transposition keys of a position."""
+    keys = compact_keys(to_compact(pos))
+    return int(keys[K.KEY1]), int(keys[K.KEY2])
+
+
+def state_problems(s: np.ndarray, keys: np.ndarray | None = None) -> list[str]:
+    """Recompute everything derivable in a compact state from scratch and list mismatches.
+
+    The ``pos_is_ok`` of this project: used by the tests after every move and
+    by ``solve(..., debug=True)``.
+    """
+    problems = []
+    pos = from_compact(s)
+    rebuilt = to_compact(pos)
+    for name, lo, hi in (
+        ("LOCCOL", K.LOCCOL, K.LOCCOL + 52),
+        ("LOCIDX", K.LOCIDX, K.LOCIDX + 52),
+        ("FLOOR", K.FLOOR, K.FLOOR + 7),
+        ("SWEPT", K.SWEPT, K.SWEPT + 1),
+    ):
+        on_table = s[K.LOCCOL : K.LOCCOL + 52] >= 0
+        a, b = s[lo:hi], rebuilt[lo:hi]
+        if name == "LOCIDX":
+            a, b = a[on_table], b[on_table]
+        if not np.array_equal(a, b):
+            problems.append(f"{name} disagrees with the columns")
+    for col in range(7):
+        if s[K.LEN + col] and s[K.HID + col] >= s[K.LEN + col]:
+            problems.append(f"column {col + 1} has a face-down top")
+    if keys is not None and not np.array_equal(keys, compact_keys(s)):
+        problems.append("incremental keys differ from keys computed from scratch")
+    problems += position_problems(pos)
+    return problems
+
+
+def rule_flags(rules: Rules) -> tuple[int, int, int, int]:
+    """(sweeps, freezes, space_any, tail_when_stuck) as the kernel takes them."""
+    known = _rule_flags.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    flags = (int(rules.sweeps), int(rules.freezes), int(rules.space == SPACE_ANY), int(rules.tail == TAIL_WHEN_STUCK))
+    _rule_flags[id(rules)] = (rules, flags)  # the rules object is kept, so its id is not reused
+    return flags
+
+
+_rule_flags: dict[int, tuple[Rules, tuple[int, int, int, int]]] = {}
+
+
+def move_code(move: Move) -> int:
+    """The kernel's code of a move (``card * 8 + dst``, or ``TAIL_CODE``)."""
+    return K.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
+
+
+def move_codes(path: list[Move]) -> np.ndarray:
+    """The kernel's codes of a line, as the uint16 array its line functions take."""
+    return np.array([move_code(m) for m in path], dtype=np.uint16)
+
+
+def decode_move(s: np.ndarray, code: int) -> Move:
+    """The move of kernel code ``code`` from state ``s`` (its source column read from ``s``)."""
+    if code == K.TAIL_CODE:
+        return TAIL
+    card, dst = divmod(int(code), 8)
+    return Move(card, int(s[K.LOCCOL + card]), dst)
