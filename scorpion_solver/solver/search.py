@@ -125,6 +125,21 @@ def state_problems(s: np.ndarray, keys: np.ndarray | None = None) -> list[str]:
     return problems
 
 
+def rule_bits(rules: Rules) -> int:
+    """The rules' bits of the kernel's ``flags`` word (layout in kernel's docstring)."""
+    known = _rule_bits.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
+    bits = sweeps * K.RULE_SWEEPS | freezes * K.RULE_FREEZES | space_any * K.RULE_SPACE_ANY
+    bits |= when_stuck * K.RULE_TAIL_WHEN_STUCK
+    _rule_bits[id(rules)] = (rules, bits)  # the rules object is kept, so its id is not reused
+    return bits
+
+
+_rule_bits: dict[int, tuple[Rules, int]] = {}
+
+
 def rule_flags(rules: Rules) -> tuple[int, int, int, int]:
     """(sweeps, freezes, space_any, tail_when_stuck) as the kernel takes them."""
     known = _rule_flags.get(id(rules))
@@ -223,24 +238,8 @@ def jit_perft(pos: Position, depth: int, rules: Rules = CLEAR) -> int:
     stack = _Stack(depth + 2)
     stack.states[0] = to_compact(pos)
     stack.keys[0] = compact_keys(stack.states[0])
-    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
     return int(
-        K.perft(
-            stack.states,
-            stack.keys,
-            stack.moves,
-            stack.nmoves,
-            stack.midx,
-            depth,
-            sweeps,
-            freezes,
-            space_any,
-            when_stuck,
-            K.Z,
-            K.ZH,
-            K.SALT,
-            K.MISC,
-        )
+        K.perft(stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, depth, rule_bits(rules), K.KEY_TABLES)
     )
 
 
@@ -402,7 +401,7 @@ def _solve_from_root(
     shorten: bool = True,
 ) -> SolveResult:
     """Search from the state in ``stack.states[0]`` (the position, or deal ``number`` when it is None)."""
-    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
+    flags = rule_bits(rules) | prune_bits(limits)
     stack.keys[0].fill(0)  # as a fresh vector: compute_keys leaves the terms of cards off the table alone
     K.compute_keys(stack.states[0], stack.keys[0], K.Z, K.ZH, K.SALT, K.MISC)
     if debug:
@@ -426,15 +425,8 @@ def _solve_from_root(
             counters,
             slice_limit,
             load,
-            sweeps,
-            freezes,
-            space_any,
-            when_stuck,
-            prune_bits(limits),
-            K.Z,
-            K.ZH,
-            K.SALT,
-            K.MISC,
+            flags,
+            K.KEY_TABLES,
             *scratch,
         )
         if status in (K.S_WON, K.S_LOST):
@@ -508,7 +500,7 @@ def screen_deals(numbers: list[int], rules: Rules = CLEAR, limits: Limits = Limi
     """The results of the deals of ``numbers`` that are lost at the root, found in two jitted calls.
 
     A batch's fast path for the deals the deadlock test decides before any
-    move (about 85-86% of them): ``deal_kernel.deal_states`` deals the chunk,
+    move (about 85-86% of them): ``deal_kernel.DealWriter.deal_many`` deals the chunk,
     ``kernel.screen_roots`` runs ``search``'s own root step on each; a deal it
     decides gets the result ``solve_deal`` would give (the same counters:
     tests/test_screen.py compares them), with ``seconds`` the chunk's time
@@ -527,9 +519,9 @@ def screen_deals(numbers: list[int], rules: Rules = CLEAR, limits: Limits = Limi
     buffers.deals.deal_many(array, rules.face_down, states)
     counters = np.zeros((len(numbers), K.COUNTERS_SIZE), dtype=np.int64)
     statuses = np.zeros(len(numbers), dtype=np.int64)
-    sweeps, _, space_any, _ = rule_flags(rules)
     _, (can_top, _, dead_scratch) = buffers.fresh()
-    decided = K.screen_roots(states, counters, statuses, sweeps, space_any, prune_bits(limits), can_top, dead_scratch)
+    flags = rule_bits(rules) | prune_bits(limits)
+    decided = K.screen_roots(states, counters, statuses, flags, can_top, dead_scratch)
     out: dict[int, SolveResult] = {}
     if not decided:
         return out
@@ -627,14 +619,11 @@ def shorten_path(
     (``solve`` passes its root frame: a conversion costs more than the cut)."""
     if len(path) < 3:
         return path
-    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
     state, keys = _root_state(position, root)
     codes = _codes(path)
     while True:
         out = np.zeros(len(codes), dtype=np.uint16)
-        n = K.shorten_line(
-            state, keys, codes, out, 1, sweeps, freezes, space_any, when_stuck, K.Z, K.ZH, K.SALT, K.MISC
-        )
+        n = K.shorten_line(state, keys, codes, out, 1, rule_bits(rules), K.KEY_TABLES)
         if n >= len(codes):
             break
         codes = out[:n]
@@ -726,7 +715,7 @@ def _bounded_search(
     position: Position, rules: Rules, bound: int, fixed: int, limits: Limits, node_budget: int, start: float
 ) -> tuple[int, list[Move] | None, int]:
     """Run ``kernel.shortest_search`` for one bound to the end or to a limit: (status, line, nodes)."""
-    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
+    flags = rule_bits(rules) | prune_bits(limits)  # the kernel keeps only PRUNE_DEADLOCK of the reductions
     is_tail_card = np.zeros(NUM_CARDS, dtype=np.bool_)
     for c in position.tail:
         is_tail_card[c] = True
@@ -758,15 +747,8 @@ def _bounded_search(
             cap * 3 // 5,
             bound,
             is_tail_card,
-            sweeps,
-            freezes,
-            space_any,
-            when_stuck,
-            int(limits.prune),
-            K.Z,
-            K.ZH,
-            K.SALT,
-            K.MISC,
+            flags,
+            K.KEY_TABLES,
             can_top,
             dead_scratch,
         )
