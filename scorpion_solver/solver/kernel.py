@@ -627,11 +627,17 @@ def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, sal
     return k1, k2
 
 
+@nb.njit(**INLINE)
+def _make_from(dst, dst_keys, s, keys, code, sweeps, freezes, z, zh, salt, misc):
+    """dst / dst_keys = the position after ``code`` from s / keys: a copy of the frame, then the move."""
+    _copy_into(dst, s)
+    _copy_into(dst_keys, keys)
+    make_move(dst, dst_keys, code, sweeps, freezes, z, zh, salt, misc)
+
+
 @nb.njit(**JIT)
 def _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc):
-    _copy_into(scratch, s)
-    _copy_into(scratch_keys, keys)
-    make_move(scratch, scratch_keys, code, sweeps, freezes, z, zh, salt, misc)
+    _make_from(scratch, scratch_keys, s, keys, code, sweeps, freezes, z, zh, salt, misc)
     return scratch_keys[KEY1], scratch_keys[KEY2]
 
 
@@ -1258,6 +1264,14 @@ def _decide_root(s, counters, can_top, dead_scratch, flags, out_of_bound):
 
 
 @nb.njit(**INLINE)
+def _list_moves(states, moves, nmoves, midx, sp, flags):
+    """Ply sp's moves: generated into moves[sp], none tried yet."""
+    sweeps, _, space_any, tail_when_stuck = _rules_of(flags)
+    nmoves[sp] = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
+    midx[sp] = 0
+
+
+@nb.njit(**INLINE)
 def _limit_status(counters, sp, depth_cap, entries_ahead, max_entries, node_limit):
     """The request a resumable search returns before going on from ply sp, or 0: S_DEEPER when the
     stack is full, S_GROW when ``entries_ahead`` more entries would pass max_entries, S_NODES at
@@ -1285,7 +1299,8 @@ def _deadlock_cut(parent, child, code, flags, counters, can_top, dead_scratch):
     (``_lands_over_predecessor``); with PRUNE_EVERY_MOVE after every move.
     After the last space was taken, a column that can plainly empty again
     (``_space_by_chains``) passes without the full test. Counts the tests
-    run (C_CHECKS) and the prunes (C_PRUNES).
+    run (C_CHECKS) and the prunes (C_PRUNES). Twin: ``deadlock.needs_deadlock_check``
+    then ``deadlock.is_deadlocked``.
     """
     if not (flags & PRUNE_DEADLOCK):
         return False
@@ -1458,13 +1473,12 @@ def search(
 @nb.njit(**JIT)
 def perft(states, keys, moves, nmoves, midx, depth, flags, tables):
     """Number of move sequences of length depth from states[0] (twin: engine.perft)."""
-    sweeps, freezes, space_any, tail_when_stuck = _rules_of(flags)
+    sweeps, freezes, _, _ = _rules_of(flags)
     z, zh, salt, misc = tables
     if depth == 0:
         return 1
     total = 0
-    nmoves[0] = generate_moves(states[0], moves[0], space_any, tail_when_stuck, sweeps)
-    midx[0] = 0
+    _list_moves(states, moves, nmoves, midx, 0, flags)
     sp = 0
     while sp >= 0:
         if sp == depth - 1:
@@ -1476,11 +1490,9 @@ def perft(states, keys, moves, nmoves, midx, depth, flags, tables):
             continue
         code = moves[sp, midx[sp]]
         midx[sp] += 1
-        _copy_frame(states, keys, sp)
-        make_move(states[sp + 1], keys[sp + 1], code, sweeps, freezes, z, zh, salt, misc)
+        _make_from(states[sp + 1], keys[sp + 1], states[sp], keys[sp], code, sweeps, freezes, z, zh, salt, misc)
         sp += 1
-        nmoves[sp] = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
-        midx[sp] = 0
+        _list_moves(states, moves, nmoves, midx, sp, flags)
     return total
 
 
@@ -1618,7 +1630,7 @@ def shortest_search(
     """
     depth_cap = states.shape[0]
     flags &= ~(PRUNE_BITS ^ PRUNE_DEADLOCK)
-    sweeps, freezes, space_any, tail_when_stuck = _rules_of(flags)
+    sweeps, freezes, _, _ = _rules_of(flags)
     z, zh, salt, misc = tables
     sp = counters[C_SP]
     if sp < 0:
@@ -1628,8 +1640,7 @@ def shortest_search(
         if decided:
             return decided
         costs[0] = 0
-        nmoves[0] = generate_moves(states[0], moves[0], space_any, tail_when_stuck, sweeps)
-        midx[0] = 0
+        _list_moves(states, moves, nmoves, midx, 0, flags)
         sp = 0
     while True:
         if midx[sp] == nmoves[sp]:
@@ -1647,9 +1658,8 @@ def shortest_search(
         if g > bound:
             continue
         counters[C_MAKES] += 1
-        _copy_frame(states, keys, sp)
         child = states[sp + 1]
-        make_move(child, keys[sp + 1], code, sweeps, freezes, z, zh, salt, misc)
+        _make_from(child, keys[sp + 1], states[sp], keys[sp], code, sweeps, freezes, z, zh, salt, misc)
         if _is_won(child, sweeps):
             counters[C_SP] = sp + 1
             return S_WON
@@ -1665,8 +1675,7 @@ def shortest_search(
             continue
         sp = _deeper(counters, sp)
         costs[sp] = g
-        nmoves[sp] = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
-        midx[sp] = 0
+        _list_moves(states, moves, nmoves, midx, sp, flags)
 
 
 # ---------------------------------------------------------------------------
@@ -1729,9 +1738,7 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
     line_keys[0, 0] = root_keys[KEY1]
     line_keys[0, 1] = root_keys[KEY2]
     for i in range(n):
-        _copy_into(states[i + 1], states[i])
-        _copy_into(kvs[i + 1], kvs[i])
-        make_move(states[i + 1], kvs[i + 1], codes[i], sweeps, freezes, z, zh, salt, misc)
+        _make_from(states[i + 1], kvs[i + 1], states[i], kvs[i], codes[i], sweeps, freezes, z, zh, salt, misc)
         line_keys[i + 1, 0] = kvs[i + 1, KEY1]
         line_keys[i + 1, 1] = kvs[i + 1, KEY2]
     order = np.argsort(line_keys[:, 0])
@@ -1756,9 +1763,7 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
             if j - i - 1 > best_gain:
                 best_gain, best_j, first, second = j - i - 1, j, np.int64(moves1[a]), np.int64(-1)
             if two_moves:
-                _copy_into(child, states[i])
-                _copy_into(child_k, kvs[i])
-                make_move(child, child_k, moves1[a], sweeps, freezes, z, zh, salt, misc)
+                _make_from(child, child_k, states[i], kvs[i], moves1[a], sweeps, freezes, z, zh, salt, misc)
                 if _is_won(child, sweeps):
                     continue
                 n2 = generate_moves(child, moves2, space_any, tail_when_stuck, sweeps)
@@ -1774,9 +1779,7 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
         out[m] = code
         m += 1
         if second >= 0:
-            _copy_into(child, states[i])
-            _copy_into(child_k, kvs[i])
-            make_move(child, child_k, first, sweeps, freezes, z, zh, salt, misc)
+            _make_from(child, child_k, states[i], kvs[i], first, sweeps, freezes, z, zh, salt, misc)
             make_move(actual, actual_k, code, sweeps, freezes, z, zh, salt, misc)
             code = _remap(child, actual, second)
             out[m] = code

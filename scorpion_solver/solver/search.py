@@ -185,7 +185,7 @@ def position_key(pos: Position) -> tuple[int, int]:
 
 
 def prune_bits(limits: Limits) -> int:
-    """The kernel's ``prune`` switches for these limits."""
+    """The reduction bits of the kernel's ``flags`` word for these limits (``rule_bits`` has the rules')."""
     return (
         int(limits.prune) * K.PRUNE_DEADLOCK
         | int(limits.safe_leads) * K.PRUNE_SAFE_LEADS
