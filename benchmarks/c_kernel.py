@@ -144,20 +144,14 @@ def load_c_kernel(
         counters,
         node_limit,
         max_entries,
-        sweeps,
-        freezes,
-        space_any,
-        tail_when_stuck,
-        prune,
-        z,
-        zh,
-        salt,
-        misc,
+        flags,
+        tables,
         can_top,
         found_keys,
         dead_scratch,
     ):
         """kernel.search, run by the C baseline (same arguments, same effect on them, same status)."""
+        z, zh, salt, misc = tables
         arrays = (
             states,
             keys,
@@ -192,7 +186,9 @@ def load_c_kernel(
         args[_TABLE_CAP] = cap
         args[_NODE_LIMIT] = int(node_limit)
         args[_MAX_ENTRIES] = int(max_entries)
-        args[_FLAGS : _FLAGS + 5] = [int(sweeps), int(freezes), int(space_any), int(tail_when_stuck), int(prune)]
+        flags = int(flags)  # the kernel's flags word (kernel's docstring), unpacked for the C signature
+        rule_bits = [K.RULE_SWEEPS, K.RULE_FREEZES, K.RULE_SPACE_ANY, K.RULE_TAIL_WHEN_STUCK]
+        args[_FLAGS : _FLAGS + 5] = [int(flags & bit != 0) for bit in rule_bits] + [flags & K.PRUNE_BITS]
         return fn(args_pointer)
 
     namespace = {name: value for name, value in vars(K).items() if not name.startswith("__")}

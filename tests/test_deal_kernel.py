@@ -35,10 +35,13 @@ def jit_state(number, rules=CLEAR):
     return state
 
 
-def test_layout_constants_are_the_kernels():
+def test_the_layout_is_the_kernels_alone():
+    """The shuffle keeps no copy of the state layout (kernel.write_deal writes the state), so an edit
+    of the layout cannot leave a stale copy in numba's cache of this module; the generator switch is
+    its own constant and must be game.deal's."""
     for name in ("COL_CAP", "COLS", "LEN", "HID", "FLOOR", "LOCCOL", "LOCIDX", "TAIL", "DEALT", "SWEPT", "FROZEN"):
-        assert getattr(D, name) == getattr(K, name), name
-    assert D.STATE_SIZE == K.STATE_SIZE
+        assert not hasattr(D, name), name
+    assert not hasattr(D, "STATE_SIZE")
     assert D.MS_LIMIT == MS_LIMIT
 
 

@@ -237,11 +237,7 @@ def test_kernel_and_plain_shorten_line_agree():
         plain = shorten_line(start, line, rules)
         root = S.to_compact(start)
         out = np.zeros(len(line), dtype=np.uint16)
-        sweeps, freezes, space_any, when_stuck = S.rule_flags(rules)
-        n = K.shorten_line(
-            root, S.compact_keys(root), move_codes(line), out, 1, sweeps, freezes, space_any, when_stuck,
-            K.Z, K.ZH, K.SALT, K.MISC,
-        )  # fmt: skip
+        n = K.shorten_line(root, S.compact_keys(root), move_codes(line), out, 1, S.rule_bits(rules), K.KEY_TABLES)
         assert decode_line(start, out[:n], rules) == plain
         assert is_won(replay(start, plain, rules), rules)
         assert len(plain) <= len(line)

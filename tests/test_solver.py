@@ -514,3 +514,19 @@ def test_search_stack_grows_and_is_reused(monkeypatch):
     assert grown.states.shape[0] > deepest
     assert run(cases[::-1]) == expected  # again, in the other order, on the leftovers of the first run
     assert driver._reused.stack is grown  # big enough now: not replaced
+
+
+def test_the_flags_word_carries_each_rule_and_reduction_in_its_own_bit():
+    """The kernel reads back from ``flags`` exactly the rule switches compact.py packs (layout: kernel's docstring)."""
+    from scorpion_solver.game.rules import PRESETS
+    from scorpion_solver.solver.compact import rule_bits, rule_flags
+    from scorpion_solver.solver.reductions import FULL, Reductions
+
+    for rules in PRESETS.values():
+        packed = rule_bits(rules) | FULL.kernel_bits()
+        assert tuple(K._rules_of(packed)) == rule_flags(rules), rules.name
+        assert packed & K.PRUNE_BITS == K.PRUNE_DEADLOCK | K.PRUNE_SAFE_LEADS | K.PRUNE_SUCCESSOR_ABOVE
+    assert Reductions(prune=False, safe_leads=False, successor_above=False).kernel_bits() == 0
+    bits = [K.PRUNE_DEADLOCK, K.PRUNE_SAFE_LEADS, K.PRUNE_SUCCESSOR_ABOVE, K.PRUNE_EVERY_MOVE]
+    bits += [K.RULE_SWEEPS, K.RULE_FREEZES, K.RULE_SPACE_ANY, K.RULE_TAIL_WHEN_STUCK]
+    assert bits == [1 << i for i in range(8)]

@@ -163,30 +163,36 @@ def _is_relocation(pos: Position, move: Move) -> bool:
 
 def _tableau_moves(pos: Position, rules: Rules) -> list[Move]:
     moves = []
-    interchangeable = interchangeable_columns(pos)
-    empty_interchangeable = [i for i in interchangeable if not pos.columns[i]]
     for dst in range(NUM_COLUMNS):
-        col = pos.columns[dst]
-        if col:
-            target = col[-1]
-            if is_ace(target):
-                continue  # nothing builds on an Ace
-            lead = target - 1
-            where = _location(pos, lead)
-            if where is not None and where[0] != dst and _movable(pos, *where):
-                moves.append(Move(lead, where[0], dst))
-            continue
-        if dst in interchangeable and dst != empty_interchangeable[0]:
-            continue  # one move into interchangeable empty columns: the leftmost
-        for src in range(NUM_COLUMNS):
-            for index, card in enumerate(pos.columns[src]):
-                if not _movable(pos, src, index):
-                    continue
-                if rules.space != SPACE_ANY and not is_king(card):
-                    continue
-                if index == 0 and (pos.tail_dealt or (src >= 3 and dst >= 3)):
-                    continue  # relocating a whole column changes nothing
-                moves.append(Move(card, src, dst))
+        moves += moves_into(pos, dst, rules)
+    return moves
+
+
+def moves_into(pos: Position, dst: int, rules: Rules = CLEAR) -> list[Move]:
+    """The tableau moves into column ``dst``, in canonical order, as ``legal_moves`` lists them
+    (its tableau moves are these for every column in turn; a won position aside)."""
+    col = pos.columns[dst]
+    if col:
+        target = col[-1]
+        if is_ace(target):
+            return []  # nothing builds on an Ace
+        lead = target - 1
+        where = _location(pos, lead)
+        if where is not None and where[0] != dst and _movable(pos, *where):
+            return [Move(lead, where[0], dst)]
+        return []
+    interchangeable = interchangeable_columns(pos)
+    if dst in interchangeable and any(not pos.columns[i] for i in interchangeable if i < dst):
+        return []  # one move into interchangeable empty columns: the leftmost
+    moves = []
+    for src, cards in enumerate(pos.columns):
+        for index in range(max(pos.hidden[src], frozen_floor(pos, src)), len(cards)):  # the movable cards
+            card = cards[index]
+            if rules.space != SPACE_ANY and not is_king(card):
+                continue
+            if index == 0 and (pos.tail_dealt or (src >= 3 and dst >= 3)):
+                continue  # relocating a whole column changes nothing
+            moves.append(Move(card, src, dst))
     return moves
 
 
@@ -244,23 +250,26 @@ def play(pos: Position, move: Move, rules: Rules = CLEAR) -> Position:
 
 def apply_move(pos: Position, move: Move, rules: Rules = CLEAR) -> Position:
     """Carry out a move known to be legal."""
-    columns = [list(c) for c in pos.columns]
+    columns: list = list(pos.columns)  # the untouched columns stay the same tuples
     hidden = list(pos.hidden)
     frozen = set(pos.frozen)
     tail = pos.tail
     if move.is_tail:
-        for i, card in enumerate(pos.tail):
-            columns[i].append(card)
-        tail = ()
         touched: tuple[int, ...] = (0, 1, 2)
+        for i, card in enumerate(pos.tail):
+            columns[i] = [*columns[i], card]
+        tail = ()
     else:
-        src = columns[move.src]
-        index = src.index(move.card)
-        columns[move.dst].extend(src[index:])
-        del src[index:]
         touched = (move.src, move.dst)
+        src = list(columns[move.src])
+        index = src.index(move.card)
+        columns[move.dst] = [*columns[move.dst], *src[index:]]
+        del src[index:]
+        columns[move.src] = src
     settle(columns, hidden, frozen, touched, rules)
-    return Position(tuple(tuple(c) for c in columns), tuple(hidden), tail, frozenset(frozen))
+    for i in touched:
+        columns[i] = tuple(columns[i])
+    return Position(tuple(columns), tuple(hidden), tail, frozenset(frozen))
 
 
 def _why_illegal(pos: Position, move: Move, rules: Rules) -> str:

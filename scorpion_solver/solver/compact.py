@@ -94,6 +94,22 @@ def state_problems(s: np.ndarray, keys: np.ndarray | None = None) -> list[str]:
     return problems
 
 
+def rule_bits(rules: Rules) -> int:
+    """The rules' bits of the kernel's ``flags`` word (layout in kernel's docstring; ``Reductions.kernel_bits``
+    has the reductions')."""
+    known = _rule_bits.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
+    bits = sweeps * K.RULE_SWEEPS | freezes * K.RULE_FREEZES | space_any * K.RULE_SPACE_ANY
+    bits |= when_stuck * K.RULE_TAIL_WHEN_STUCK
+    _rule_bits[id(rules)] = (rules, bits)  # the rules object is kept, so its id is not reused
+    return bits
+
+
+_rule_bits: dict[int, tuple[Rules, int]] = {}
+
+
 def rule_flags(rules: Rules) -> tuple[int, int, int, int]:
     """(sweeps, freezes, space_any, tail_when_stuck) as the kernel takes them."""
     known = _rule_flags.get(id(rules))

@@ -5,19 +5,20 @@ numbers"): the Microsoft FreeCell generator below 32000, CPython's Mersenne
 Twister seeded with the deal number from 32000 on (``random.Random(n)``:
 ``init_by_array`` over the number's 32-bit words, then ``random()`` from two
 outputs, and PySolFC's ``randint(a, b) = a + int(random() * (b + 1 - a))``),
-the same Fisher-Yates shuffle, cards dealt from the end of the deck in seven
-rows of seven, then the tail. It writes the position straight into a compact
-state vector (the layout of ``kernel``'s docstring), so a batch skips the
-``Position`` and ``to_compact`` of a deal it only needs to search.
+the same Fisher-Yates shuffle. ``DealWriter`` hands the shuffled deck to
+``kernel.write_deal``, which deals it (from the end of the deck, seven rows of
+seven, then the tail) straight into a compact state vector, so a batch skips
+the ``Position`` and ``to_compact`` of a deal it only needs to search.
 
 All integer arithmetic is in int64 (the Mersenne Twister's 32-bit words and
 products stay below 2^63), so no uint64 mixing turns into float64.
 
-This module imports nothing jitted from ``kernel`` (numba's cache does not
-notice edits across files); the layout offsets it writes and the generator
-switch are its own constants, which the tests compare with ``kernel``'s and
-``game.deal``'s, and the tests compare
-every state it writes with ``to_compact(game.deal.deal(n))``.
+No jitted function here calls ``kernel`` (numba's cache does not notice edits
+across files): the shuffle knows nothing of the state layout, which only
+``kernel`` holds, and the two meet in plain Python (``DealWriter``). The
+generator switch is a constant of its own, which the tests compare with
+``game.deal``'s, and the tests compare every state written with
+``to_compact(game.deal.deal(n))``.
 """
 
 from __future__ import annotations
@@ -26,20 +27,7 @@ import numba as nb
 import numpy as np
 
 from ..game.deal import check_deal_number
-
-# The compact state layout (kernel's docstring); tests/test_deal_kernel.py checks these against kernel.
-COL_CAP = 64
-COLS = 0
-LEN = 448
-HID = 455
-FLOOR = 462
-LOCCOL = 469
-LOCIDX = 521
-TAIL = 573
-DEALT = 576
-SWEPT = 577
-FROZEN = 578
-STATE_SIZE = 584
+from . import kernel as K
 
 MS_LIMIT = 32000  # game.deal's switch to the Mersenne Twister (a constant here too: jitted code freezes globals)
 MT_N = 624
@@ -130,35 +118,10 @@ def _shuffle(number, key, nkey, deck, mt):
 
 
 @nb.njit(**JIT)
-def deal_state(number, key, nkey, face_down, state, deck, mt):
-    """Write deal ``number``'s starting position into the compact ``state``.
-
-    ``key[:nkey]`` are the number's 32-bit words, lowest first (the Mersenne
-    Twister's seed); ``face_down`` the rules' face-down counts per column;
-    ``deck`` (52) and ``mt`` (624) are scratch.
-    """
-    _shuffle(number, key, nkey, deck, mt)
-    state[:] = 0
-    for k in range(49):
-        card = deck[51 - k]
-        col, height = k % 7, k // 7
-        state[COLS + COL_CAP * col + height] = card
-        state[LOCCOL + card] = col
-        state[LOCIDX + card] = height
-    for col in range(7):
-        state[LEN + col] = 7
-        state[HID + col] = face_down[col]
-    for t in range(3):
-        card = deck[2 - t]
-        state[TAIL + t] = card
-        state[LOCCOL + card] = -1
-
-
-@nb.njit(**JIT)
-def deal_states(numbers, words, nwords, face_down, states, deck, mt):
-    """``deal_state`` for every deal of a chunk: deal ``numbers[i]`` (its words ``words[i, :nwords[i]]``) into ``states[i]``."""
+def shuffle_many(numbers, words, nwords, decks, mt):
+    """``_shuffle`` for every deal of a chunk: deal ``numbers[i]`` (its words ``words[i, :nwords[i]]``) into ``decks[i]``."""
     for i in range(numbers.shape[0]):
-        deal_state(min(numbers[i], MS_LIMIT), words[i], nwords[i], face_down, states[i], deck, mt)
+        _shuffle(min(numbers[i], MS_LIMIT), words[i], nwords[i], decks[i], mt)
 
 
 class DealWriter:
@@ -188,7 +151,8 @@ class DealWriter:
             nkey = 2
         else:
             return False
-        deal_state(min(number, MS_LIMIT), self.key, nkey, self.face_down(face_down), state, self.deck, self.mt)
+        _shuffle(min(number, MS_LIMIT), self.key, nkey, self.deck, self.mt)
+        K.write_deal(self.deck, self.face_down(face_down), state)
         return True
 
     def deal_many(self, numbers: np.ndarray, face_down: tuple[int, ...], states: np.ndarray) -> None:
@@ -199,4 +163,6 @@ class DealWriter:
         words[:, 0] = numbers & MASK32
         words[:, 1] = numbers >> 32
         nwords = np.where(words[:, 1] == 0, 1, 2).astype(np.int64)
-        deal_states(numbers, words, nwords, self.face_down(face_down), states, self.deck, self.mt)
+        decks = np.empty((numbers.size, 52), dtype=np.int64)
+        shuffle_many(numbers, words, nwords, decks, self.mt)
+        K.write_deals(decks, self.face_down(face_down), states)

@@ -34,7 +34,7 @@ from ..game.engine import Move
 from ..game.position import Position
 from ..game.rules import CLEAR, Rules
 from . import kernel as K
-from .compact import compact_keys, decode_move, from_compact, move_code, rule_flags, to_compact
+from .compact import compact_keys, decode_move, from_compact, move_code, rule_bits, rule_flags, to_compact
 from .deal_kernel import DealWriter
 from .reductions import FULL, Reductions
 from .result import DEFAULT_NODES, Limits
@@ -220,10 +220,9 @@ def run_search(
     """Run ``kernel.search`` from the root frame of ``stack`` (keys computed: :func:`root_keys`) to a
     verdict or a limit, making the cuts of ``reductions``: (status, the counters as ints, stopped_by,
     the stack, grown perhaps)."""
-    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
     table = _Table(max(FIRST_TABLE, max_table_entries(limits.memory_mb)), costs=False)
     counters, scratch = buffers().fresh()
-    prune = reductions.kernel_bits()
+    flags = rule_bits(rules) | reductions.kernel_bits()
     frames = [stack]
 
     def step(table: np.ndarray, slice_limit: int, load: int) -> int:
@@ -238,15 +237,8 @@ def run_search(
             counters,
             slice_limit,
             load,
-            sweeps,
-            freezes,
-            space_any,
-            when_stuck,
-            prune,
-            K.Z,
-            K.ZH,
-            K.SALT,
-            K.MISC,
+            flags,
+            K.KEY_TABLES,
             *scratch,
         )
 
@@ -279,7 +271,7 @@ def run_bounded(
     ``fixed``: ``shortest.fixed_length(position)``. The table may use two
     thirds of the memory budget (an entry is three words).
     """
-    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
+    flags = rule_bits(rules) | (K.PRUNE_DEADLOCK if prune else 0)
     is_tail_card = np.zeros(NUM_CARDS, dtype=np.bool_)
     for c in position.tail:
         is_tail_card[c] = True
@@ -309,15 +301,8 @@ def run_bounded(
             load,
             bound,
             is_tail_card,
-            sweeps,
-            freezes,
-            space_any,
-            when_stuck,
-            int(prune),
-            K.Z,
-            K.ZH,
-            K.SALT,
-            K.MISC,
+            flags,
+            K.KEY_TABLES,
             can_top,
             dead_scratch,
         )
@@ -349,12 +334,10 @@ def make_code(s: np.ndarray, keys: np.ndarray, code: int, rules: Rules) -> None:
 def shorten_codes(state: np.ndarray, keys: np.ndarray, codes: np.ndarray, rules: Rules) -> np.ndarray:
     """The line of ``codes`` from ``state`` cut of its detours (``kernel.shorten_line``, one and two
     moves away), repeated while it gets shorter."""
-    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
+    flags = rule_bits(rules)
     while True:
         out = np.zeros(len(codes), dtype=np.uint16)
-        n = K.shorten_line(
-            state, keys, codes, out, 1, sweeps, freezes, space_any, when_stuck, K.Z, K.ZH, K.SALT, K.MISC
-        )
+        n = K.shorten_line(state, keys, codes, out, 1, flags, K.KEY_TABLES)
         if n >= len(codes):
             return codes
         codes = out[:n]
@@ -368,11 +351,9 @@ def screen(numbers: list[int], rules: Rules, reductions: Reductions = FULL) -> t
     found.deals.deal_many(np.array(numbers, dtype=np.int64), rules.face_down, states)
     counters = np.zeros((len(numbers), K.COUNTERS_SIZE), dtype=np.int64)
     statuses = np.zeros(len(numbers), dtype=np.int64)
-    sweeps, _, space_any, _ = rule_flags(rules)
     _, (can_top, _, dead_scratch) = found.fresh()
-    decided = K.screen_roots(
-        states, counters, statuses, sweeps, space_any, reductions.kernel_bits(), can_top, dead_scratch
-    )
+    flags = rule_bits(rules) | reductions.kernel_bits()
+    decided = K.screen_roots(states, counters, statuses, flags, can_top, dead_scratch)
     return decided, statuses.tolist(), counters.tolist()
 
 
@@ -418,24 +399,8 @@ def jit_perft(pos: Position, depth: int, rules: Rules = CLEAR) -> int:
     stack = Stack(depth + 2)
     stack.states[0] = to_compact(pos)
     stack.keys[0] = compact_keys(stack.states[0])
-    sweeps, freezes, space_any, when_stuck = rule_flags(rules)
     return int(
-        K.perft(
-            stack.states,
-            stack.keys,
-            stack.moves,
-            stack.nmoves,
-            stack.midx,
-            depth,
-            sweeps,
-            freezes,
-            space_any,
-            when_stuck,
-            K.Z,
-            K.ZH,
-            K.SALT,
-            K.MISC,
-        )
+        K.perft(stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, depth, rule_bits(rules), K.KEY_TABLES)
     )
 
 

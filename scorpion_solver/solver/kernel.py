@@ -3,7 +3,7 @@
 Everything numba compiles lives in this one module (numba's cache does not see
 edits across files). Hot code uses plain numpy arrays only, no typed
 containers, and allocates nothing per node. Each kernel has a plain-Python
-twin: ``engine`` (moves, make, perft), ``deadlock`` and ``reference_search``.
+twin: ``engine`` (moves, make, perft), ``deadlock`` and ``search_twin``.
 
 Compact state: one ``int8`` vector per position (``STATE_SIZE`` bytes)::
 
@@ -74,6 +74,22 @@ the tail deal. The source column is the card's LOCCOL before the move.
 with a wraparound select, and indices derived from an unsigned code need
 none.)
 
+Flags: the rules and the search's reductions travel together as one ``int64``
+bit field (``flags``; ``rule_bits`` and ``prune_bits`` in ``search.py`` build it)::
+
+    bit  value  name                   meaning
+    0    1      PRUNE_DEADLOCK         the deadlock test prunes children (``_deadlocked``)
+    1    2      PRUNE_SAFE_LEADS       after the tail deal, a safe lead is a node's only child
+    2    4      PRUNE_SUCCESSOR_ABOVE  the deadlock test's successor-above rule
+    3    8      PRUNE_EVERY_MOVE       tests only: the deadlock test after every move
+    4    16     RULE_SWEEPS            complete runs are swept (Clear runs, Wasp, ...)
+    5    32     RULE_FREEZES           complete runs freeze (classic)
+    6    64     RULE_SPACE_ANY         any card may enter a space (Wasp), not only Kings
+    7    128    RULE_TAIL_WHEN_STUCK   the tail may be dealt only when no other move is left
+
+(``int64`` throughout: numba turns a mix of uint64 and int64 into float64.)
+The key tables travel as one tuple too, ``KEY_TABLES = (Z, ZH, SALT, MISC)``.
+
 Make and unmake: every ply of the search owns a state frame and a key
 vector; a move is made on a copy of its parent's (584 + 1088 bytes, a few
 tens of nanoseconds) and unmade by returning to the parent's. That is exact
@@ -128,6 +144,12 @@ PRUNE_DEADLOCK = 1  # deadlock pruning (``_deadlocked``)
 PRUNE_SAFE_LEADS = 2  # after the tail deal, a safe lead is a node's only child (``_safe_lead``)
 PRUNE_SUCCESSOR_ABOVE = 4  # the deadlock test's successor-above rule (``_successor_free``)
 PRUNE_EVERY_MOVE = 8  # tests only: the deadlock test after every move (the same nodes: tests/test_successor_above.py)
+PRUNE_BITS = 15
+# bits of the rules in the same ``flags`` word (the layout is in the module docstring)
+RULE_SWEEPS = 16
+RULE_FREEZES = 32
+RULE_SPACE_ANY = 64
+RULE_TAIL_WHEN_STUCK = 128
 
 # search status codes
 S_WON = 1
@@ -199,6 +221,7 @@ def _random_tables() -> tuple[np.ndarray, ...]:
 
 
 Z, ZH, SALT, MISC = _random_tables()
+KEY_TABLES = (Z, ZH, SALT, MISC)  # what the entry points take as ``tables``
 
 
 # ---------------------------------------------------------------------------
@@ -250,6 +273,17 @@ def _copy_into(typingctx, dst, src):
         return context.get_dummy_value()
 
     return nb.types.void(dst, src), codegen
+
+
+@nb.njit(**INLINE)
+def _rules_of(flags):
+    """(sweeps, freezes, space_any, tail_when_stuck) of a ``flags`` word, each 0 or 1 (int64)."""
+    return (
+        (flags >> 4) & 1,
+        (flags >> 5) & 1,
+        (flags >> 6) & 1,
+        (flags >> 7) & 1,
+    )
 
 
 @nb.njit(**INLINE)
@@ -593,11 +627,17 @@ def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, sal
     return k1, k2
 
 
+@nb.njit(**INLINE)
+def _make_from(dst, dst_keys, s, keys, code, sweeps, freezes, z, zh, salt, misc):
+    """dst / dst_keys = the position after ``code`` from s / keys: a copy of the frame, then the move."""
+    _copy_into(dst, s)
+    _copy_into(dst_keys, keys)
+    make_move(dst, dst_keys, code, sweeps, freezes, z, zh, salt, misc)
+
+
 @nb.njit(**JIT)
 def _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc):
-    _copy_into(scratch, s)
-    _copy_into(scratch_keys, keys)
-    make_move(scratch, scratch_keys, code, sweeps, freezes, z, zh, salt, misc)
+    _make_from(scratch, scratch_keys, s, keys, code, sweeps, freezes, z, zh, salt, misc)
     return scratch_keys[KEY1], scratch_keys[KEY2]
 
 
@@ -924,7 +964,7 @@ def _deadlocked(s, can_top, scratch, sweeps, space_any, took_last_space, success
 
 
 # ---------------------------------------------------------------------------
-# safe leads (twin: reference_search.safe_lead, where the rule is tested on winning lines)
+# safe leads (twin: search_twin.safe_lead, where the rule is tested on winning lines)
 
 
 @nb.njit(**INLINE)
@@ -1134,15 +1174,8 @@ def _expand(
     pend_level,
     pend_from,
     pend_n,
-    sweeps,
-    freezes,
-    space_any,
-    tail_when_stuck,
-    prune,
-    z,
-    zh,
-    salt,
-    misc,
+    flags,
+    tables,
 ):
     """Generate the moves of states[sp] and keep those leading to positions not seen yet.
 
@@ -1164,11 +1197,13 @@ def _expand(
     pending children go in before any grandchild is probed. The search resolves
     them itself wherever the table or the counts are read before that.
     """
+    sweeps, freezes, space_any, tail_when_stuck = _rules_of(flags)
+    z, zh, salt, misc = tables
     s = states[sp]
     s_keys = keys[sp]
     out = moves[sp]
     n = generate_moves(s, out, space_any, tail_when_stuck, sweeps)
-    if (prune & PRUNE_SAFE_LEADS) and s[DEALT] == 1 and space_any == 0 and freezes == 0:
+    if (flags & PRUNE_SAFE_LEADS) and s[DEALT] == 1 and space_any == 0 and freezes == 0:
         for j in range(n):
             if _safe_lead(s, out[j]):
                 out[0] = out[j]  # the first safe lead in move order is the only child
@@ -1205,22 +1240,108 @@ def _expand(
 
 
 @nb.njit(**INLINE)
-def _decide_root(s, counters, can_top, dead_scratch, sweeps, space_any, prune):
-    """The root step of ``search`` (and of ``screen_roots``): the root counts as a node; S_WON if it
-    is won, S_LOST if the deadlock test (with PRUNE_DEADLOCK) proves it lost, else 0."""
+def _decide_root(s, counters, can_top, dead_scratch, flags, out_of_bound):
+    """The root step of ``search``, ``shortest_search`` and ``screen_roots``: the root counts as a
+    node; S_WON if it is won, S_LOST if ``out_of_bound`` (the shortest search's cost bound rules
+    it out) or the deadlock test (with PRUNE_DEADLOCK) proves it lost, else 0."""
+    sweeps, _, space_any, _ = _rules_of(flags)
     counters[C_NODES] = 1
     counters[C_ENTRIES] = 1
     if _is_won(s, sweeps):
         counters[C_SP] = 0
         return S_WON
-    if prune & PRUNE_DEADLOCK:
+    if out_of_bound:
+        counters[C_SP] = 0
+        return S_LOST
+    if flags & PRUNE_DEADLOCK:
         counters[C_CHECKS] += 1
-        if _deadlocked(s, can_top, dead_scratch, sweeps, space_any, False, (prune & PRUNE_SUCCESSOR_ABOVE) != 0):
+        if _deadlocked(s, can_top, dead_scratch, sweeps, space_any, False, (flags & PRUNE_SUCCESSOR_ABOVE) != 0):
             counters[C_PRUNES] += 1
             counters[C_DEAD_ROOT] = 1
             counters[C_SP] = 0
             return S_LOST
     return 0
+
+
+@nb.njit(**INLINE)
+def _list_moves(states, moves, nmoves, midx, sp, flags):
+    """Ply sp's moves: generated into moves[sp], none tried yet."""
+    sweeps, _, space_any, tail_when_stuck = _rules_of(flags)
+    nmoves[sp] = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
+    midx[sp] = 0
+
+
+@nb.njit(**INLINE)
+def _limit_status(counters, sp, depth_cap, entries_ahead, max_entries, node_limit):
+    """The request a resumable search returns before going on from ply sp, or 0: S_DEEPER when the
+    stack is full, S_GROW when ``entries_ahead`` more entries would pass max_entries, S_NODES at
+    node_limit (then counters[C_SP] = sp, where the next call resumes)."""
+    status = 0
+    if sp + 2 >= depth_cap:
+        status = S_DEEPER
+    elif counters[C_ENTRIES] + entries_ahead > max_entries:
+        status = S_GROW
+    elif counters[C_NODES] >= node_limit:
+        status = S_NODES
+    if status:
+        counters[C_SP] = sp
+    return status
+
+
+@nb.njit(**INLINE)
+def _deadlock_cut(parent, child, code, flags, counters, can_top, dead_scratch):
+    """Whether the deadlock test prunes ``child``, reached from ``parent`` by the move ``code``.
+
+    With PRUNE_DEADLOCK the test runs where it can newly fail, the parent
+    having passed it: after the tail deal, a freeze, the last space taken
+    by a move that left cards behind, and (with PRUNE_SUCCESSOR_ABOVE) a
+    build onto a column holding a predecessor of a card of its group
+    (``_lands_over_predecessor``); with PRUNE_EVERY_MOVE after every move.
+    After the last space was taken, a column that can plainly empty again
+    (``_space_by_chains``) passes without the full test. Counts the tests
+    run (C_CHECKS) and the prunes (C_PRUNES). Twin: ``deadlock.needs_deadlock_check``
+    then ``deadlock.is_deadlocked``.
+    """
+    if not (flags & PRUNE_DEADLOCK):
+        return False
+    sweeps, _, space_any, _ = _rules_of(flags)
+    successor_above = (flags & PRUNE_SUCCESSOR_ABOVE) != 0
+    check = False
+    took_last_space = False
+    if code == TAIL_CODE or (flags & PRUNE_EVERY_MOVE):
+        check = True
+    else:
+        dst = code % 8
+        if child[FROZEN] != parent[FROZEN]:
+            check = True
+        elif successor_above and _lands_over_predecessor(parent, code):
+            check = True
+        elif parent[LEN + dst] == 0 and parent[LOCIDX + code // 8] > 0:
+            # into a space, leaving cards behind; only worse when it took the last space
+            took_last_space = True
+            for col in range(7):
+                if child[LEN + col] == 0:
+                    took_last_space = False
+                    break
+            check = took_last_space
+    if not check:
+        return False
+    counters[C_CHECKS] += 1
+    if took_last_space and _space_by_chains(child, sweeps, successor_above):
+        return False  # took the last space, but a column can plainly empty again: passes
+    if _deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space, successor_above):
+        counters[C_PRUNES] += 1
+        return True
+    return False
+
+
+@nb.njit(**INLINE)
+def _deeper(counters, sp):
+    """Ply sp + 1 becomes the top of the stack: sp + 1, with the deepest ply counted."""
+    sp += 1
+    if sp > counters[C_MAXDEPTH]:
+        counters[C_MAXDEPTH] = sp
+    return sp
 
 
 @nb.njit(**JIT)
@@ -1234,15 +1355,8 @@ def search(
     counters,
     node_limit,
     max_entries,
-    sweeps,
-    freezes,
-    space_any,
-    tail_when_stuck,
-    prune,
-    z,
-    zh,
-    salt,
-    misc,
+    flags,
+    tables,
     can_top,
     found_keys,
     dead_scratch,
@@ -1263,10 +1377,11 @@ def search(
     calls. The limits are checked before each expansion, so a search may pass
     node_limit by less than MAX_MOVES nodes.
 
-    ``prune`` holds the switches of the sound reductions: PRUNE_DEADLOCK
-    (children that fail the deadlock test are not expanded) and
+    ``flags`` holds the rules and the switches of the sound reductions
+    (the bit layout is in the module docstring): PRUNE_DEADLOCK (children
+    that fail the deadlock test are not expanded, ``_deadlock_cut``) and
     PRUNE_SAFE_LEADS (a position with a safe lead, ``_safe_lead``, has that
-    one child).
+    one child). ``tables`` is ``KEY_TABLES``.
 
     A position is a node when it is inserted in the table, which happens when
     its parent is expanded; a position found in the table is never inserted
@@ -1274,13 +1389,14 @@ def search(
     would already have stopped (or will, from where it is pending).
     """
     depth_cap = states.shape[0]
-    successor_above = (prune & PRUNE_SUCCESSOR_ABOVE) != 0
+    sweeps, freezes, _, _ = _rules_of(flags)
+    z, zh, salt, misc = tables
     flat = table.reshape(table.size)  # flat views: see _probe_insert
     flat_keys = found_keys.reshape(found_keys.size)
     sp = counters[C_SP]
     if sp < 0:
         _probe_insert(flat, keys[0, KEY1], keys[0, KEY2])
-        decided = _decide_root(states[0], counters, can_top, dead_scratch, sweeps, space_any, prune)
+        decided = _decide_root(states[0], counters, can_top, dead_scratch, flags, False)
         if decided:
             return decided
         sp = 0
@@ -1304,15 +1420,8 @@ def search(
                 pend_level,
                 pend_from,
                 pend_n,
-                sweeps,
-                freezes,
-                space_any,
-                tail_when_stuck,
-                prune,
-                z,
-                zh,
-                salt,
-                misc,
+                flags,
+                tables,
             )
             expand = False
             fresh = True  # states[sp + 1] / keys[sp + 1] hold a copy of the frame at sp
@@ -1336,15 +1445,9 @@ def search(
                 counters[C_SP] = 0
                 return S_LOST
             continue
-        if sp + 2 >= depth_cap:
-            counters[C_SP] = sp
-            return S_DEEPER
-        if counters[C_ENTRIES] + MAX_MOVES > max_entries:
-            counters[C_SP] = sp
-            return S_GROW
-        if counters[C_NODES] >= node_limit:
-            counters[C_SP] = sp
-            return S_NODES
+        stop = _limit_status(counters, sp, depth_cap, MAX_MOVES, max_entries, node_limit)
+        if stop:
+            return stop
         code = moves[sp, midx[sp]]
         midx[sp] += 1
         if not fresh:
@@ -1357,35 +1460,9 @@ def search(
                 _probe_rest(flat, moves, nmoves, counters, flat_keys, pend_level, pend_from, pend_n)
             counters[C_SP] = sp + 1
             return S_WON
-        if prune & PRUNE_DEADLOCK:
-            check = False
-            took_last_space = False
-            if code == TAIL_CODE or (prune & PRUNE_EVERY_MOVE):
-                check = True
-            else:
-                dst = code % 8
-                if child[FROZEN] != states[sp][FROZEN]:
-                    check = True
-                elif successor_above and _lands_over_predecessor(states[sp], code):
-                    check = True
-                elif states[sp][LEN + dst] == 0 and states[sp][LOCIDX + code // 8] > 0:
-                    # into a space, leaving cards behind; only worse when it took the last space
-                    took_last_space = True
-                    for col in range(7):
-                        if child[LEN + col] == 0:
-                            took_last_space = False
-                            break
-                    check = took_last_space
-            if check:
-                counters[C_CHECKS] += 1
-                if took_last_space and _space_by_chains(child, sweeps, successor_above):
-                    pass  # took the last space, but a column can plainly empty again: passes (see below)
-                elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space, successor_above):
-                    counters[C_PRUNES] += 1
-                    continue
-        sp += 1
-        if sp > counters[C_MAXDEPTH]:
-            counters[C_MAXDEPTH] = sp
+        if _deadlock_cut(states[sp], child, code, flags, counters, can_top, dead_scratch):
+            continue
+        sp = _deeper(counters, sp)
         expand = True
 
 
@@ -1394,13 +1471,14 @@ def search(
 
 
 @nb.njit(**JIT)
-def perft(states, keys, moves, nmoves, midx, depth, sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc):
+def perft(states, keys, moves, nmoves, midx, depth, flags, tables):
     """Number of move sequences of length depth from states[0] (twin: engine.perft)."""
+    sweeps, freezes, _, _ = _rules_of(flags)
+    z, zh, salt, misc = tables
     if depth == 0:
         return 1
     total = 0
-    nmoves[0] = generate_moves(states[0], moves[0], space_any, tail_when_stuck, sweeps)
-    midx[0] = 0
+    _list_moves(states, moves, nmoves, midx, 0, flags)
     sp = 0
     while sp >= 0:
         if sp == depth - 1:
@@ -1412,11 +1490,9 @@ def perft(states, keys, moves, nmoves, midx, depth, sweeps, freezes, space_any, 
             continue
         code = moves[sp, midx[sp]]
         midx[sp] += 1
-        _copy_frame(states, keys, sp)
-        make_move(states[sp + 1], keys[sp + 1], code, sweeps, freezes, z, zh, salt, misc)
+        _make_from(states[sp + 1], keys[sp + 1], states[sp], keys[sp], code, sweeps, freezes, z, zh, salt, misc)
         sp += 1
-        nmoves[sp] = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
-        midx[sp] = 0
+        _list_moves(states, moves, nmoves, midx, sp, flags)
     return total
 
 
@@ -1534,15 +1610,8 @@ def shortest_search(
     max_entries,
     bound,
     is_tail_card,
-    sweeps,
-    freezes,
-    space_any,
-    tail_when_stuck,
-    prune,
-    z,
-    zh,
-    salt,
-    misc,
+    flags,
+    tables,
     can_top,
     dead_scratch,
 ):
@@ -1554,30 +1623,24 @@ def shortest_search(
     seen it with a cost as low or lower; a position reached again more cheaply
     is searched again. So every position of least cost g <= bound is expanded
     with cost g, and S_LOST means: no win of extra cost <= bound. The deadlock
-    test runs where ``search`` runs it (root, tail deal, freeze, last space).
+    test (with PRUNE_DEADLOCK) runs where ``search`` runs it, by the same
+    ``_deadlock_cut`` (root, tail deal, freeze, last space), but as the plain
+    test: of ``flags``' reductions only PRUNE_DEADLOCK is kept here, as in the
+    twin ``shortest.bounded_search`` (without the successor-above rule).
     """
     depth_cap = states.shape[0]
+    flags &= ~(PRUNE_BITS ^ PRUNE_DEADLOCK)
+    sweeps, freezes, _, _ = _rules_of(flags)
+    z, zh, salt, misc = tables
     sp = counters[C_SP]
     if sp < 0:
         _probe_cost(table, keys[0, KEY1], keys[0, KEY2], 0)
-        counters[C_NODES] = 1
-        counters[C_ENTRIES] = 1
-        if _is_won(states[0], sweeps):
-            counters[C_SP] = 0
-            return S_WON
-        if cost_to_go(states[0], sweeps, is_tail_card) > bound:
-            counters[C_SP] = 0
-            return S_LOST
-        if prune:
-            counters[C_CHECKS] += 1
-            if _deadlocked(states[0], can_top, dead_scratch, sweeps, space_any, False, False):
-                counters[C_PRUNES] += 1
-                counters[C_DEAD_ROOT] = 1
-                counters[C_SP] = 0
-                return S_LOST
+        out_of_bound = cost_to_go(states[0], sweeps, is_tail_card) > bound
+        decided = _decide_root(states[0], counters, can_top, dead_scratch, flags, out_of_bound)
+        if decided:
+            return decided
         costs[0] = 0
-        nmoves[0] = generate_moves(states[0], moves[0], space_any, tail_when_stuck, sweeps)
-        midx[0] = 0
+        _list_moves(states, moves, nmoves, midx, 0, flags)
         sp = 0
     while True:
         if midx[sp] == nmoves[sp]:
@@ -1586,24 +1649,17 @@ def shortest_search(
                 counters[C_SP] = 0
                 return S_LOST
             continue
-        if sp + 2 >= depth_cap:
-            counters[C_SP] = sp
-            return S_DEEPER
-        if counters[C_ENTRIES] + 1 > max_entries:
-            counters[C_SP] = sp
-            return S_GROW
-        if counters[C_NODES] >= node_limit:
-            counters[C_SP] = sp
-            return S_NODES
+        stop = _limit_status(counters, sp, depth_cap, 1, max_entries, node_limit)
+        if stop:
+            return stop
         code = moves[sp, midx[sp]]
         midx[sp] += 1
         g = costs[sp] + move_cost(states[sp], code, is_tail_card)
         if g > bound:
             continue
         counters[C_MAKES] += 1
-        _copy_frame(states, keys, sp)
         child = states[sp + 1]
-        make_move(child, keys[sp + 1], code, sweeps, freezes, z, zh, salt, misc)
+        _make_from(child, keys[sp + 1], states[sp], keys[sp], code, sweeps, freezes, z, zh, salt, misc)
         if _is_won(child, sweeps):
             counters[C_SP] = sp + 1
             return S_WON
@@ -1615,35 +1671,11 @@ def shortest_search(
         counters[C_NODES] += 1
         if seen == 2:
             counters[C_ENTRIES] += 1
-        if prune:
-            check = False
-            took_last_space = False
-            if code == TAIL_CODE:
-                check = True
-            else:
-                dst = code % 8
-                if child[FROZEN] != states[sp][FROZEN]:
-                    check = True
-                elif states[sp][LEN + dst] == 0 and states[sp][LOCIDX + code // 8] > 0:
-                    took_last_space = True
-                    for col in range(7):
-                        if child[LEN + col] == 0:
-                            took_last_space = False
-                            break
-                    check = took_last_space
-            if check:
-                counters[C_CHECKS] += 1
-                if took_last_space and _space_by_chains(child, sweeps, False):
-                    pass
-                elif _deadlocked(child, can_top, dead_scratch, sweeps, space_any, took_last_space, False):
-                    counters[C_PRUNES] += 1
-                    continue
-        sp += 1
-        if sp > counters[C_MAXDEPTH]:
-            counters[C_MAXDEPTH] = sp
+        if _deadlock_cut(states[sp], child, code, flags, counters, can_top, dead_scratch):
+            continue
+        sp = _deeper(counters, sp)
         costs[sp] = g
-        nmoves[sp] = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
-        midx[sp] = 0
+        _list_moves(states, moves, nmoves, midx, sp, flags)
 
 
 # ---------------------------------------------------------------------------
@@ -1686,9 +1718,7 @@ def _remap(orig, actual, code):
 
 
 @nb.njit(**ALLOC)
-def shorten_line(
-    root, root_keys, codes, out, two_moves, sweeps, freezes, space_any, tail_when_stuck, z, zh, salt, misc
-):
+def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
     """Shorten the winning line ``codes`` from root; write it to out, return its length.
 
     Along the line, from each position P_i kept, look among the positions one
@@ -1697,6 +1727,8 @@ def shorten_line(
     moves in between were a detour. The kept moves are remapped to the
     columns of the position actually reached.
     """
+    sweeps, freezes, space_any, tail_when_stuck = _rules_of(flags)
+    z, zh, salt, misc = tables
     n = codes.shape[0]
     states = np.zeros((n + 1, STATE_SIZE), dtype=np.int8)
     kvs = np.zeros((n + 1, KEYS_SIZE), dtype=np.uint64)
@@ -1706,9 +1738,7 @@ def shorten_line(
     line_keys[0, 0] = root_keys[KEY1]
     line_keys[0, 1] = root_keys[KEY2]
     for i in range(n):
-        _copy_into(states[i + 1], states[i])
-        _copy_into(kvs[i + 1], kvs[i])
-        make_move(states[i + 1], kvs[i + 1], codes[i], sweeps, freezes, z, zh, salt, misc)
+        _make_from(states[i + 1], kvs[i + 1], states[i], kvs[i], codes[i], sweeps, freezes, z, zh, salt, misc)
         line_keys[i + 1, 0] = kvs[i + 1, KEY1]
         line_keys[i + 1, 1] = kvs[i + 1, KEY2]
     order = np.argsort(line_keys[:, 0])
@@ -1733,9 +1763,7 @@ def shorten_line(
             if j - i - 1 > best_gain:
                 best_gain, best_j, first, second = j - i - 1, j, np.int64(moves1[a]), np.int64(-1)
             if two_moves:
-                _copy_into(child, states[i])
-                _copy_into(child_k, kvs[i])
-                make_move(child, child_k, moves1[a], sweeps, freezes, z, zh, salt, misc)
+                _make_from(child, child_k, states[i], kvs[i], moves1[a], sweeps, freezes, z, zh, salt, misc)
                 if _is_won(child, sweeps):
                     continue
                 n2 = generate_moves(child, moves2, space_any, tail_when_stuck, sweeps)
@@ -1751,9 +1779,7 @@ def shorten_line(
         out[m] = code
         m += 1
         if second >= 0:
-            _copy_into(child, states[i])
-            _copy_into(child_k, kvs[i])
-            make_move(child, child_k, first, sweeps, freezes, z, zh, salt, misc)
+            _make_from(child, child_k, states[i], kvs[i], first, sweeps, freezes, z, zh, salt, misc)
             make_move(actual, actual_k, code, sweeps, freezes, z, zh, salt, misc)
             code = _remap(child, actual, second)
             out[m] = code
@@ -1764,7 +1790,7 @@ def shorten_line(
 
 
 @nb.njit(**JIT)
-def screen_roots(states, counters, statuses, sweeps, space_any, prune, can_top, dead_scratch):
+def screen_roots(states, counters, statuses, flags, can_top, dead_scratch):
     """``search``'s root step for every state of a chunk, in one call (a batch's deals decided at the root).
 
     For each i: counters[i] and statuses[i] as ``search`` would leave them
@@ -1780,7 +1806,39 @@ def screen_roots(states, counters, statuses, sweeps, space_any, prune, can_top, 
         counters[i, C_SP] = -1
         can_top[:] = False
         dead_scratch[:] = 0
-        statuses[i] = _decide_root(states[i], counters[i], can_top, dead_scratch, sweeps, space_any, prune)
+        statuses[i] = _decide_root(states[i], counters[i], can_top, dead_scratch, flags, False)
         if statuses[i]:
             decided += 1
     return decided
+
+
+# ---------------------------------------------------------------------------
+# a deal's starting state (the shuffled deck comes from ``deal_kernel``, which keeps no copy of the layout)
+
+
+@nb.njit(**ALLOC)
+def write_deal(deck, face_down, state):
+    """Write into ``state`` the starting position dealt from the shuffled ``deck`` (52 cards, dealt
+    from its end): seven rows of seven, ``face_down[col]`` cards face down in column col, then the
+    three tail cards (as ``game.deal``; tests/test_deal_kernel.py compares every byte)."""
+    state[:] = 0
+    for k in range(49):
+        card = deck[51 - k]
+        col, height = k % 7, k // 7
+        state[COLS + COL_CAP * col + height] = card
+        state[LOCCOL + card] = col
+        state[LOCIDX + card] = height
+    for col in range(7):
+        state[LEN + col] = 7
+        state[HID + col] = face_down[col]
+    for t in range(3):
+        card = deck[2 - t]
+        state[TAIL + t] = card
+        state[LOCCOL + card] = -1
+
+
+@nb.njit(**ALLOC)
+def write_deals(decks, face_down, states):
+    """``write_deal`` for every row: deck ``decks[i]`` into ``states[i]``."""
+    for i in range(decks.shape[0]):
+        write_deal(decks[i], face_down, states[i])

@@ -25,6 +25,7 @@ from .compact import (  # noqa: F401 - re-exported: callers import them from her
     decode_move,
     from_compact,
     position_key,
+    rule_bits,
     rule_flags,
     state_problems,
     to_compact,
