@@ -222,6 +222,7 @@ _PLAY_META_SHAPE = {
     "columns": list,
     "runs": list,
 }
+STUDY_FORMATS = ("scorpion-bound/", "scorpion-losses/")
 _DEALS_SHAPE = {"spec": str, "count": int, "first": int, "last": int, "sha256": str}
 _LIMITS_SHAPE = {"nodes": int, "memory_mb": int}
 
@@ -255,6 +256,9 @@ def check_metadata(meta, path: Path) -> None:
                 )
 
     need(meta, {"format": str}, "")
+    if meta["format"].startswith(STUDY_FORMATS):
+        need(meta, {"runs": list}, "")  # a study folder (batch.studies): its inputs and settings, its runs
+        return
     if meta["format"].startswith("scorpion-play/"):
         need(meta, _PLAY_META_SHAPE, "")  # a play folder (batch.play_runs): the policy's settings, no limits
     else:

@@ -16,7 +16,6 @@ committed exact verdicts.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
@@ -33,12 +32,12 @@ from .. import __version__
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
 from .folder import (
     LOCK,
-    METADATA,
     FolderLock,
     _atomic_write,
     _json_clean,
     finished_chunks,
     now_text,
+    read_metadata,
     remove_stale_tmp,
     write_metadata,
 )
@@ -113,19 +112,6 @@ class Study:
     jobs: list[tuple[str, Callable, tuple]]
 
 
-def _read_meta(out: Path) -> dict | None:
-    path = out / METADATA
-    if not path.is_file():
-        return None
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BatchError(f"{path}: not readable as JSON ({exc}): move it away to start the folder afresh") from None
-    if not isinstance(meta, dict):
-        raise BatchError(f"{path}: not a study folder's metadata: move it away to start the folder afresh")
-    return meta
-
-
 def _check_folder(out: Path, meta: dict | None, study: Study) -> dict:
     fresh = {"format": study.format, **study.record}
     if meta is None:
@@ -150,7 +136,7 @@ def run_study(study: Study, out: Path, workers: int = 1, command: str = "", prog
     out.mkdir(parents=True, exist_ok=True)
     with FolderLock(out):
         remove_stale_tmp(out)
-        meta = _check_folder(out, _read_meta(out), study)
+        meta = _check_folder(out, read_metadata(out), study)
         meta["runs"].append({"command": command, "started": now_text(), "workers": workers})
         write_metadata(out, meta)
         done = finished_chunks(out)
@@ -287,7 +273,7 @@ def loss_study(play_folder: Path, samples: int, nodes: int, exact_unseen: int, c
     from ..play.losses import game_loss_rows
     from .play_runs import read_play_folder
 
-    meta = _read_meta(play_folder) or {}
+    meta = read_metadata(play_folder) or {}
     table = read_play_folder(play_folder, columns=["deal", "mode", "policy", "played", "moves"]).to_pylist()
     games = sorted((r["deal"], r["mode"], r["policy"], r["moves"]) for r in table if r["played"])
     if not games:

@@ -11,60 +11,74 @@ folders (``batch.studies``): the same command finishes an interrupted run.
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from pathlib import Path
 
 import click
 
 from ..batch import studies
-from ..batch.plan import parse_modes, parse_range
+from ..batch.plan import parse_range
 from ..batch.play_runs import EXACT_NAME, find_results, thoughtful_verdicts
+from ..game.rules import Rules
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
 from ..play.losses import DEFAULT_EXACT_UNSEEN, DEFAULT_LOSS_NODES, DEFAULT_LOSS_SAMPLES
-from .common import user_errors
+from .common import NODES, recorded_command, rules_options, shown_option, user_errors
+
+
+def _study_options(unit: str, chunk: int, folder: str):
+    """The options every study command shares: where it writes, in what chunks, on how many processes."""
+
+    def decorate(func):
+        for option in reversed(
+            [
+                click.option(
+                    "--out", type=click.Path(file_okay=False, path_type=Path), default=None, help=f"{folder} folder."
+                ),
+                shown_option("--chunk", click.IntRange(1), chunk, f"{unit} per Parquet file."),
+                click.option("--workers", type=click.IntRange(1), default=None, help="Processes [default: all cores]."),
+                click.option(
+                    "--progress/--no-progress", default=None, help="Show the progress bar [default: on a terminal]."
+                ),
+                click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text."),
+            ]
+        ):
+            func = option(func)
+        return func
+
+    return decorate
 
 
 @click.command("bound")
 @click.argument("deals", metavar="RANGE")
-@click.option("--mode", "modes", default="clear", show_default=True, help="Comma list of rules presets.")
-@click.option(
+@rules_options(several=True)
+@shown_option(
     "--samples",
-    type=click.IntRange(2),
-    default=DEFAULT_BOUND_SAMPLES,
-    show_default=True,
-    help="Layouts of the hidden cards sampled per deal (half choose the commitment of the split estimate).",
+    click.IntRange(2),
+    DEFAULT_BOUND_SAMPLES,
+    "Layouts of the hidden cards sampled per deal (half choose the commitment of the split estimate).",
 )
-@click.option(
-    "--nodes",
-    type=click.IntRange(1),
-    default=DEFAULT_BOUND_NODES,
-    show_default=True,
-    help="Node budget per solve (undecided counts as winnable in the upper estimate).",
+@shown_option(
+    "--nodes", NODES, DEFAULT_BOUND_NODES, "Node budget per solve (undecided counts as winnable in the upper estimate)."
 )
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of the sampled layouts.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Bound folder.")
-@click.option("--chunk", type=click.IntRange(1), default=20, show_default=True, help="Deals per Parquet file.")
-@click.option("--workers", type=click.IntRange(1), default=None, help="Worker processes [default: all cores].")
+@shown_option("--seed", click.IntRange(0), 0, "Seed of the sampled layouts.")
 @click.option(
     "--results",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
     help=f"The results folder holding the exact verdicts ({EXACT_NAME}), for the thoughtful rate beside the bound.",
 )
-@click.option("--progress/--no-progress", default=None, help="Show the progress bar [default: on a terminal].")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_study_options("Deals", 20, "Bound")
 @user_errors
 def bound_command(
     deals: str,
-    modes: str,
+    rules: tuple[Rules, ...] | None,
     samples: int,
     nodes: int,
     seed: int,
+    results: Path | None,
     out: Path | None,
     chunk: int,
     workers: int | None,
-    results: Path | None,
     progress: bool | None,
     as_json: bool,
 ) -> None:
@@ -80,13 +94,13 @@ def bound_command(
     from tqdm.auto import tqdm
 
     deal_set = parse_range(deals)
-    mode_list = parse_modes(modes)
+    mode_list = tuple(r.name for r in rules) if rules else ("clear",)
     settings = studies.BoundSettings(deal_set, mode_list, samples, nodes, seed)
     out = out or Path(f"bound-{deal_set.label}-{'+'.join(mode_list)}-k{samples}-s{seed}")
     disable = None if progress is None else not progress
     with tqdm(total=0, unit="chunk", disable=disable, file=sys.stderr, dynamic_ncols=True) as bar:
         written, before = studies.run_study(
-            studies.bound_study(settings, chunk), out, workers or studies.default_workers(), shlex.join(sys.argv), bar
+            studies.bound_study(settings, chunk), out, workers or studies.default_workers(), recorded_command(), bar
         )
     place = find_results(results)
     verdicts = thoughtful_verdicts(place / EXACT_NAME if place else None, deal_set, mode_list)
@@ -107,32 +121,15 @@ def bound_command(
 
 @click.command("losses")
 @click.argument("play_folder", metavar="PLAYDIR", type=click.Path(file_okay=False, exists=True, path_type=Path))
-@click.option(
-    "--samples",
-    type=click.IntRange(1),
-    default=DEFAULT_LOSS_SAMPLES,
-    show_default=True,
-    help="Layouts sampled from each decision's view.",
-)
-@click.option(
-    "--nodes",
-    type=click.IntRange(1),
-    default=DEFAULT_LOSS_NODES,
-    show_default=True,
-    help="Node budget per solve (undecided layouts are counted apart).",
-)
-@click.option(
+@shown_option("--samples", click.IntRange(1), DEFAULT_LOSS_SAMPLES, "Layouts sampled from each decision's view.")
+@shown_option("--nodes", NODES, DEFAULT_LOSS_NODES, "Node budget per solve (undecided layouts are counted apart).")
+@shown_option(
     "--exact-unseen",
-    type=click.IntRange(0, 6),
-    default=DEFAULT_EXACT_UNSEEN,
-    show_default=True,
-    help="The exact no-peek loss where the view has 2 to N unseen cards.",
+    click.IntRange(0, 6),
+    DEFAULT_EXACT_UNSEEN,
+    "The exact no-peek loss where the view has 2 to N unseen cards.",
 )
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Losses folder.")
-@click.option("--chunk", type=click.IntRange(1), default=10, show_default=True, help="Games per Parquet file.")
-@click.option("--workers", type=click.IntRange(1), default=None, help="Worker processes [default: all cores].")
-@click.option("--progress/--no-progress", default=None, help="Show the progress bar [default: on a terminal].")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_study_options("Games", 10, "Losses")
 @user_errors
 def losses_command(
     play_folder: Path,
@@ -159,7 +156,7 @@ def losses_command(
     study = studies.loss_study(play_folder, samples, nodes, exact_unseen, chunk)
     disable = None if progress is None else not progress
     with tqdm(total=0, unit="chunk", disable=disable, file=sys.stderr, dynamic_ncols=True) as bar:
-        written, before = studies.run_study(study, out, workers or studies.default_workers(), shlex.join(sys.argv), bar)
+        written, before = studies.run_study(study, out, workers or studies.default_workers(), recorded_command(), bar)
     modes = studies.loss_summary(out)
     if as_json:
         click.echo(json.dumps({"folder": str(out), "written": written, "modes": modes}, indent=2))

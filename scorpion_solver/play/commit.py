@@ -51,10 +51,9 @@ import numpy as np
 from ..game.engine import Move, apply_move
 from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
-from ..solver.reductions import Reductions
 from ..solver.result import LOST, WON
 from .exact import RevealingPair, _symmetric_key, reveal_closure
-from .policies import DEFAULT_NODES, DEFAULT_SAMPLES, History, HopPolicy
+from .policies import History, HopPolicy
 
 DEFAULT_MAX_VIEWS = 2_000  # views of one closure walked before the decision goes to hop (plain Python)
 SCREEN = 8  # layouts with a winnable position that judge every commitment
@@ -68,27 +67,9 @@ class _ClosureTooBig(Exception):
 class CommitPolicy(HopPolicy):
     name = "commit"
 
-    def __init__(
-        self,
-        rules: Rules = CLEAR,
-        seed: int = 0,
-        samples: int = DEFAULT_SAMPLES,
-        nodes: int = DEFAULT_NODES,
-        memory_mb: int = 64,
-        exact_endgame: int = 0,
-        max_views: int = DEFAULT_MAX_VIEWS,
-        reductions: Reductions | None = None,
-    ) -> None:
-        super().__init__(
-            rules,
-            seed,
-            samples,
-            nodes,
-            bandit=False,
-            memory_mb=memory_mb,
-            exact_endgame=exact_endgame,
-            reductions=reductions,
-        )
+    def __init__(self, rules: Rules = CLEAR, seed: int = 0, max_views: int = DEFAULT_MAX_VIEWS, **hop_options) -> None:
+        """``hop_options``: hop's ``samples``, ``nodes``, ``memory_mb``, ``exact_endgame``, ``reductions``."""
+        super().__init__(rules, seed, bandit=False, **hop_options)
         self.max_views = max_views
         self._commit_plan: dict = {}  # view key -> the rest of a chosen commitment (path, then the reveal)
         self.commitments = 0  # decisions taken over commitments (the others went to hop)

@@ -34,7 +34,9 @@ def make_policy(
     if name == "commit":
         if bandit:
             raise ValueError("the bandit is an option of hop")
-        return CommitPolicy(rules, seed, samples, nodes, exact_endgame=exact_endgame, reductions=reductions)
+        return CommitPolicy(
+            rules, seed, samples=samples, nodes=nodes, exact_endgame=exact_endgame, reductions=reductions
+        )
     raise ValueError(f"unknown policy '{name}' (known: {', '.join(POLICIES)})")
 
 
