@@ -337,9 +337,11 @@ if not bracket.empty:
 # `scorpion losses PLAYDIR` measured each decision of the games in the hop K=100 and commit
 # folders (`play.losses`): on layouts sampled from the view the player had, the share
 # winnable before the move minus the share after it (the same layouts), and the exact no-peek
-# loss where 2 to 5 cards were unseen. Summed over a game the sampled losses are, in
-# expectation, the thoughtful share at the start minus the result. Left: the loss per game by
-# the number of unseen cards; right: by kind of move.
+# loss where 2 to 5 cards were unseen. Over random deals the sampled losses would add up, in
+# expectation, to the thoughtful share at the start minus the win rate; the games here are
+# those on winnable deals, where the reveals lean towards a win, so they add up to less (the
+# docstring of `play/losses.py`). Left: the loss per game by the number of unseen cards;
+# right: by kind of move.
 
 # %%
 loss_frames = []

@@ -10,6 +10,7 @@ folders (``batch.studies``): the same command finishes an interrupted run.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from pathlib import Path
@@ -48,6 +49,19 @@ def _study_options(unit: str, chunk: int, folder: str):
     return decorate
 
 
+def _run(make_study, default_out: Path, out: Path | None, chunk: int, workers: int | None, progress: bool | None):
+    """Run a study into ``out`` (or ``default_out``) with a progress bar: (the folder, chunks written, before)."""
+    from tqdm.auto import tqdm
+
+    out = out or default_out
+    disable = None if progress is None else not progress
+    with tqdm(total=0, unit="chunk", disable=disable, file=sys.stderr, dynamic_ncols=True) as bar:
+        written, before = studies.run_study(
+            make_study(chunk), out, workers or studies.default_workers(), recorded_command(), bar
+        )
+    return out, written, before
+
+
 @click.command("bound")
 @click.argument("deals", metavar="RANGE")
 @rules_options(several=True)
@@ -76,11 +90,8 @@ def bound_command(
     nodes: int,
     seed: int,
     results: Path | None,
-    out: Path | None,
-    chunk: int,
-    workers: int | None,
-    progress: bool | None,
     as_json: bool,
+    **run,
 ) -> None:
     """UB_1 at the start of every deal of RANGE: an upper bound on any player who cannot peek.
 
@@ -91,17 +102,11 @@ def bound_command(
     revealing move) on all of them. Rerunning the same command finishes an
     interrupted run.
     """
-    from tqdm.auto import tqdm
-
     deal_set = parse_range(deals)
     mode_list = tuple(r.name for r in rules) if rules else ("clear",)
     settings = studies.BoundSettings(deal_set, mode_list, samples, nodes, seed)
-    out = out or Path(f"bound-{deal_set.label}-{'+'.join(mode_list)}-k{samples}-s{seed}")
-    disable = None if progress is None else not progress
-    with tqdm(total=0, unit="chunk", disable=disable, file=sys.stderr, dynamic_ncols=True) as bar:
-        written, before = studies.run_study(
-            studies.bound_study(settings, chunk), out, workers or studies.default_workers(), recorded_command(), bar
-        )
+    default_out = Path(f"bound-{deal_set.label}-{'+'.join(mode_list)}-k{samples}-s{seed}")
+    out, written, before = _run(functools.partial(studies.bound_study, settings), default_out, **run)
     place = find_results(results)
     verdicts = thoughtful_verdicts(place / EXACT_NAME if place else None, deal_set, mode_list)
     lines = studies.bound_summary(out, verdicts)
@@ -136,11 +141,8 @@ def losses_command(
     samples: int,
     nodes: int,
     exact_unseen: int,
-    out: Path | None,
-    chunk: int,
-    workers: int | None,
-    progress: bool | None,
     as_json: bool,
+    **run,
 ) -> None:
     """The loss of every decision of the games in PLAYDIR: where a player without peeking loses its wins.
 
@@ -150,13 +152,9 @@ def losses_command(
     loss (V before minus the move's exact value). scorpion_solver/play/losses.py
     has the definitions.
     """
-    from tqdm.auto import tqdm
-
-    out = out or play_folder.parent / f"losses-{play_folder.name}-k{samples}"
-    study = studies.loss_study(play_folder, samples, nodes, exact_unseen, chunk)
-    disable = None if progress is None else not progress
-    with tqdm(total=0, unit="chunk", disable=disable, file=sys.stderr, dynamic_ncols=True) as bar:
-        written, before = studies.run_study(study, out, workers or studies.default_workers(), recorded_command(), bar)
+    default_out = play_folder.parent / f"losses-{play_folder.name}-k{samples}"
+    study = functools.partial(studies.loss_study, play_folder, samples, nodes, exact_unseen)
+    out, written, before = _run(study, default_out, **run)
     modes = studies.loss_summary(out)
     if as_json:
         click.echo(json.dumps({"folder": str(out), "written": written, "modes": modes}, indent=2))

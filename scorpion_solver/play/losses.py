@@ -14,10 +14,14 @@ cannot peek and plays best afterwards, zero for an optimal move; beside it
 the view's thoughtful share S, so that S - V says what not peeking costs
 from there even for a perfect player.
 
-Over a game the sampled losses add up, in expectation, to the thoughtful
-share at the start minus the game's result (each reveal only re-weighs the
-layouts), so grouping them by the number of unseen cards and by the kind of
-move shows where a player's wins go. Kinds: ``tail`` (the tail deal),
+A reveal between two decisions re-weighs the layouts (the share can rise or
+fall with the card seen) but, averaged over the cards it can show, leaves it
+unchanged: over games on uniformly random deals the sampled losses add up,
+in expectation, to the thoughtful share at the start minus the win rate.
+(Games chosen by their deal's verdict, as a play folder's played games are,
+are not such a sample: there the reveals lean towards a win, and the losses
+add up to less.) Grouping them by the number of unseen cards and by the kind
+of move shows where a player's wins go. Kinds: ``tail`` (the tail deal),
 ``flip`` (a move that turns a face-down card up), ``king-space`` (a King's
 group into an empty column), ``build`` (any other move).
 
