@@ -100,8 +100,9 @@ def test_the_table_is_read():
 
 def test_every_documented_example_passes():
     found = examples()
-    assert {c.split()[1] for c in found} == {"deal", "solve", "hint", "analyze", "stats", "play", "deals"}
-    assert len(found) == 11
+    commands = {"deal", "solve", "hint", "analyze", "stats", "play", "deals", "bound", "losses"}
+    assert {c.split()[1] for c in found} == commands
+    assert len(found) == 13
     for command, data in found.items():
         check(data, command)
 
