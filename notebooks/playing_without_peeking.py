@@ -328,7 +328,8 @@ if not bracket.empty:
     ax.set_xticks(x, bracket["mode"] + " (" + bracket["deals"].astype(str) + " deals)")
     ax.yaxis.set_major_formatter(plt.matplotlib.ticker.PercentFormatter(1))
     ax.set(ylabel="win rate", title="no-peek players against their bounds")
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
+    fig.tight_layout()
     plt.show()
 
 # %% [markdown]
@@ -369,6 +370,7 @@ else:
              / per_game.reindex(losses.groupby(["player", "mode", "kind"]).size().index.droplevel(2)).values)
     kinds.unstack("kind").plot.bar(ax=ax_k, rot=20)
     ax_k.set(ylabel="sampled loss per game", title="by kind of move")
+    ax_k.legend(title="kind", loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     plt.show()
     display(losses.groupby(["player", "mode", "kind"]).agg(decisions=("loss", "size"), mean_loss=("loss", "mean"),
