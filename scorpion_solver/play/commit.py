@@ -52,7 +52,7 @@ from ..game.engine import Move, apply_move
 from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
 from ..solver.result import LOST, WON
-from .exact import RevealingPair, _symmetric_key, reveal_closure
+from .exact import RevealingPair, reveal_closure, symmetric_key
 from .policies import History, HopPolicy
 
 DEFAULT_MAX_VIEWS = 2_000  # views of one closure walked before the decision goes to hop (plain Python)
@@ -190,7 +190,7 @@ def judge_commitments(
 
 
 def _after_key(pair: RevealingPair, rules: Rules) -> tuple:
-    return _symmetric_key(apply_move(pair.position, pair.move, rules))
+    return symmetric_key(apply_move(pair.position, pair.move, rules))
 
 
 def _distinct(pairs: list[RevealingPair], rules: Rules) -> list[RevealingPair]:
@@ -215,6 +215,6 @@ def _first_commitment(view: Observation, line: tuple[Move, ...], rules: Rules) -
         if (move.is_tail and tail_unknown) or any(
             (i, j) in unknown for i in range(len(after.hidden)) for j in range(after.hidden[i], position.hidden[i])
         ):
-            return _symmetric_key(after)
+            return symmetric_key(after)
         position = after
     return None

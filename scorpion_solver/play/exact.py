@@ -466,14 +466,14 @@ def reveal_closure(
     slots keep their stand-in cards, which no move reads, so a stand-in
     position stands for exactly one view of the closure (and is cheaper
     to step than an Observation). Views equal up to the order of their
-    interchangeable columns are explored once (``_symmetric_key``).
+    interchangeable columns are explored once (``symmetric_key``).
     ``count_view`` is called for each new view walked (it may raise to stop
     the walk: a budget).
     """
     unknown = set(view.hidden_slots())
     tail_unknown = any(slot[0] < 0 for slot in unknown)
     start = view.stand_in()
-    seen = {_symmetric_key(start)}
+    seen = {symmetric_key(start)}
     queue = deque([(start, ())])
     pairs: list[RevealingPair] = []
     while queue:
@@ -487,7 +487,7 @@ def reveal_closure(
                 continue
             if is_won(after, rules):
                 return path + (move,), []
-            after_key = _symmetric_key(after)
+            after_key = symmetric_key(after)
             if after_key not in seen:
                 if count_view is not None:
                     count_view()
@@ -496,7 +496,7 @@ def reveal_closure(
     return None, pairs
 
 
-def _symmetric_key(position) -> tuple:
+def symmetric_key(position) -> tuple:
     """The position up to the order of its interchangeable columns (no face-down card; 4-7 until the tail deal).
 
     The rules treat such columns alike (the tail lands on columns 1-3 only),

@@ -34,6 +34,7 @@ for it, ``--no-...`` in ``cli``, is optional.)
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, fields
 
 # Each reduction's switch in the kernel's ``prune`` argument (by name: the kernel module loads numba, and
@@ -58,10 +59,9 @@ class Reductions:
         return next((name for name, preset in PRESETS.items() if preset == self), "custom")
 
     def kernel_bits(self) -> int:
-        """The kernel's ``prune`` argument: the bits of the reductions that are on."""
-        from . import kernel
-
-        return sum(getattr(kernel, bit) for name, bit in KERNEL_BITS.items() if getattr(self, name))
+        """The kernel's ``prune`` argument: the bits of the reductions that are on (worked out once per value:
+        every solve asks)."""
+        return _kernel_bits(self)
 
     def off(self) -> list[str]:
         """The names of the reductions that are off, in the order of the fields."""
@@ -94,3 +94,10 @@ def get_reductions(name: str) -> Reductions:
         return PRESETS[name]
     except KeyError:
         raise ValueError(f"unknown reductions preset {name!r} (known: {', '.join(PRESETS)})") from None
+
+
+@functools.cache
+def _kernel_bits(reductions: Reductions) -> int:
+    from . import kernel  # here, not at the top: reading a preset (the command line, a folder) loads no numba
+
+    return sum(getattr(kernel, bit) for name, bit in KERNEL_BITS.items() if getattr(reductions, name))
