@@ -417,7 +417,7 @@ def test_no_response_of_a_whole_game_shows_a_card_before_it_is_revealed(client):
         assert not (found & secret), (response.request.url, found & secret)
         bodies_checked += 1
 
-    names = ("index.html", "game.html", "stats.html", "game.js", "game.css", "cards.js", "cards.css")
+    names = ("game.js", "game.css", "cards.js", "cards.css")
     static = [f"/static/{name}" for name in names]
     for path in ["/", "/stats", *static]:
         response = client.get(path)

@@ -415,6 +415,10 @@ def test_screenshots_at_phone_and_desktop_widths(page, shots, size, name):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width = int.from_bytes(png[16:20], "big")
     assert width == size[0] and len(png) > 20_000  # a drawn board, not a blank page
+    for other in ("/", "/stats"):  # the start page and the statistics' ten columns fit the width too
+        page.goto(other)
+        expect(page.locator("h1")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0], other
 
 
 def test_after_a_lost_game_the_analysis_jumps_to_the_fatal_move_to_try_the_alternative(page):

@@ -17,8 +17,10 @@ pool, off the loop.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import random
+import string
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +29,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -40,6 +42,8 @@ from .store import FINISHED, GameRow, StaleVersion, Store, UnknownGame
 from .table import IDENTITY, PLAYING, GameError, Table, check_deal, check_mode, import_line, shown_text, status_of
 
 STATIC = Path(__file__).resolve().parent / "static"
+PAGES = Path(__file__).resolve().parent / "pages"  # each page's body; page.html is the head they share
+PAGE_TITLES = {"index.html": "Scorpion: play a deal", "game.html": "Scorpion", "stats.html": "Scorpion: statistics"}
 MAX_BODY = 64 * 1024  # a move file of thousands of moves fits; anything bigger is refused (413)
 MAX_SAMPLES = 100  # as many as `scorpion hint --fair` takes by default; bounds a hint's work
 DEFAULT_SAMPLES = 30
@@ -519,11 +523,14 @@ def create_app(config: Config) -> Starlette:
     return app
 
 
-def _page(name: str):
-    path = STATIC / name
-    if path.is_file():
-        return FileResponse(path, media_type="text/html")
-    return HTMLResponse(f"<!doctype html><title>Scorpion</title><p>{name} is not built yet.</p>", status_code=200)
+@functools.cache
+def _page_text(name: str) -> str:
+    shell = string.Template((PAGES / "page.html").read_text(encoding="utf-8"))
+    return shell.substitute(title=PAGE_TITLES[name], body=(PAGES / name).read_text(encoding="utf-8"))
+
+
+def _page(name: str) -> HTMLResponse:
+    return HTMLResponse(_page_text(name))
 
 
 # statuses a game ends in, re-exported for the tests
