@@ -102,7 +102,7 @@ class InlineBackend:
 def test_a_finished_batch_closes_its_backend_once(tmp_path):
     backend = InlineBackend()
     settings = B.BatchSettings(B.parse_range("1-4"), ("clear",), Limits(nodes=200), chunk=2)
-    report = B.run_batch(settings, tmp_path / "out", lambda: backend, progress=False)
+    report = B.run_batch(settings, tmp_path / "out", B.Execution(lambda: backend, progress=False))
     assert report.complete and report.written == 2
     assert backend.closed == [False]
 
@@ -115,7 +115,7 @@ def test_a_finished_play_run_closes_its_backend_once(tmp_path):
     settings = PlaySettings(
         B.parse_range("1-2"), ("clear",), PolicySpec("random"), skip_lost=False, exact=None, chunk=2
     )
-    report = run_play(settings, tmp_path / "play", lambda: backend, progress=False)
+    report = run_play(settings, tmp_path / "play", B.Execution(lambda: backend, progress=False))
     assert report.complete
     assert backend.closed == [False]
 
@@ -132,7 +132,7 @@ def test_a_failed_chunk_write_aborts_the_backend_once(tmp_path):
     B.runner.write_chunk = failing_write
     try:
         with pytest.raises(OSError):
-            B.run_batch(settings, out, lambda: backend, progress=False)
+            B.run_batch(settings, out, B.Execution(lambda: backend, progress=False))
     finally:
         B.runner.write_chunk = original
     assert backend.closed == [True]

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from scorpion_solver.analysis.hints import LOST as HINT_LOST
 from scorpion_solver.analysis.hints import WINNABLE, hint
-from scorpion_solver.batch import plan
+from scorpion_solver.batch import Execution, plan
 from scorpion_solver.batch.backends import LocalBackend
 from scorpion_solver.batch.deal_grades import grade_counts, grade_deals, pick
 from scorpion_solver.batch.play_runs import PlaySettings, read_play_folder, run_play
@@ -201,7 +201,7 @@ def test_fair_hint_with_unknowns_is_paired_and_reproducible():
 def exact_folder(tmp_path_factory):
     out = tmp_path_factory.mktemp("exact") / "deals"
     settings = plan.BatchSettings(plan.parse_range("30-40"), ("clear", "classic"), Limits(nodes=2_000_000), 11)
-    run_batch(settings, out, lambda: LocalBackend(1), progress=False)
+    run_batch(settings, out, Execution(lambda: LocalBackend(1), progress=False))
     return out
 
 
@@ -210,7 +210,7 @@ def test_play_folder_skips_known_lost_deals_and_resumes(exact_folder, tmp_path):
     settings = PlaySettings(
         plan.parse_range("30-40"), ("clear", "classic"), PolicySpec("greedy"), exact=exact_folder, chunk=4
     )
-    report = run_play(settings, out, lambda: LocalBackend(1), progress=False)
+    report = run_play(settings, out, Execution(lambda: LocalBackend(1), progress=False))
     assert report.complete and report.written == 3
     rows = read_play_folder(out).to_pylist()
     assert len(rows) == 22
@@ -222,13 +222,13 @@ def test_play_folder_skips_known_lost_deals_and_resumes(exact_folder, tmp_path):
         if r["outcome"] == "won":
             rules = CLEAR if r["mode"] == "clear" else CLASSIC
             assert is_won(replay(deal(r["deal"], rules), parse_moves(r["moves"]), rules), rules)
-    again = run_play(settings, out, lambda: LocalBackend(1), progress=False)
+    again = run_play(settings, out, Execution(lambda: LocalBackend(1), progress=False))
     assert again.written == 0 and again.already == 3
     meta = json.loads((out / "_batch.json").read_text())
     assert meta["play"]["policy"] == "greedy" and meta["thoughtful"]["known_lost_not_played"] == 19
     other = PlaySettings(plan.parse_range("30-40"), ("clear", "classic"), PolicySpec("random"), exact=exact_folder)
     with pytest.raises(plan.BatchError, match="refusing to mix games of different settings"):
-        run_play(other, out, lambda: LocalBackend(1), progress=False)
+        run_play(other, out, Execution(lambda: LocalBackend(1), progress=False))
     table = read_play_folder(out)
     summary = summarize_play({n: table.column(n).to_numpy(zero_copy_only=False) for n in table.column_names}, meta)
     clear = summary["modes"]["clear"]
@@ -246,21 +246,21 @@ def test_a_play_folder_records_its_reductions_and_a_rerun_takes_them(exact_folde
         spec = PolicySpec("greedy", reductions=reductions)
         return PlaySettings(plan.parse_range("30-40"), ("clear",), spec, exact=exact_folder, chunk=4)
 
-    run_play(settings("full"), out, lambda: LocalBackend(1), progress=False)
+    run_play(settings("full"), out, Execution(lambda: LocalBackend(1), progress=False))
     meta_path = out / "_batch.json"
     assert json.loads(meta_path.read_text())["play"]["reductions"] == "full"
     (out / "chunk-00000038-00000040.parquet").unlink()
-    again = run_play(settings(None), out, lambda: LocalBackend(1), progress=False)
+    again = run_play(settings(None), out, Execution(lambda: LocalBackend(1), progress=False))
     assert (again.written, again.already) == (1, 2)
     with pytest.raises(plan.BatchError, match="refusing to mix games of different settings"):
-        run_play(settings("deadlock"), out, lambda: LocalBackend(1), progress=False)
+        run_play(settings("deadlock"), out, Execution(lambda: LocalBackend(1), progress=False))
     meta = json.loads(meta_path.read_text())
     del meta["play"]["reductions"]  # as the committed play folders, played before the field existed
     meta_path.write_text(json.dumps(meta))
     with pytest.raises(plan.BatchError, match="refusing to mix games of different settings"):
-        run_play(settings("full"), out, lambda: LocalBackend(1), progress=False)
-    assert run_play(settings("deadlock"), out, lambda: LocalBackend(1), progress=False).already == 3
-    assert run_play(settings(None), out, lambda: LocalBackend(1), progress=False).already == 3
+        run_play(settings("full"), out, Execution(lambda: LocalBackend(1), progress=False))
+    assert run_play(settings("deadlock"), out, Execution(lambda: LocalBackend(1), progress=False)).already == 3
+    assert run_play(settings(None), out, Execution(lambda: LocalBackend(1), progress=False)).already == 3
 
 
 def test_stats_and_deals_commands_on_play_folders(exact_folder, tmp_path, monkeypatch):
@@ -337,8 +337,8 @@ def test_play_on_a_dask_cluster_gives_the_same_games(exact_folder, tmp_path):
     settings = PlaySettings(
         plan.parse_range("30-40"), ("clear",), PolicySpec("random", seed=5), exact=exact_folder, chunk=6
     )
-    run_play(settings, tmp_path / "local", lambda: LocalBackend(1), progress=False)
-    report = run_play(settings, tmp_path / "dask", lambda: DaskBackend(local_workers=1), progress=False)
+    run_play(settings, tmp_path / "local", Execution(lambda: LocalBackend(1), progress=False))
+    report = run_play(settings, tmp_path / "dask", Execution(lambda: DaskBackend(local_workers=1), progress=False))
     assert report.complete
     meta = json.loads((tmp_path / "dask" / "_batch.json").read_text())
     assert meta["runs"][0]["backend"] == "dask"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scorpion_solver.batch import plan
+from scorpion_solver.batch import Execution, plan
 from scorpion_solver.batch.backends import LocalBackend
 from scorpion_solver.batch.folder import read_metadata
 from scorpion_solver.batch.play_runs import PlaySettings, is_play_folder, read_play_folder, run_play
@@ -66,7 +66,7 @@ def _reproduce(folder: Path, tmp_path: Path) -> None:
         play["skip_lost"],
         exact=RESULTS / "deals-1-1000000",
     )
-    run_play(settings, tmp_path / "again", lambda: LocalBackend(1), progress=False)
+    run_play(settings, tmp_path / "again", Execution(lambda: LocalBackend(1), progress=False))
 
     def games(rows):
         return [{k: v for k, v in r.items() if k not in ("seconds", "cpu_seconds")} for r in rows]

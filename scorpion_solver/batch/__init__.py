@@ -39,7 +39,7 @@ from .plan import (
     parse_range,
     plan_chunks,
 )
-from .resumable import Interrupted, Task, drive, make_progress
+from .resumable import Execution, Interrupted, Task, drive, make_progress
 from .runner import BatchReport, Tally, retry_unknown, run_batch
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "MAX_DEAL",
     "DaskBackend",
     "DealSet",
+    "Execution",
     "FolderLock",
     "Limits",
     "LocalBackend",

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -45,7 +44,7 @@ from .folder import (
     write_table,
 )
 from .plan import BatchError, Chunk, DealSet, default_chunk, plan_chunks
-from .resumable import ChunkJob, RunReport, Task, run_chunks
+from .resumable import ChunkJob, Execution, ModeCounts, RunReport, Task, run_chunks
 
 PLAY_FORMAT = "scorpion-play/1"
 NOT_PLAYED = "not-played"
@@ -197,20 +196,14 @@ def thoughtful_verdicts(exact: Path | None, deals: DealSet, modes: tuple[str, ..
     }
 
 
-@dataclass
-class PlayTally:
+class PlayTally(ModeCounts):
     """Games won / played and deals done, per mode (the progress bar's live counts)."""
 
-    modes: tuple[str, ...]
-    counts: dict = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        for mode in self.modes:
-            self.counts.setdefault(mode, {"won": 0, "played": 0, "deals": 0})
+    COUNTED = ("won", "played", "deals")
 
     def add_rows(self, rows) -> None:
         for row in rows:
-            c = self.counts.setdefault(row["mode"], {"won": 0, "played": 0, "deals": 0})
+            c = self.of(row["mode"])
             c["deals"] += 1
             c["played"] += bool(row["played"])
             c["won"] += row["outcome"] == WON
@@ -307,13 +300,7 @@ def exact_note(settings: PlaySettings, verdicts: dict) -> dict:
     }
 
 
-def run_play(
-    settings: PlaySettings,
-    out: Path,
-    backend_factory: Callable[[], object],
-    progress: bool | None = None,
-    command: str | None = None,
-) -> PlayReport:
+def run_play(settings: PlaySettings, out: Path, how: Execution) -> PlayReport:
     """Play every chunk of the plan not yet in ``out``; return what was done (``resumable.run_chunks``).
 
     Without a reductions preset (``settings.policy.reductions`` None) a run
@@ -350,7 +337,7 @@ def run_play(
 
     job = ChunkJob("play", settings.modes, read_tally, PlayReport, task, write)
     plan = list(plan_chunks(settings.deals, int(meta["chunk"])))
-    report = run_chunks(job, out, meta, plan, backend_factory, progress, command)
+    report = run_chunks(job, out, meta, plan, how)
     report.seconds = time.perf_counter() - started
     return report
 

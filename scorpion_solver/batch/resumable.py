@@ -17,7 +17,7 @@ import contextlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, ClassVar, Iterable
 
 from .backends import warm_up
 from .folder import FolderLock, finished_chunks, now_text, remove_stale_tmp, run_record, write_metadata
@@ -99,9 +99,38 @@ def make_progress(total: int, initial: int, tally, unit: str = "deal", disable: 
     return bar
 
 
-def progress_disabled(progress: bool | None) -> bool | None:
-    """tqdm's ``disable`` for a ``progress`` choice: None (a bar on a terminal only) stays None."""
-    return None if progress is None else not progress
+@dataclass(frozen=True)
+class Execution:
+    """How a run is carried out and recorded, apart from what it computes and where it writes."""
+
+    backend_factory: Callable[[], Any]  # called only when there is work: a finished folder starts no processes
+    progress: bool | None = None  # the bar; None: on a terminal only
+    command: str | None = None  # the command line the run's record keeps
+
+    def progress_disabled(self) -> bool | None:
+        """tqdm's ``disable``: None (a bar on a terminal only) stays None."""
+        return None if self.progress is None else not self.progress
+
+
+@dataclass
+class ModeCounts:
+    """Counts per mode under the names ``COUNTED``: a run's tally of its finished rows, shown on the bar.
+
+    A kind of run names its counts, adds its rows (``add_rows``) and says
+    them in a few words (``text``).
+    """
+
+    COUNTED: ClassVar[tuple[str, ...]] = ()
+    modes: tuple[str, ...]
+    counts: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for mode in self.modes:
+            self.of(mode)
+
+    def of(self, mode: str) -> dict:
+        """The counts of ``mode`` (zero for a mode not seen yet)."""
+        return self.counts.setdefault(mode, dict.fromkeys(self.COUNTED, 0))
 
 
 @dataclass
@@ -114,7 +143,7 @@ class RunReport:
     already: int  # finished before this run
     written: int = 0  # written by this run
     failures: list[str] = field(default_factory=list)
-    tally: Any = None  # every finished row of the folder (``add_rows``, ``text``)
+    tally: ModeCounts | None = None  # every finished row of the folder
     seconds: float = 0.0
 
     @property
@@ -181,16 +210,13 @@ def run_chunks(
     out: Path,
     meta: dict,
     plan: list[Chunk],
-    backend_factory: Callable[[], object],
-    progress: bool | None = None,
-    command: str | None = None,
+    how: Execution,
 ) -> RunReport:
     """Run every chunk of ``plan`` not yet in ``out``, under the folder's lock; return what was done.
 
     ``meta`` is the folder's metadata (read and checked, or new: the folder is
     made only once a backend has started, so a backend that fails to start
-    leaves nothing behind). ``backend_factory`` is called only when there is
-    work (a finished folder starts no processes).
+    leaves nothing behind).
     """
     with contextlib.ExitStack() as stack:
         locked = out.is_dir()
@@ -207,13 +233,13 @@ def run_chunks(
         if not todo:
             return report
         warm_up(job.modes)
-        backend = backend_factory()
+        backend = how.backend_factory()
         try:
             out.mkdir(parents=True, exist_ok=True)
             if not locked:
                 stack.enter_context(FolderLock(out))
             record = run_record(
-                job.kind, command, backend.name, {"execution": backend.describe(), "chunks_todo": len(todo)}
+                job.kind, how.command, backend.name, {"execution": backend.describe(), "chunks_todo": len(todo)}
             )
             meta["runs"].append(record)
             write_metadata(out, meta)
@@ -221,7 +247,7 @@ def run_chunks(
             backend.close(abort=True)
             raise
         done = sum(len(c.deals) for c in plan if c.name in finished)
-        bar = make_progress(report.deals, done, tally, disable=progress_disabled(progress))
+        bar = make_progress(report.deals, done, tally, disable=how.progress_disabled())
 
         def on_done(task: Task, rows: list[dict]) -> None:
             job.write(task, rows, report)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 import pyarrow as pa
 
@@ -42,24 +42,27 @@ from .folder import (
     write_metadata,
 )
 from .plan import BatchError, BatchSettings, Chunk, default_chunk, plan_chunks
-from .resumable import ChunkJob, RunReport, Task, drive_recorded, make_progress, progress_disabled, run_chunks
+from .resumable import (
+    ChunkJob,
+    Execution,
+    ModeCounts,
+    RunReport,
+    Task,
+    drive_recorded,
+    make_progress,
+    run_chunks,
+)
 
 STATUSES = (WON, LOST, UNKNOWN)
 
 
-@dataclass
-class Tally:
+class Tally(ModeCounts):
     """won / lost / unknown counts per mode."""
 
-    modes: tuple[str, ...]
-    counts: dict = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        for mode in self.modes:
-            self.counts.setdefault(mode, {s: 0 for s in STATUSES})
+    COUNTED = STATUSES
 
     def add(self, mode: str, status: str, n: int = 1) -> None:
-        self.counts.setdefault(mode, {s: 0 for s in STATUSES})[status] += n
+        self.of(mode)[status] += n
 
     def add_rows(self, rows: Iterable[dict]) -> None:
         for row in rows:
@@ -101,18 +104,8 @@ def prepare_folder(settings: BatchSettings, out: Path, retry: bool) -> tuple[dic
     return meta, int(meta["chunk"])
 
 
-def run_batch(
-    settings: BatchSettings,
-    out: Path,
-    backend_factory: Callable[[], object],
-    progress: bool | None = None,
-    command: str | None = None,
-) -> BatchReport:
-    """Solve every chunk of the plan not yet in ``out``; return what was done (``resumable.run_chunks``).
-
-    ``backend_factory`` is called only when there is work (so a finished
-    folder starts no processes). ``progress=None`` shows the bar on a terminal.
-    """
+def run_batch(settings: BatchSettings, out: Path, how: Execution) -> BatchReport:
+    """Solve every chunk of the plan not yet in ``out``; return what was done (``resumable.run_chunks``)."""
     started = time.perf_counter()
     meta, chunk = prepare_folder(settings, out, retry=False)
 
@@ -136,7 +129,7 @@ def run_batch(
         report.solved += len(rows)
 
     job = ChunkJob("batch", settings.modes, read_tally, BatchReport, task, write, on_strangers=warn_strangers)
-    report = run_chunks(job, out, meta, list(plan_chunks(settings.deals, chunk)), backend_factory, progress, command)
+    report = run_chunks(job, out, meta, list(plan_chunks(settings.deals, chunk)), how)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -153,13 +146,7 @@ def budget_covers(new: tuple, old: tuple) -> bool:
     return nodes >= o_nodes and memory >= o_memory and time_ok
 
 
-def retry_unknown(
-    settings: BatchSettings,
-    out: Path,
-    backend_factory: Callable[[], object],
-    progress: bool | None = None,
-    command: str | None = None,
-) -> BatchReport:
+def retry_unknown(settings: BatchSettings, out: Path, how: Execution) -> BatchReport:
     """Re-solve the unknown rows of a finished folder under ``settings.limits`` (a bigger budget).
 
     Each chunk file with such rows is rewritten atomically once its deals are
@@ -222,16 +209,16 @@ def retry_unknown(
             report.seconds = time.perf_counter() - started
             return report
         warm_up(settings.modes)
-        backend = backend_factory()
+        backend = how.backend_factory()
         record = run_record(
             "retry-unknown",
-            command,
+            how.command,
             backend.name,
             {"execution": backend.describe(), "limits": settings_record(settings), "solves": total},
         )
         meta["retries"].append(record)
         write_metadata(out, meta)
-        bar = make_progress(total, 0, tally, unit="solve", disable=progress_disabled(progress))
+        bar = make_progress(total, 0, tally, unit="solve", disable=how.progress_disabled())
 
         def on_done(task: Task, rows: list[dict]) -> None:
             path = out / task.key

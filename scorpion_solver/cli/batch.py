@@ -20,6 +20,7 @@ from ..batch import (
     BatchError,
     BatchReport,
     BatchSettings,
+    Execution,
     default_out,
     limits_text,
     parse_modes,
@@ -136,7 +137,7 @@ def _run(operation, settings: BatchSettings, folder: Path, backend, progress: bo
     """Run or retry a batch; a folder that cannot be written, or a worker that died, is one error line."""
     command = recorded_command()
     try:
-        return interruptible(lambda: operation(settings, folder, backend, progress=progress, command=command), folder)
+        return interruptible(lambda: operation(settings, folder, Execution(backend, progress, command)), folder)
     except FewerReductions as exc:  # the folder names the reductions; the switches are the command line's
         raise BatchError(f"{exc}; to resume it, add {reduction_switches(exc.missing)}") from None
     except OSError as exc:

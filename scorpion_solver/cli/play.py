@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from ..batch import parse_modes, parse_range, read_metadata
+from ..batch import Execution, parse_modes, parse_range, read_metadata
 from ..batch.play_runs import (
     EXACT_NAME,
     RESULTS_ENV,
@@ -176,7 +176,7 @@ def play_command(
     )
     folder = out or default_play_out(settings)
     command = recorded_command()
-    report = interruptible(lambda: run_play(settings, folder, backend, progress=progress, command=command), folder)
+    report = interruptible(lambda: run_play(settings, folder, Execution(backend, progress, command)), folder)
     meta = read_metadata(folder) or {}
     note = meta.get("thoughtful", {})
     if as_json:
