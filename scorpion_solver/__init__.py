@@ -15,6 +15,7 @@ on first use, not on ``import scorpion_solver``.
 
 __version__ = "0.1.0"
 
+from . import solver  # noqa: E402
 from .analysis import GameAnalysis, HintReport, analyze, hint  # noqa: E402
 from .game import (  # noqa: E402
     CLASSIC,
@@ -87,8 +88,6 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    if name == "solve":
-        from .solver.search import solve
-
-        return solve
+    if name == "solve":  # lazily, as ``solver`` does: the search loads numba
+        return solver.solve
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -66,6 +66,7 @@ class _ClosureTooBig(Exception):
 
 class CommitPolicy(HopPolicy):
     name = "commit"
+    OPTIONS = ("samples", "nodes", "memory_mb", "exact_endgame", "reductions", "max_views")
 
     def __init__(self, rules: Rules = CLEAR, seed: int = 0, max_views: int = DEFAULT_MAX_VIEWS, **hop_options) -> None:
         """``hop_options``: hop's ``samples``, ``nodes``, ``memory_mb``, ``exact_endgame``, ``reductions``."""

@@ -245,11 +245,7 @@ class ExactEndgame:
 
     def value(self, view: Observation) -> Fraction | None:
         """V(view), or None when a budget cut the computation short."""
-        self.check(view)
-        try:
-            return self._v(view)
-        except _Undecided:
-            return None
+        return self._unless_undecided(view, lambda: self._v(view))
 
     def best_line(self, view: Observation) -> tuple[Fraction, tuple[Move, ...]] | None:
         """V(view) and a line that achieves it: non-revealing moves, then one revealing move (or a won line).
@@ -259,12 +255,8 @@ class ExactEndgame:
         the caller's business). Play its moves in order: they reveal nothing
         until the last one.
         """
-        self.check(view)
-        try:
-            v = self._v(view)
-        except _Undecided:
-            return None
-        return v, self._best.get(view.key(), ())
+        value = self._unless_undecided(view, lambda: self._v(view))
+        return None if value is None else (value, self._best.get(view.key(), ()))
 
     def report(self, view: Observation) -> ExactReport:
         """Every legal move's exact value, V and the thoughtful share (unknown when a budget ran out)."""
@@ -304,17 +296,17 @@ class ExactEndgame:
 
     def move_value(self, view: Observation, move: Move) -> Fraction | None:
         """One legal move's exact value: play it, then play best (None when a budget cut it short)."""
-        self.check(view)
-        try:
-            return self._move_value(view, move, view.reveals(move, self.rules))
-        except _Undecided:
-            return None
+        return self._unless_undecided(view, lambda: self._move_value(view, move, view.reveals(move, self.rules)))
 
     def thoughtful_share(self, view: Observation) -> Fraction | None:
         """S(view): the share of all arrangements of the unseen cards that are winnable (None: unknown)."""
+        return self._unless_undecided(view, lambda: self._thoughtful(view))
+
+    def _unless_undecided(self, view: Observation, compute: Callable[[], Fraction]) -> Fraction | None:
+        """``compute()`` for a view this endgame takes (``check``); None when a budget cut it short."""
         self.check(view)
         try:
-            return self._thoughtful(view)
+            return compute()
         except _Undecided:
             return None
 

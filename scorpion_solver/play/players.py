@@ -9,35 +9,27 @@ from ..solver.reductions import Reductions, get_reductions
 from .commit import CommitPolicy
 from .policies import DEFAULT_NODES, DEFAULT_SAMPLES, PLAY_REDUCTIONS, GreedyPolicy, HopPolicy, Policy, RandomPolicy
 
-POLICIES = ("random", "greedy", "hop", "commit")
+PLAYERS: dict[str, type[Policy]] = {p.name: p for p in (RandomPolicy, GreedyPolicy, HopPolicy, CommitPolicy)}
+POLICIES = tuple(PLAYERS)
 
 
-def make_policy(
-    name: str,
-    rules: Rules = CLEAR,
-    seed: int = 0,
-    samples: int = DEFAULT_SAMPLES,
-    nodes: int = DEFAULT_NODES,
-    bandit: bool = False,
-    exact_endgame: int = 0,
-    reductions: Reductions | None = None,
-) -> Policy:
-    """The policy called ``name``; ``reductions`` are those of its solves (None: ``PLAY_REDUCTIONS``)."""
-    if exact_endgame and name not in ("hop", "commit"):
-        raise ValueError("the exact endgame is an option of hop and commit")
-    if name == "random":
-        return RandomPolicy(rules, seed)
-    if name == "greedy":
-        return GreedyPolicy(rules, seed)
-    if name == "hop":
-        return HopPolicy(rules, seed, samples, nodes, bandit, exact_endgame=exact_endgame, reductions=reductions)
-    if name == "commit":
-        if bandit:
-            raise ValueError("the bandit is an option of hop")
-        return CommitPolicy(
-            rules, seed, samples=samples, nodes=nodes, exact_endgame=exact_endgame, reductions=reductions
-        )
-    raise ValueError(f"unknown policy '{name}' (known: {', '.join(POLICIES)})")
+def make_policy(name: str, rules: Rules = CLEAR, seed: int = 0, **options) -> Policy:
+    """The policy called ``name``, with ``options``: keyword settings of its class (``OPTIONS``).
+
+    hop takes ``samples``, ``nodes``, ``bandit``, ``memory_mb``,
+    ``exact_endgame`` and ``reductions`` (those of its solves; None:
+    ``PLAY_REDUCTIONS``); commit takes the same but ``bandit``, and
+    ``max_views``; random and greedy take none. An option the policy does not
+    take is refused (ValueError), never ignored.
+    """
+    player = PLAYERS.get(name)
+    if player is None:
+        raise ValueError(f"unknown policy '{name}' (known: {', '.join(POLICIES)})")
+    for option in options:
+        if option not in player.OPTIONS:
+            takers = [p.name for p in PLAYERS.values() if option in p.OPTIONS]
+            raise ValueError(f"'{option}' is an option of {' and '.join(takers) or 'no policy'}, not of {name}")
+    return player(rules, seed, **options)
 
 
 @dataclass
@@ -59,16 +51,14 @@ class PolicySpec:
         return get_reductions(self.reductions or PLAY_REDUCTIONS)
 
     def build(self, rules: Rules, game_seed: int) -> Policy:
-        return make_policy(
-            self.name,
-            rules,
-            game_seed,
-            self.samples,
-            self.nodes,
-            self.bandit,
-            self.exact_endgame,
-            self.search_reductions(),
-        )
+        options = {}
+        if self.name in ("hop", "commit"):  # the policies that solve sampled layouts
+            options = {"samples": self.samples, "nodes": self.nodes, "reductions": self.search_reductions()}
+        if self.bandit or self.name == "hop":
+            options["bandit"] = self.bandit
+        if self.exact_endgame:
+            options["exact_endgame"] = self.exact_endgame
+        return make_policy(self.name, rules, game_seed, **options)
 
     def record(self) -> dict:
         """The policy's settings as a play folder records them (``reductions``: the preset's name)."""

@@ -92,6 +92,7 @@ class Policy:
     """Base: a named player with a seed and a cost counter."""
 
     name = "policy"
+    OPTIONS: tuple[str, ...] = ()  # the keyword settings ``make_policy`` passes on
 
     def __init__(self, rules: Rules = CLEAR, seed: int = 0) -> None:
         self.rules = rules
@@ -136,6 +137,7 @@ class GreedyPolicy(Policy):
 
 class HopPolicy(Policy):
     name = "hop"
+    OPTIONS = ("samples", "nodes", "bandit", "memory_mb", "exact_endgame", "reductions")
 
     def __init__(
         self,

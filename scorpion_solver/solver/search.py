@@ -79,13 +79,13 @@ def load_solver(notify=None) -> float:
     start = time.perf_counter()
     if notify is not None and not solver_is_cached():
         notify(COMPILE_NOTE)
-    _loaded = True  # before the warm-up solve, which calls solve() itself
+    _loaded = True  # first: the warm-up solves below call load_solver() themselves
     try:
-        _timed_solve(deal(1), CLEAR, Limits(nodes=1000, memory_mb=16), debug=False)
+        solve(deal(1), CLEAR, Limits(nodes=1000, memory_mb=16))
         # a win whose line gets the detour cut and the polish (a small shortest search), and the
         # chunk screen: each is jitted code of its own, compiled or loaded on first use, which
         # would otherwise land in the seconds of the first won deal or chunk a process solves
-        _timed_solve(deal(6560, CLASSIC), CLASSIC, Limits(nodes=200_000, memory_mb=16), debug=False)
+        solve(deal(6560, CLASSIC), CLASSIC, Limits(nodes=200_000, memory_mb=16))
         screen_deals([1, 2], CLEAR, Limits(nodes=1000, memory_mb=16))
         driver.compile_rehash()
     except BaseException:
@@ -126,18 +126,6 @@ def solve(
     if engine != "jit":
         raise ValueError(f"unknown engine '{engine}' (jit or reference)")
     load_solver()
-    return _timed_solve(position, rules, limits, debug, polish, shorten, reductions)
-
-
-def _timed_solve(
-    position: Position,
-    rules: Rules,
-    limits: Limits,
-    debug: bool,
-    polish: bool = True,
-    shorten: bool = True,
-    reductions: Reductions = FULL,
-) -> SolveResult:
     start = time.perf_counter()
     stack = driver.search_stack()
     stack.states[0] = to_compact(position)
