@@ -263,39 +263,38 @@ def root_split(mode: str, number: int, calls: int) -> dict:
     import numpy as np
 
     from scorpion_solver.game.deal import deal
-    from scorpion_solver.solver import kernel as K
-    from scorpion_solver.solver import search as S
+    from scorpion_solver.solver import kernel, search
 
     rules = get_rules(mode)
     limits = Limits()
     position = deal(number, rules)
-    result = S.solve(position, rules, limits)
+    result = search.solve(position, rules, limits)
     if result.nodes > 1:
         raise SystemExit(f"root split: deal {number} ({mode}) needs {result.nodes} nodes, not one")
     split = {"deal": number, "mode": mode}
     split["deal generation (game.deal.deal)"] = best_us(lambda: deal(number, rules), calls)
-    split["to_compact"] = best_us(lambda: S.to_compact(position), calls)
-    state = S.to_compact(position)
-    split["compact_keys"] = best_us(lambda: S.compact_keys(state), calls)
+    split["to_compact"] = best_us(lambda: search.to_compact(position), calls)
+    state = search.to_compact(position)
+    split["compact_keys"] = best_us(lambda: search.compact_keys(state), calls)
     split["table allocation (np.zeros, 4096 entries)"] = best_us(
-        lambda: np.zeros((S.FIRST_TABLE, 2), dtype=np.uint64), calls
+        lambda: np.zeros((search.FIRST_TABLE, 2), dtype=np.uint64), calls
     )
-    split["solve (whole)"] = best_us(lambda: S.solve(position, rules, limits), calls)
+    split["solve (whole)"] = best_us(lambda: search.solve(position, rules, limits), calls)
     split["result building (SolveResult, as_row)"] = best_us(
-        lambda: S.SolveResult(status=result.status, rules=rules.name, nodes=result.nodes).as_row(), calls
+        lambda: search.SolveResult(status=result.status, rules=rules.name, nodes=result.nodes).as_row(), calls
     )
     split["solve_pairs, one deal (generate, solve, row)"] = best_us(
         lambda: backends.solve_pairs([(number, mode)], limits), calls
     )
-    fast = getattr(S, "solve_deal", None)
+    fast = getattr(search, "solve_deal", None)
     if fast is not None:
         split["search.solve_deal (generate and solve)"] = best_us(lambda: fast(number, rules, limits), calls)
     kernel_deal = importlib.util.find_spec("scorpion_solver.solver.deal_kernel")
     if kernel_deal is not None:
-        from scorpion_solver.solver import deal_kernel as D
+        from scorpion_solver.solver import deal_kernel
 
-        buffer = np.zeros(K.STATE_SIZE, dtype=np.int8)
-        writer = D.DealWriter()
+        buffer = np.zeros(kernel.STATE_SIZE, dtype=np.int8)
+        writer = deal_kernel.DealWriter()
         split["deal_kernel.DealWriter.deal_into (jitted deal into the compact state)"] = best_us(
             lambda: writer.deal_into(number, rules.face_down, buffer), calls
         )

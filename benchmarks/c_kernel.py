@@ -4,7 +4,7 @@
 ``scorpion_solver.solver.kernel`` (constants, random tables, ``rehash``,
 ``compute_keys``, ...) except ``search``, which runs
 ``c_baseline/scorpion_search.c`` on the same arrays. So ``search.solve`` (through ``driver``) drives
-it unchanged once ``driver.K`` is swapped for it (as ``compare_c.py`` does).
+it unchanged once ``driver.kernel`` is swapped for it (as ``compare_c.py`` does).
 
 The shared library is built with ``gcc -O3 -march=native -shared -fPIC`` into
 a cache directory under the system's temporary directory, named by a hash of
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorpion_solver.solver import kernel as K
+from scorpion_solver.solver import kernel
 
 SOURCE = Path(__file__).resolve().parent / "c_baseline" / "scorpion_search.c"
 CFLAGS = ["-O3", "-march=native", "-shared", "-fPIC", "-std=c11"]
@@ -82,20 +82,20 @@ def _address(arr: np.ndarray) -> int:
 # The arrays of a call, in the order of search's arguments, with what each must be (None: any size).
 _I8, _U16, _I64, _U64, _BOOL = (np.dtype(t) for t in (np.int8, np.uint16, np.int64, np.uint64, np.bool_))
 _ARRAYS = (
-    ("states", _I8, (None, K.STATE_SIZE)),
-    ("keys", _U64, (None, K.KEYS_SIZE)),
-    ("moves", _U16, (None, K.MAX_MOVES)),
+    ("states", _I8, (None, kernel.STATE_SIZE)),
+    ("keys", _U64, (None, kernel.KEYS_SIZE)),
+    ("moves", _U16, (None, kernel.MAX_MOVES)),
     ("nmoves", _I64, (None,)),
     ("midx", _I64, (None,)),
     ("table", _U64, (None, 2)),
-    ("counters", _I64, (K.COUNTERS_SIZE,)),
-    ("z", _U64, (2, 52 * K.COL_CAP)),
-    ("zh", _U64, (2, K.COL_CAP)),
+    ("counters", _I64, (kernel.COUNTERS_SIZE,)),
+    ("z", _U64, (2, 52 * kernel.COL_CAP)),
+    ("zh", _U64, (2, kernel.COL_CAP)),
     ("salt", _U64, (2, 8)),
-    ("misc", _U64, (2, K.MISC_SIZE)),
+    ("misc", _U64, (2, kernel.MISC_SIZE)),
     ("can_top", _BOOL, (52,)),
-    ("found_keys", _U64, (2 * K.MAX_MOVES, 2)),
-    ("dead_scratch", _I8, (K.DEAD_SCRATCH,)),
+    ("found_keys", _U64, (2 * kernel.MAX_MOVES, 2)),
+    ("dead_scratch", _I8, (kernel.DEAD_SCRATCH,)),
 )
 # where scorpion_search_packed expects each array's pointer, and the integers
 _ARRAY_SLOTS = (0, 1, 2, 3, 4, 6, 8, 16, 17, 18, 19, 20, 21, 22)
@@ -187,11 +187,11 @@ def load_c_kernel(
         args[_NODE_LIMIT] = int(node_limit)
         args[_MAX_ENTRIES] = int(max_entries)
         flags = int(flags)  # the kernel's flags word (kernel's docstring), unpacked for the C signature
-        rule_bits = [K.RULE_SWEEPS, K.RULE_FREEZES, K.RULE_SPACE_ANY, K.RULE_TAIL_WHEN_STUCK]
-        args[_FLAGS : _FLAGS + 5] = [int(flags & bit != 0) for bit in rule_bits] + [flags & K.PRUNE_BITS]
+        rule_bits = [kernel.RULE_SWEEPS, kernel.RULE_FREEZES, kernel.RULE_SPACE_ANY, kernel.RULE_TAIL_WHEN_STUCK]
+        args[_FLAGS : _FLAGS + 5] = [int(flags & bit != 0) for bit in rule_bits] + [flags & kernel.PRUNE_BITS]
         return fn(args_pointer)
 
-    namespace = {name: value for name, value in vars(K).items() if not name.startswith("__")}
+    namespace = {name: value for name, value in vars(kernel).items() if not name.startswith("__")}
     namespace["search"] = search
     namespace["c_library"] = lib
     return types.SimpleNamespace(**namespace)

@@ -37,7 +37,7 @@ COMPARED = (
 
 def solve_timed(kernel, stack, mode: str, number: int, limits: Limits = Limits()) -> tuple[float, SolveResult]:
     """One solve with this kernel and its own stack; CPU seconds of the solve alone."""
-    driver.K, driver._reused = kernel, stack
+    driver.kernel, driver._reused = kernel, stack
     rules = RULES[mode]
     position = deal(number, rules)
     start = time.process_time()

@@ -250,12 +250,12 @@ def native_baseline(sets: dict[str, list[int]], rounds: int) -> dict:
     except RuntimeError as exc:  # no compiler: the report says so
         return {"skipped": str(exc)}
     stacks = {name: threading.local() for name in NAMES}
-    saved = driver.K, driver._reused
+    saved = driver.kernel, driver._reused
     try:
         warm_up(kernels, stacks)
         best, results = run_paired(sets, rounds, kernels, stacks)
     finally:
-        driver.K, driver._reused = saved  # the rest of the suite runs the numba kernel
+        driver.kernel, driver._reused = saved  # the rest of the suite runs the numba kernel
     rows = []
     for mode, deals in sets.items():
         nodes = sum(results["numba", mode, n].nodes for n in deals)

@@ -38,7 +38,7 @@ from IPython.display import Markdown, display
 from matplotlib.ticker import PercentFormatter
 
 import scorpion_solver
-from scorpion_solver.batch import stats as S
+from scorpion_solver.batch import stats
 from common import ROOT, STATUS_COLORS, describe, mode_colors, pct, read_results, shown_path, style
 
 COLUMNS = ['deal', 'mode', 'status', 'nodes', 'seconds', 'solution_length', 'max_depth', 'dead_at_root',
@@ -107,7 +107,7 @@ from scorpion_solver import get_rules, parse_moves
 from scorpion_solver.page import page_data, write_page
 
 TOP = 15
-summary = S.summarize({c: df[c].to_numpy() for c in ("deal", "mode", "status", "nodes", "seconds",
+summary = stats.summarize({c: df[c].to_numpy() for c in ("deal", "mode", "status", "nodes", "seconds",
                                                       "budget_nodes")}, META, top=TOP)
 HARDEST, HARDEST_WON = {}, {}
 for m in MODES:
@@ -201,7 +201,7 @@ for m in MODES:
     sub = df[df["mode"] == m]
     lost = sub[sub["status"] == "lost"]
     dead = int(sub["dead_at_root"].sum())
-    low, high = S.wilson_interval(dead, len(sub))
+    low, high = stats.wilson_interval(dead, len(sub))
     row = {"mode": m, "deals": len(sub), "lost": len(lost), "dead at root": dead,
            "of all deals": f"{dead / len(sub):.2%}", "95% interval": f"{low:.2%} - {high:.2%}",
            "of the lost deals": f"{dead / len(lost):.2%}" if len(lost) else "-"}
@@ -241,7 +241,7 @@ plt.show()
 for m in MODES:
     alive = df[(df["mode"] == m) & ~df["dead_at_root"]]
     counts = alive["status"].value_counts()
-    r = S.win_rate(int(counts.get("won", 0)), int(counts.get("lost", 0)), int(counts.get("unknown", 0)))
+    r = stats.win_rate(int(counts.get("won", 0)), int(counts.get("lost", 0)), int(counts.get("unknown", 0)))
     rate = "-" if r.rate is None else f"{r.rate:.2%}"
     print(f"{m}: {len(alive):,} deals not dead at the root, win rate {rate} "
           f"(95%: {r.low:.2%} - {r.high:.2%})")

@@ -35,7 +35,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.ticker import PercentFormatter
 
-from scorpion_solver.batch import stats as S
+from scorpion_solver.batch import stats
 from common import ROOT, STATUS_COLORS, describe, mode_colors, pct, read_results, shown_path, style
 
 COLUMNS = ['deal', 'mode', 'status', 'nodes', 'seconds', 'solution_length']
@@ -59,7 +59,7 @@ if not PAIRED:
 if PAIRED:
     one = df.drop_duplicates(["deal", "mode"])
     clear, classic = one[one["mode"] == "clear"], one[one["mode"] == "classic"]
-    paired, rules_bugs = S.paired(clear["deal"].to_numpy(), clear["status"].to_numpy(dtype=object),
+    paired, rules_bugs = stats.paired(clear["deal"].to_numpy(), clear["status"].to_numpy(dtype=object),
                                   classic["deal"].to_numpy(), classic["status"].to_numpy(dtype=object))
     test = paired["mcnemar"]
     print(f"{paired['decided']:,} deals decided in both modes"
@@ -87,7 +87,7 @@ if PAIRED:
 # %%
 if PAIRED:
     def share(k: int, n: int) -> str:
-        low, high = S.wilson_interval(k, n)
+        low, high = stats.wilson_interval(k, n)
         return f"{k:,} of {n:,} = {k / n if n else float('nan'):.3%} (95%: {low:.3%} - {high:.3%})"
 
 

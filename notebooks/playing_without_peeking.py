@@ -230,10 +230,10 @@ if len(sample):
 # by greedy and by some hop run are ungraded.
 
 # %%
-from scorpion_solver.batch import deal_grades as G
+from scorpion_solver.batch import deal_grades
 
 if (RESULTS / "_batch.json").exists():
-    counts = {mode: G.grade_counts(G.grade_deals(mode, PLAY_ROOT, RESULTS)) for mode in ["clear", "classic"]}
+    counts = {mode: deal_grades.grade_counts(deal_grades.grade_deals(mode, PLAY_ROOT, RESULTS)) for mode in ["clear", "classic"]}
     display(pd.DataFrame(counts).T)
 
 # %% [markdown]

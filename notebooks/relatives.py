@@ -44,7 +44,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.ticker import PercentFormatter
 
-from scorpion_solver.batch import stats as S
+from scorpion_solver.batch import stats
 from scorpion_solver.batch import CHUNK_GLOB, read_metadata
 from common import ROOT, STATUS_COLORS, describe, mode_colors, pct, read_results, shown_path, style
 
@@ -76,7 +76,7 @@ for folder in REL_FOLDERS:
     frames.append(part[part["mode"].isin([m for m, f in SOURCES.items() if f == str(name)])]
                   .assign(folder=str(name)))
 every = pd.concat(frames, ignore_index=True).drop_duplicates(["deal", "mode"])
-ALL_MODES = [m for m in S.PRESETS if m in set(every["mode"])]
+ALL_MODES = [m for m in stats.PRESETS if m in set(every["mode"])]
 RELATIVE_MODES = [m for m in ALL_MODES if m not in ("clear", "classic")]
 # the deals every relative holds: the common ground of the comparisons below
 common = set(every["deal"])
@@ -99,7 +99,7 @@ rates = {}
 rows = []
 for m in ALL_MODES:
     counts = on_common.loc[on_common["mode"] == m, "status"].value_counts()
-    r = S.win_rate(int(counts.get("won", 0)), int(counts.get("lost", 0)), int(counts.get("unknown", 0)))
+    r = stats.win_rate(int(counts.get("won", 0)), int(counts.get("lost", 0)), int(counts.get("unknown", 0)))
     rates[m] = r
     rows.append({"mode": m, "folder": SOURCES[m], "deals": r.won + r.lost + r.unknown, "won": r.won,
                  "lost": r.lost, "unknown": r.unknown, "win rate": pct(r.rate),
@@ -132,12 +132,12 @@ plt.show()
 # Goodsol (swept runs against runs left on the table) and Scorpion II against Wasp.
 
 # %%
-verdicts = S.mode_verdicts({c: every[c].to_numpy() for c in ("deal", "mode", "status")})
-pairs = S.implied_pairs(ALL_MODES, involving=set(RELATIVE_MODES))
+verdicts = stats.mode_verdicts({c: every[c].to_numpy() for c in ("deal", "mode", "status")})
+pairs = stats.implied_pairs(ALL_MODES, involving=set(RELATIVE_MODES))
 pairs += [p for p in (("clear", "goodsol"), ("scorpion2", "wasp")) if set(p) <= set(ALL_MODES)]
-comparisons = [S.compare_modes(a, b, verdicts[a], verdicts[b]) for a, b in pairs]
+comparisons = [stats.compare_modes(a, b, verdicts[a], verdicts[b]) for a, b in pairs]
 for c in comparisons:
-    print(S.format_comparison(c, SOURCES))
+    print(stats.format_comparison(c, SOURCES))
 rows = []
 for c in comparisons:
     rows.append({"pair": f"{c['first']} : {c['second']}", "deals": c["deals"], "both won": c["both"],
@@ -195,7 +195,7 @@ else:
 cost = []
 for m in ALL_MODES:
     part = on_common[on_common["mode"] == m]
-    n, sec = S.percentiles(part["nodes"]), S.percentiles(part["seconds"])
+    n, sec = stats.percentiles(part["nodes"]), stats.percentiles(part["seconds"])
     cost.append({"mode": m, "median nodes": n["median"], "p99 nodes": n["p99"], "max nodes": n["max"],
                  "mean seconds": part["seconds"].mean(), "max seconds": sec["max"],
                  "total seconds": part["seconds"].sum()})

@@ -34,7 +34,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.ticker import PercentFormatter
 
-from scorpion_solver.batch import stats as S
+from scorpion_solver.batch import stats
 from common import ROOT, STATUS_COLORS, describe, mode_colors, pct, read_results, shown_path, style
 
 COLUMNS = ['deal', 'mode', 'status', 'nodes', 'seconds', 'solution_length', 'dead_at_root', 'budget_nodes']
@@ -55,9 +55,9 @@ def percentile_table(column: str) -> pd.DataFrame:
     rows = []
     for m in MODES:
         of_mode = df.loc[df["mode"] == m, column].sum()
-        for status in S.STATUSES:
+        for status in stats.STATUSES:
             values = df.loc[(df["mode"] == m) & (df["status"] == status), column]
-            p = S.percentiles(values)
+            p = stats.percentiles(values)
             if p is not None:
                 rows.append({"mode": m, "status": status, "deals": len(values), **p, "total": values.sum(),
                              "share of total": f"{values.sum() / of_mode:.1%}" if of_mode else "-"})
@@ -84,7 +84,7 @@ def log_histograms(column: str, label: str) -> None:
     fig, axes = plt.subplots(1, len(MODES), figsize=(6.5 * len(MODES), 4), sharex=True, sharey=True,
                              squeeze=False)
     for ax, m in zip(axes[0], MODES):
-        for status in S.STATUSES:
+        for status in stats.STATUSES:
             values = df.loc[(df["mode"] == m) & (df["status"] == status), column]
             if len(values):
                 ax.hist(values.clip(lower=bins[0]), bins=bins, histtype="step", lw=1.5,
@@ -135,7 +135,7 @@ for m in MODES:
         within = sub["nodes"] <= b
         won = int(((sub["status"] == "won") & within).sum())
         lost = int(((sub["status"] == "lost") & within).sum())
-        r = S.win_rate(won, lost, len(sub) - won - lost)
+        r = stats.win_rate(won, lost, len(sub) - won - lost)
         rows.append({"mode": m, "node budget": f"{b:,}", "decided": f"{(won + lost) / len(sub):.3%}",
                      "unknown": len(sub) - won - lost,
                      "95% interval": f"{100 * r.low:.2f}% - {100 * r.high:.2f}%"})
@@ -190,7 +190,7 @@ else:
     display(pd.DataFrame([{"mode": m, "won deals": int((won["mode"] == m).sum()),
                            "mean": won.loc[won["mode"] == m, "solution_length"].mean(),
                            "min": won.loc[won["mode"] == m, "solution_length"].min(),
-                           **(S.percentiles(won.loc[won["mode"] == m, "solution_length"]) or {})}
+                           **(stats.percentiles(won.loc[won["mode"] == m, "solution_length"]) or {})}
                           for m in MODES]).set_index("mode"))
     print("longest solutions:")
     for m in MODES:

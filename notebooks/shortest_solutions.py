@@ -35,7 +35,6 @@ import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.ticker import PercentFormatter
 
-from scorpion_solver.batch import stats as S
 from common import ROOT, STATUS_COLORS, describe, mode_colors, pct, read_results, shown_path, style
 
 COLUMNS = ['deal', 'mode', 'status', 'nodes', 'seconds', 'solution', 'solution_length', 'shortest']

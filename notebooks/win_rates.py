@@ -36,7 +36,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.ticker import PercentFormatter
 
-from scorpion_solver.batch import stats as S
+from scorpion_solver.batch import stats
 from scorpion_solver.batch import limits_text
 from common import ROOT, STATUS_COLORS, describe, mode_colors, pct, read_results, shown_path, style
 
@@ -53,7 +53,7 @@ describe(RESULTS, META, df, MODES)
 # `stats.summarize`, the numbers `scorpion stats` prints.
 
 # %%
-summary = S.summarize({c: df[c].to_numpy() for c in ("deal", "mode", "status", "nodes", "seconds",
+summary = stats.summarize({c: df[c].to_numpy() for c in ("deal", "mode", "status", "nodes", "seconds",
                                                       "budget_nodes")}, META)
 
 
@@ -83,7 +83,7 @@ def growing(statuses: np.ndarray, points: int = 400) -> pd.DataFrame:
     rows = []
     for n in grid:
         w, u = int(won[n - 1]), int(unknown[n - 1])
-        r = S.win_rate(w, int(n) - w - u, u)
+        r = stats.win_rate(w, int(n) - w - u, u)
         rows.append({"n": int(n), "won": w, "unknown": u, "rate": np.nan if r.rate is None else r.rate,
                      "low": r.low, "high": r.high})
     return pd.DataFrame(rows)
@@ -139,8 +139,8 @@ largest = int(df.groupby("mode").size().max())
 BLOCK = 10 ** max(1, int(np.log10(max(largest / 20, 1))))  # 20-100 blocks
 blocks = (df.assign(block=(df["deal"] - 1) // BLOCK * BLOCK + 1)
             .groupby(["mode", "block"])["status"].value_counts().unstack(fill_value=0)
-            .reindex(columns=list(S.STATUSES), fill_value=0).reset_index())
-rates = [S.win_rate(int(r.won), int(r.lost), int(r.unknown)) for r in blocks.itertuples()]
+            .reindex(columns=list(stats.STATUSES), fill_value=0).reset_index())
+rates = [stats.win_rate(int(r.won), int(r.lost), int(r.unknown)) for r in blocks.itertuples()]
 blocks["rate"] = [np.nan if r.rate is None else r.rate for r in rates]
 blocks["low"] = [r.low for r in rates]
 blocks["high"] = [r.high for r in rates]

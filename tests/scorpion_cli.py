@@ -14,7 +14,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from scorpion_solver import batch as B
+from scorpion_solver import batch
 from scorpion_solver.batch.backends import solve_chunk
 from scorpion_solver.batch.folder import new_metadata
 from scorpion_solver.cli import main
@@ -53,9 +53,9 @@ def assert_user_error(result, *fragments) -> str:
 def small_folder(out: Path, deals: str = "1-4", chunk: int = 2, nodes: int = 2000, modes=("clear", "classic")):
     """A finished results folder made in this process (no worker pool)."""
     out.mkdir()
-    settings = B.BatchSettings(B.parse_range(deals), tuple(modes), Limits(nodes=nodes))
-    B.write_metadata(out, new_metadata(settings, chunk))
-    for piece in B.plan_chunks(settings.deals, chunk):
+    settings = batch.BatchSettings(batch.parse_range(deals), tuple(modes), Limits(nodes=nodes))
+    batch.write_metadata(out, new_metadata(settings, chunk))
+    for piece in batch.plan_chunks(settings.deals, chunk):
         rows = solve_chunk(tuple(piece.deals.tolist()), settings.modes, settings.limits)
-        B.write_chunk(out, piece.name, rows)
+        batch.write_chunk(out, piece.name, rows)
     return out

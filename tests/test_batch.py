@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 import pytest
 from scorpion_cli import run
 
-from scorpion_solver import batch as B
+from scorpion_solver import batch
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import is_won, parse_moves, replay
 from scorpion_solver.game.rules import get_rules
@@ -35,7 +35,7 @@ def invoke(*args: str):
     return run(*args, catch_exceptions=False)
 
 
-def batch(*args: str):
+def batch_command(*args: str):
     result = invoke("batch", *args)
     assert result.exit_code == 0, result.output
     return result
@@ -51,13 +51,13 @@ def user_error(result) -> str:
 
 def table(folder: Path):
     """The folder's rows, sorted, without the wall-clock column."""
-    return B.read_folder(folder).drop_columns(["seconds"])
+    return batch.read_folder(folder).drop_columns(["seconds"])
 
 
 @pytest.fixture(scope="module")
 def ref60(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("batch") / "ref60"
-    batch("1-60", "--chunk", "10", "--workers", "2", "--out", out)
+    batch_command("1-60", "--chunk", "10", "--workers", "2", "--out", out)
     return out
 
 
@@ -71,11 +71,13 @@ def copy_folder(src: Path, dst: Path) -> Path:
 
 
 def test_parse_range_forms():
-    d = B.parse_range("1-100")
+    d = batch.parse_range("1-100")
     assert len(d) == 100 and (d.first, d.last, d.label) == (1, 100, "1-100")
-    assert list(B.parse_range("7").numbers) == [7]
-    assert list(B.parse_range(" 3 - 5 ").numbers) == [3, 4, 5]
-    assert B.parse_range("1-100").digest() == B.parse_range("1-100").digest() != B.parse_range("1-99").digest()
+    assert list(batch.parse_range("7").numbers) == [7]
+    assert list(batch.parse_range(" 3 - 5 ").numbers) == [3, 4, 5]
+    assert (
+        batch.parse_range("1-100").digest() == batch.parse_range("1-100").digest() != batch.parse_range("1-99").digest()
+    )
 
 
 @pytest.mark.parametrize(
@@ -89,39 +91,43 @@ def test_parse_range_forms():
     ],
 )
 def test_parse_range_errors(text, message):
-    with pytest.raises(B.BatchError, match=message):
-        B.parse_range(text)
+    with pytest.raises(batch.BatchError, match=message):
+        batch.parse_range(text)
 
 
 def test_parse_range_file(tmp_path):
     path = tmp_path / "hard.txt"
     path.write_text("# deals to look at\n33\n5\n\n37  # won in clear\n5\n")
-    d = B.parse_range(str(path))
+    d = batch.parse_range(str(path))
     assert list(d.numbers) == [5, 33, 37] and d.label == "hard"
     path.write_text("5\nseven\n")
-    with pytest.raises(B.BatchError, match=r"hard.txt line 2: 'seven' is not a deal number"):
-        B.parse_range(str(path))
+    with pytest.raises(batch.BatchError, match=r"hard.txt line 2: 'seven' is not a deal number"):
+        batch.parse_range(str(path))
     path.write_text("# nothing\n")
-    with pytest.raises(B.BatchError, match="no deal numbers"):
-        B.parse_range(str(path))
+    with pytest.raises(batch.BatchError, match="no deal numbers"):
+        batch.parse_range(str(path))
 
 
 def test_parse_modes():
-    assert B.parse_modes("classic,clear") == ("clear", "classic")
-    assert B.parse_modes("wasp, CLEAR,clear") == ("clear", "wasp")
+    assert batch.parse_modes("classic,clear") == ("clear", "classic")
+    assert batch.parse_modes("wasp, CLEAR,clear") == ("clear", "wasp")
     with pytest.raises(ValueError, match="unknown rules 'nope'"):
-        B.parse_modes("clear,nope")
+        batch.parse_modes("clear,nope")
 
 
 def test_chunks_plan_and_names():
-    assert B.default_chunk(60) == 10 and B.default_chunk(100_000) == 1000 and B.default_chunk(5_000_000) == 1000
-    plan = list(B.plan_chunks(B.parse_range("1-25"), 10))
+    assert (
+        batch.default_chunk(60) == 10
+        and batch.default_chunk(100_000) == 1000
+        and batch.default_chunk(5_000_000) == 1000
+    )
+    plan = list(batch.plan_chunks(batch.parse_range("1-25"), 10))
     assert [c.name for c in plan] == [
         "chunk-00000001-00000010.parquet",
         "chunk-00000011-00000020.parquet",
         "chunk-00000021-00000025.parquet",
     ]
-    assert B.default_out(B.parse_range("1-100"), ("clear", "classic"), B.Limits(nodes=50)) == Path(
+    assert batch.default_out(batch.parse_range("1-100"), ("clear", "classic"), batch.Limits(nodes=50)) == Path(
         "results/1-100-clear+classic-n50"
     )
 
@@ -139,11 +145,11 @@ def test_cli_user_mistakes(tmp_path):
 
 def test_default_folder_under_results(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = batch("3-6", "--mode", "classic", "--nodes", "5000", "--workers", "1")
+    result = batch_command("3-6", "--mode", "classic", "--nodes", "5000", "--workers", "1")
     out = tmp_path / "results" / "3-6-classic-n5000"
     assert result.stdout.startswith(str(Path("results/3-6-classic-n5000")))
     assert [p.name for p in sorted(out.glob("*.parquet"))] == ["chunk-00000003-00000006.parquet"]
-    assert B.read_folder(out).column("mode").to_pylist() == ["classic"] * 4
+    assert batch.read_folder(out).column("mode").to_pylist() == ["classic"] * 4
 
 
 # ---------------------------------------------------------------------------
@@ -152,14 +158,14 @@ def test_default_folder_under_results(tmp_path, monkeypatch):
 
 def test_small_batch_rows(ref60):
     files = sorted(ref60.glob("*.parquet"))
-    assert [f.name for f in files] == [B.chunk_name(a, a + 9) for a in range(1, 61, 10)]
+    assert [f.name for f in files] == [batch.chunk_name(a, a + 9) for a in range(1, 61, 10)]
     for f in files:
         t = pq.read_table(f)
-        assert t.schema.equals(B.SCHEMA, check_metadata=False)
+        assert t.schema.equals(batch.SCHEMA, check_metadata=False)
         keys = list(zip(t.column("deal").to_pylist(), t.column("mode").to_pylist()))
         assert keys == sorted(keys) and len(keys) == 20
         assert pq.ParquetFile(f).metadata.row_group(0).column(0).compression == "ZSTD"
-    rows = B.read_folder(ref60).to_pylist()
+    rows = batch.read_folder(ref60).to_pylist()
     assert len(rows) == 120 and {(r["deal"], r["mode"]) for r in rows} == {
         (d, m) for d in range(1, 61) for m in ("clear", "classic")
     }
@@ -167,7 +173,7 @@ def test_small_batch_rows(ref60):
         if r["deal"] <= 40:
             assert (r["status"] == "won") == (r["deal"] in WON_1_40[r["mode"]]), r
             assert r["status"] in ("won", "lost"), r
-        assert (r["budget_nodes"], r["budget_memory_mb"], r["budget_seconds"]) == (B.DEFAULT_NODES, 1024, None)
+        assert (r["budget_nodes"], r["budget_memory_mb"], r["budget_seconds"]) == (batch.DEFAULT_NODES, 1024, None)
         if r["status"] == "won":  # every solution replays to a win
             rules = get_rules(r["mode"])
             moves = parse_moves(r["solution"])
@@ -182,7 +188,7 @@ def test_metadata_records_settings(ref60):
     assert meta["format"] == "scorpion-batch/1" and meta["package_version"]
     assert meta["modes"] == ["clear", "classic"] and meta["rules"]["classic"]["runs"] == "frozen"
     assert meta["limits"] == {
-        "nodes": B.DEFAULT_NODES,
+        "nodes": batch.DEFAULT_NODES,
         "memory_mb": 1024,
         "seconds": None,
         "prune": True,
@@ -190,7 +196,7 @@ def test_metadata_records_settings(ref60):
         "successor_above": True,
     }
     assert meta["deals"]["spec"] == "1-60" and meta["deals"]["count"] == 60 and meta["chunk"] == 10
-    assert meta["columns"] == list(B.SCHEMA.names)
+    assert meta["columns"] == list(batch.SCHEMA.names)
     run = meta["runs"][0]
     assert run["finished"] and run["chunks_written"] == 6 and run["execution"] == {"backend": "local", "workers": 2}
     assert run["machine"]["host"] and run["machine"]["cpus"] and "scorpion" in run["command"]
@@ -203,7 +209,7 @@ def test_readers_see_exactly_the_finished_rows(ref60, tmp_path):
     folder = copy_folder(ref60, tmp_path / "f")
     (folder / ".chunk-00000061-00000070.parquet.tmp").write_bytes(b"PAR1 half a file")  # a crash mid-write
     (folder / ".lock").touch()
-    expected = sorted(zip(*[B.read_folder(folder).column(c).to_pylist() for c in ("deal", "mode", "status")]))
+    expected = sorted(zip(*[batch.read_folder(folder).column(c).to_pylist() for c in ("deal", "mode", "status")]))
     frame = pd.read_parquet(folder)
     assert sorted(zip(frame["deal"], frame["mode"], frame["status"])) == expected
     frame = pl.read_parquet(folder / "*.parquet")
@@ -223,19 +229,21 @@ def test_resume_after_deleting_chunks(ref60, tmp_path):
     folder = copy_folder(ref60, tmp_path / "resume")
     for name in ("chunk-00000011-00000020.parquet", "chunk-00000051-00000060.parquet"):
         (folder / name).unlink()
-    result = batch("1-60", "--chunk", "10", "--workers", "2", "--out", folder)
+    result = batch_command("1-60", "--chunk", "10", "--workers", "2", "--out", folder)
     assert "2 chunks written now, 4 before, 6 in the plan" in result.stdout
     assert table(folder).equals(table(ref60))
-    again = batch("1-60", "--workers", "1", "--out", folder)  # nothing left: no chunk written, no worker started
+    again = batch_command(
+        "1-60", "--workers", "1", "--out", folder
+    )  # nothing left: no chunk written, no worker started
     assert "0 chunks written now, 6 before" in again.stdout
     assert len(json.loads((folder / "_batch.json").read_text())["runs"]) == 2
 
 
 def test_progress_bar_starts_where_the_folder_is():
-    tally = B.Tally(("clear", "classic"))
+    tally = batch.Tally(("clear", "classic"))
     tally.add("clear", "won", 3)
     stream = io.StringIO()
-    bar = B.make_progress(100, 40, tally, disable=False, file=stream)
+    bar = batch.make_progress(100, 40, tally, disable=False, file=stream)
     bar.update(10)
     bar.close()
     assert bar.n == 50 and "50/100" in stream.getvalue() and "clear W3 L0 U0 | classic W0 L0 U0" in stream.getvalue()
@@ -279,7 +287,7 @@ def test_sigkill_then_rerun_matches_uninterrupted(tmp_path):
     assert 0 < len(finished) < 30
     # every chunk file that counts is whole; a temporary file (if the kill hit a write) is not counted
     (killed / ".chunk-00000291-00000300.parquet.tmp").write_bytes(b"PAR1 torn")
-    assert B.read_folder(killed).num_rows == 20 * len(finished)
+    assert batch.read_folder(killed).num_rows == 20 * len(finished)
     pd = pytest.importorskip("pandas")
     assert len(pd.read_parquet(killed)) == 20 * len(finished)
 
@@ -299,13 +307,13 @@ def test_sigkill_then_rerun_matches_uninterrupted(tmp_path):
     assert proc.returncode == 130 and "interrupted: the finished chunks are kept" in err.decode()
     finished = sorted(killed.glob("chunk-*.parquet"))
     assert before < len(finished) < 30
-    assert B.read_folder(killed).num_rows == 20 * len(finished)
+    assert batch.read_folder(killed).num_rows == 20 * len(finished)
 
-    result = batch(*args, "--out", killed)
+    result = batch_command(*args, "--out", killed)
     assert f"{30 - len(finished)} chunks written now, {len(finished)} before" in result.stdout
     assert not [p for p in killed.iterdir() if p.name.endswith(".tmp")]
     clean = tmp_path / "clean"
-    batch(*args, "--out", clean)
+    batch_command(*args, "--out", clean)
     assert table(killed).equals(table(clean))
     runs = json.loads((killed / "_batch.json").read_text())["runs"]
     assert runs[0]["finished"] is None  # the killed run never finished
@@ -330,9 +338,9 @@ def test_refuses_to_mix_settings(ref60, tmp_path):
     assert "holds deals 1-60" in user_error(invoke("batch", "1-70", *common))
     assert "--chunk 10" in user_error(invoke("batch", "1-60", "--chunk", "20", "--out", folder))
     # the order of --mode does not matter
-    assert "0 chunks written now" in batch("1-60", "--mode", "classic,clear", *common).stdout
+    assert "0 chunks written now" in batch_command("1-60", "--mode", "classic,clear", *common).stdout
     # one writer at a time
-    with B.FolderLock(folder):
+    with batch.FolderLock(folder):
         assert "another scorpion batch is writing to" in user_error(invoke("batch", "1-60", *common))
     # a preset whose rules changed since the folder was made
     meta = json.loads((folder / "_batch.json").read_text())
@@ -345,7 +353,7 @@ def test_refuses_to_mix_settings(ref60, tmp_path):
 def test_refuses_foreign_chunk_folder(tmp_path):
     folder = tmp_path / "foreign"
     folder.mkdir()
-    B.write_chunk(folder, "chunk-00000001-00000001.parquet", [])
+    batch.write_chunk(folder, "chunk-00000001-00000001.parquet", [])
     assert "no _batch.json" in user_error(invoke("batch", "1-5", "--out", folder))
 
 
@@ -356,8 +364,8 @@ def test_refuses_foreign_chunk_folder(tmp_path):
 def test_retry_unknown_with_bigger_budget(ref60, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     folder = tmp_path / "retry"
-    batch("1-100", "--nodes", "50", "--chunk", "25", "--workers", "2", "--out", folder)
-    first = {(r["deal"], r["mode"]): r for r in B.read_folder(folder).to_pylist()}
+    batch_command("1-100", "--nodes", "50", "--chunk", "25", "--workers", "2", "--out", folder)
+    first = {(r["deal"], r["mode"]): r for r in batch.read_folder(folder).to_pylist()}
     unknown = {k for k, r in first.items() if r["status"] == "unknown"}
     assert unknown and all(first[k]["stopped_by"] == "nodes" for k in unknown)
     assert len(unknown) < len(first)
@@ -368,16 +376,16 @@ def test_retry_unknown_with_bigger_budget(ref60, tmp_path, monkeypatch):
     )
     assert "--retry-unknown needs --out" in user_error(invoke("batch", "1-100", "--retry-unknown", "--nodes", "99"))
 
-    result = batch("1-100", "--retry-unknown", "--nodes", "2000000", "--workers", "2", "--out", folder)
+    result = batch_command("1-100", "--retry-unknown", "--nodes", "2000000", "--workers", "2", "--out", folder)
     assert f"{len(unknown)} solves" in result.stdout
-    after = {(r["deal"], r["mode"]): r for r in B.read_folder(folder).to_pylist()}
+    after = {(r["deal"], r["mode"]): r for r in batch.read_folder(folder).to_pylist()}
     assert after.keys() == first.keys()
     for key, row in after.items():
         assert row["status"] in ("won", "lost")
         assert row["budget_nodes"] == (2_000_000 if key in unknown else 50)
         if key not in unknown:
             assert row == first[key]  # decided rows are left alone
-    reference = {(r["deal"], r["mode"]): r["status"] for r in B.read_folder(ref60).to_pylist()}
+    reference = {(r["deal"], r["mode"]): r["status"] for r in batch.read_folder(ref60).to_pylist()}
     assert all(after[k]["status"] == s for k, s in reference.items())
     meta = json.loads((folder / "_batch.json").read_text())
     assert meta["limits"]["nodes"] == 50 and meta["retries"][0]["limits"]["nodes"] == 2_000_000
@@ -392,7 +400,7 @@ def test_retry_needs_a_finished_folder(ref60, tmp_path):
     folder = copy_folder(ref60, tmp_path / "unfinished")
     (folder / "chunk-00000001-00000010.parquet").unlink()
     assert "is not finished" in user_error(
-        invoke("batch", "1-60", "--chunk", "10", "--retry-unknown", "--nodes", B.DEFAULT_NODES + 1, "--out", folder)
+        invoke("batch", "1-60", "--chunk", "10", "--retry-unknown", "--nodes", batch.DEFAULT_NODES + 1, "--out", folder)
     )
 
 
@@ -404,7 +412,7 @@ def test_stats_on_batch_folder(ref60):
     result = invoke("stats", ref60, "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
-    rows = B.read_folder(ref60).to_pylist()
+    rows = batch.read_folder(ref60).to_pylist()
     for mode in ("clear", "classic"):
         s = summary["modes"][mode]
         assert s["deals"] == 60 and s["won"] == sum(r["mode"] == mode and r["status"] == "won" for r in rows)
@@ -418,7 +426,7 @@ def test_stats_on_batch_folder(ref60):
 def test_dask_local_cluster_matches_local(ref60, tmp_path):
     pytest.importorskip("distributed")
     folder = tmp_path / "dask"
-    batch("1-60", "--chunk", "10", "--dask-local", "2", "--out", folder)
+    batch_command("1-60", "--chunk", "10", "--dask-local", "2", "--out", folder)
     assert table(folder).equals(table(ref60))
     execution = json.loads((folder / "_batch.json").read_text())["runs"][0]["execution"]
     assert execution["backend"] == "dask" and len(execution["workers"]) == 2
@@ -433,7 +441,7 @@ def test_folder_made_before_the_successor_above_rule_resumes_only_with_it_off(tm
     flags = ("--no-safe-leads", "--no-successor-above")
     first = invoke("batch", "1-20", "--mode", "clear", "--out", out, "--chunk", "10", "--no-progress", *flags)
     assert first.exit_code == 0, first.output
-    meta_path = out / B.METADATA
+    meta_path = out / batch.METADATA
     meta = json.loads(meta_path.read_text())
     assert meta["limits"]["safe_leads"] is False and meta["limits"]["successor_above"] is False
     del meta["limits"]["safe_leads"], meta["limits"]["successor_above"]  # as folders made before both
@@ -447,9 +455,11 @@ def test_folder_made_before_the_successor_above_rule_resumes_only_with_it_off(tm
     assert only_one.exit_code == 2 and "add --no-successor-above" in only_one.output
     resumed = invoke("batch", "1-20", "--mode", "clear", "--out", out, "--no-progress", *flags)
     assert resumed.exit_code == 0, resumed.output
-    assert B.read_folder(out).column("deal").to_pylist() == list(range(1, 21))
+    assert batch.read_folder(out).column("deal").to_pylist() == list(range(1, 21))
     no_rule = Reductions(successor_above=False)
-    assert B.default_out(B.parse_range("1-20"), ("clear",), B.Limits(), no_rule).name.endswith("-nosuccessorabove")
+    assert batch.default_out(batch.parse_range("1-20"), ("clear",), batch.Limits(), no_rule).name.endswith(
+        "-nosuccessorabove"
+    )
 
 
 def test_folder_made_before_safe_leads_resumes_only_with_them_off(tmp_path):
@@ -459,7 +469,7 @@ def test_folder_made_before_safe_leads_resumes_only_with_them_off(tmp_path):
         "batch", "1-30", "--mode", "clear", "--out", out, "--chunk", "10", "--no-progress", "--no-safe-leads"
     )
     assert first.exit_code == 0, first.output
-    meta_path = out / B.METADATA
+    meta_path = out / batch.METADATA
     meta = json.loads(meta_path.read_text())
     assert meta["limits"]["safe_leads"] is False
     del meta["limits"]["safe_leads"]  # as the folders written before the cut existed
@@ -470,8 +480,8 @@ def test_folder_made_before_safe_leads_resumes_only_with_them_off(tmp_path):
     assert "no safe leads" in refused.output and "add --no-safe-leads" in refused.output
     resumed = invoke("batch", "1-30", "--mode", "clear", "--out", out, "--no-progress", "--no-safe-leads")
     assert resumed.exit_code == 0, resumed.output
-    table = B.read_folder(out)
+    table = batch.read_folder(out)
     assert table.column("deal").to_pylist() == list(range(1, 31))
     fresh = invoke("batch", "1-30", "--mode", "clear", "--out", tmp_path / "new", "--chunk", "10", "--no-progress")
     assert fresh.exit_code == 0, fresh.output
-    assert B.read_folder(tmp_path / "new").column("status").to_pylist() == table.column("status").to_pylist()
+    assert batch.read_folder(tmp_path / "new").column("status").to_pylist() == table.column("status").to_pylist()

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from scorpion_solver import batch as B
+from scorpion_solver import batch
 from scorpion_solver.solver.result import Limits
 
 # not scorpion_cli.SCORPION: a subprocess imports this module as tests.test_batch_shutdown
@@ -101,8 +101,8 @@ class InlineBackend:
 
 def test_a_finished_batch_closes_its_backend_once(tmp_path):
     backend = InlineBackend()
-    settings = B.BatchSettings(B.parse_range("1-4"), ("clear",), Limits(nodes=200), chunk=2)
-    report = B.run_batch(settings, tmp_path / "out", B.Execution(lambda: backend, progress=False))
+    settings = batch.BatchSettings(batch.parse_range("1-4"), ("clear",), Limits(nodes=200), chunk=2)
+    report = batch.run_batch(settings, tmp_path / "out", batch.Execution(lambda: backend, progress=False))
     assert report.complete and report.written == 2
     assert backend.closed == [False]
 
@@ -113,9 +113,9 @@ def test_a_finished_play_run_closes_its_backend_once(tmp_path):
 
     backend = InlineBackend()
     settings = PlaySettings(
-        B.parse_range("1-2"), ("clear",), PolicySpec("random"), skip_lost=False, exact=None, chunk=2
+        batch.parse_range("1-2"), ("clear",), PolicySpec("random"), skip_lost=False, exact=None, chunk=2
     )
-    report = run_play(settings, tmp_path / "play", B.Execution(lambda: backend, progress=False))
+    report = run_play(settings, tmp_path / "play", batch.Execution(lambda: backend, progress=False))
     assert report.complete
     assert backend.closed == [False]
 
@@ -123,18 +123,18 @@ def test_a_finished_play_run_closes_its_backend_once(tmp_path):
 def test_a_failed_chunk_write_aborts_the_backend_once(tmp_path):
     backend = InlineBackend()
     out = tmp_path / "out"
-    settings = B.BatchSettings(B.parse_range("1-4"), ("clear",), Limits(nodes=200), chunk=2)
+    settings = batch.BatchSettings(batch.parse_range("1-4"), ("clear",), Limits(nodes=200), chunk=2)
 
     def failing_write(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    original = B.runner.write_chunk
-    B.runner.write_chunk = failing_write
+    original = batch.runner.write_chunk
+    batch.runner.write_chunk = failing_write
     try:
         with pytest.raises(OSError):
-            B.run_batch(settings, out, B.Execution(lambda: backend, progress=False))
+            batch.run_batch(settings, out, batch.Execution(lambda: backend, progress=False))
     finally:
-        B.runner.write_chunk = original
+        batch.runner.write_chunk = original
     assert backend.closed == [True]
 
 

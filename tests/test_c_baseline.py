@@ -51,12 +51,12 @@ def c_kernel():
 
 
 def solve_with(kernel, stack, position, rules, limits):
-    saved = driver.K, driver._reused
-    driver.K, driver._reused = kernel, stack
+    saved = driver.kernel, driver._reused
+    driver.kernel, driver._reused = kernel, stack
     try:
         return search.solve(position, rules, limits)
     finally:
-        driver.K, driver._reused = saved
+        driver.kernel, driver._reused = saved
 
 
 def same_results(c_kernel, cases, limits):
@@ -98,7 +98,7 @@ def test_c_baseline_resumes_like_the_kernel(c_kernel, monkeypatch):
 def test_c_baseline_leaves_the_same_table(c_kernel):
     """The same entries in the same slots: the C keys are the kernel's keys, not just as good."""
     tables = {}
-    for name, kernel in (("numba", driver.K), ("C", c_kernel)):
+    for name, kernel in (("numba", driver.kernel), ("C", c_kernel)):
         real = kernel.search
 
         def spy(*args, real=real, name=name):

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from scorpion_cli import assert_user_error, run, small_folder
 
-from scorpion_solver import batch as B
+from scorpion_solver import batch
 from scorpion_solver.cli import main
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import perft_divide
@@ -55,7 +55,7 @@ def test_batch_refuses_deals_beyond_int64_in_one_line(tmp_path):
     listed = tmp_path / "deals.txt"
     listed.write_text("# deals\n5\n9223372036854775808\n")
     assert_user_error(run("batch", listed), f"{listed} line 3", "beyond what a batch holds")
-    assert B.parse_range("9223372036854775807").numbers.tolist() == [2**63 - 1]
+    assert batch.parse_range("9223372036854775807").numbers.tolist() == [2**63 - 1]
 
 
 def test_solve_takes_the_big_pysolfc_numbers_in_ranges_too():
@@ -106,7 +106,7 @@ def test_retry_with_the_same_budget_says_the_budget_must_be_larger(tmp_path):
     out = small_folder(tmp_path / "u", deals="5-6", chunk=2, nodes=50)
     meta = json.loads((out / "_batch.json").read_text())
     assert meta["limits"]["nodes"] == 50
-    unknown = B.read_folder(out).to_pylist()
+    unknown = batch.read_folder(out).to_pylist()
     assert sum(r["status"] == "unknown" for r in unknown) >= 1
     line = assert_user_error(run("batch", "5-6", "--retry-unknown", "--nodes", 50, "--out", out), "bigger one")
     assert "left unknown by this same budget" in line
@@ -183,7 +183,7 @@ def test_same_name_twice_and_lists_where_several_are_taken():
 
 
 def test_batch_both_is_clear_and_classic():
-    assert B.parse_modes("classic,clear") == ("clear", "classic")
+    assert batch.parse_modes("classic,clear") == ("clear", "classic")
     from scorpion_solver.cli.common import resolve_rules
 
     assert [r.name for r in resolve_rules("both", None, several=True)] == ["clear", "classic"]
@@ -246,7 +246,7 @@ def test_batch_reads_deal_numbers_from_standard_input(monkeypatch):
     import io
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"7\n# c\n3\n7\n")))
-    deals = B.parse_range("-")
+    deals = batch.parse_range("-")
     assert deals.numbers.tolist() == [3, 7] and deals.spec == "standard input"
 
 

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scorpion_cli import run
 
-from scorpion_solver import batch as B
+from scorpion_solver import batch
 from scorpion_solver.batch.backends import solve_chunk
 from scorpion_solver.batch.folder import new_metadata
 from scorpion_solver.game.deal import deal
@@ -277,9 +277,9 @@ def test_replay(tmp_path, data, rules):
 def folder(tmp_path_factory):
     out = tmp_path_factory.mktemp("prop") / "deals-1-2"
     out.mkdir()
-    settings_ = B.BatchSettings(B.parse_range("1-2"), ("clear", "classic"), Limits(nodes=1000))
-    B.write_metadata(out, new_metadata(settings_, 2))
-    B.write_chunk(out, B.chunk_name(1, 2), solve_chunk((1, 2), settings_.modes, settings_.limits))
+    settings_ = batch.BatchSettings(batch.parse_range("1-2"), ("clear", "classic"), Limits(nodes=1000))
+    batch.write_metadata(out, new_metadata(settings_, 2))
+    batch.write_chunk(out, batch.chunk_name(1, 2), solve_chunk((1, 2), settings_.modes, settings_.limits))
     return out
 
 
@@ -303,9 +303,9 @@ def test_stats(tmp_path, folder, data):
         meta_path.write_text(data.draw(ODD_TEXT))
     else:
         meta_path.write_text(json.dumps(meta))
-    chunk = copy / B.chunk_name(1, 2)
+    chunk = copy / batch.chunk_name(1, 2)
     if damage == "copy":
-        shutil.copy(chunk, copy / B.chunk_name(1, 3))
+        shutil.copy(chunk, copy / batch.chunk_name(1, 3))
     elif damage == "stray":
         shutil.copy(chunk, copy / "chunk-copy.parquet")
     elif damage == "empty":
@@ -321,7 +321,7 @@ def test_batch_options_and_ranges(tmp_path, folder, data, rules, monkeypatch):
     import scorpion_solver.cli.batch as cli_batch
 
     def no_run(operation, settings_, out, *rest):
-        return B.BatchReport(out=out, deals=len(settings_.deals), chunks=0, already=0)
+        return batch.BatchReport(out=out, deals=len(settings_.deals), chunks=0, already=0)
 
     monkeypatch.setattr(cli_batch, "_run", no_run)
     kind = data.draw(st.sampled_from(["range", "file", "odd"]))

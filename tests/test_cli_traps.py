@@ -16,7 +16,7 @@ from pathlib import Path
 
 from scorpion_cli import SCORPION, assert_user_error, run
 
-from scorpion_solver import batch as B
+from scorpion_solver import batch
 from scorpion_solver.game.deal import PYSOLFC_MAX_GAME, deal
 from scorpion_solver.game.position_text import format_position
 from scorpion_solver.game.rules import CLEAR
@@ -64,7 +64,7 @@ def test_a_write_that_fails_outside_the_results_folder_is_named_as_such(tmp_path
     def refused(*args, **kwargs):
         raise OSError(errno.EROFS, "Read-only file system", str(cache))
 
-    monkeypatch.setattr(B.resumable, "warm_up", refused)
+    monkeypatch.setattr(batch.resumable, "warm_up", refused)
     out = tmp_path / "out"
     message = assert_user_error(run("batch", "1-4", "--out", out, "--workers", "1", "--no-progress"))
     assert f"cannot write {cache}: Read-only file system (outside the results folder {out}" in message

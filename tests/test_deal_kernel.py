@@ -20,8 +20,7 @@ from scorpion_solver.batch import backends
 from scorpion_solver.batch.folder import _STRINGIFY, COLUMNS
 from scorpion_solver.game.deal import MS_LIMIT
 from scorpion_solver.game.rules import PRESETS, SCORPION2
-from scorpion_solver.solver import deal_kernel as D
-from scorpion_solver.solver import kernel as K
+from scorpion_solver.solver import deal_kernel, kernel
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import from_compact, solve, solve_deal, to_compact
 
@@ -30,8 +29,8 @@ WORDS = [2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**33 + 12345, 2**63 - 1
 
 
 def jit_state(number, rules=CLEAR):
-    state = np.full(K.STATE_SIZE, 99, dtype=np.int8)  # every byte must be written
-    assert D.DealWriter().deal_into(number, rules.face_down, state)
+    state = np.full(kernel.STATE_SIZE, 99, dtype=np.int8)  # every byte must be written
+    assert deal_kernel.DealWriter().deal_into(number, rules.face_down, state)
     return state
 
 
@@ -40,9 +39,9 @@ def test_the_layout_is_the_kernels_alone():
     of the layout cannot leave a stale copy in numba's cache of this module; the generator switch is
     its own constant and must be game.deal's."""
     for name in ("COL_CAP", "COLS", "LEN", "HID", "FLOOR", "LOCCOL", "LOCIDX", "TAIL", "DEALT", "SWEPT", "FROZEN"):
-        assert not hasattr(D, name), name
-    assert not hasattr(D, "STATE_SIZE")
-    assert D.MS_LIMIT == MS_LIMIT
+        assert not hasattr(deal_kernel, name), name
+    assert not hasattr(deal_kernel, "STATE_SIZE")
+    assert deal_kernel.MS_LIMIT == MS_LIMIT
 
 
 @pytest.mark.parametrize("number", sorted(GOLDEN))
@@ -60,16 +59,16 @@ def test_equal_to_the_plain_generator_on_many_numbers():
     rng = random.Random(13)
     numbers = list(range(1, 2001)) + list(range(31000, 33001))
     numbers += [rng.randrange(1, 2**32) for _ in range(500)] + [rng.randrange(2**32, 2**64) for _ in range(500)]
-    writer = D.DealWriter()
-    state = np.zeros(K.STATE_SIZE, dtype=np.int8)
+    writer = deal_kernel.DealWriter()
+    state = np.zeros(kernel.STATE_SIZE, dtype=np.int8)
     for n in numbers:
         assert writer.deal_into(n, CLEAR.face_down, state)
         assert np.array_equal(state, to_compact(deal(n))), n
 
 
 def test_numbers_from_2_to_the_64_take_the_plain_path():
-    state = np.zeros(K.STATE_SIZE, dtype=np.int8)
-    assert not D.DealWriter().deal_into(2**64, CLEAR.face_down, state)
+    state = np.zeros(kernel.STATE_SIZE, dtype=np.int8)
+    assert not deal_kernel.DealWriter().deal_into(2**64, CLEAR.face_down, state)
     assert not state.any()
     big = 2**64 + 5
     a, b = solve(deal(big), CLEAR, Limits(nodes=2000)), solve_deal(big, CLEAR, Limits(nodes=2000))
@@ -82,7 +81,7 @@ def test_bad_numbers_are_refused_as_by_deal(bad):
     with pytest.raises(ValueError):
         deal(bad)
     with pytest.raises(ValueError):
-        D.DealWriter().deal_into(bad, CLEAR.face_down, np.zeros(K.STATE_SIZE, dtype=np.int8))
+        deal_kernel.DealWriter().deal_into(bad, CLEAR.face_down, np.zeros(kernel.STATE_SIZE, dtype=np.int8))
 
 
 @pytest.mark.parametrize("rules", [CLEAR, CLASSIC], ids=lambda r: r.name)

@@ -23,7 +23,7 @@ import pytest
 from scorpion_cli import run as scorpion
 from test_output import DOC, MAPS, check, strict_json
 
-from scorpion_solver import batch as B
+from scorpion_solver import batch
 from scorpion_solver.batch.backends import solve_chunk
 from scorpion_solver.batch.folder import new_metadata
 from scorpion_solver.cli import main
@@ -85,10 +85,12 @@ def lines(text: str) -> list:
 def results_folder(out: Path, modes: tuple[str, ...]) -> Path:
     """A finished results folder of deals 1-4 (two chunks) in MODES, made with the batch's own functions."""
     out.mkdir()
-    settings = B.BatchSettings(B.parse_range("1-4"), modes, Limits(nodes=2000))
-    B.write_metadata(out, new_metadata(settings, 2))
+    settings = batch.BatchSettings(batch.parse_range("1-4"), modes, Limits(nodes=2000))
+    batch.write_metadata(out, new_metadata(settings, 2))
     for first in (1, 3):
-        B.write_chunk(out, B.chunk_name(first, first + 1), solve_chunk((first, first + 1), modes, settings.limits))
+        batch.write_chunk(
+            out, batch.chunk_name(first, first + 1), solve_chunk((first, first + 1), modes, settings.limits)
+        )
     return out
 
 

@@ -37,8 +37,7 @@ from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import apply_move, interchangeable_columns, is_won, legal_moves, parse_moves
 from scorpion_solver.game.position import Position, frozen_floor, position_problems
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP
-from scorpion_solver.solver import deadlock
-from scorpion_solver.solver import kernel as K
+from scorpion_solver.solver import deadlock, kernel
 from scorpion_solver.solver.search import (
     compact_keys,
     from_compact,
@@ -113,13 +112,13 @@ def swapped_fixed(pos: Position) -> Position | None:
 def decode(s: np.ndarray) -> Position:
     columns, hidden = [], []
     for col in range(7):
-        n = int(s[K.LEN + col])
-        base = K.COLS + K.COL_CAP * col
+        n = int(s[kernel.LEN + col])
+        base = kernel.COLS + kernel.COL_CAP * col
         columns.append(tuple(int(c) for c in s[base : base + n]))
-        hidden.append(int(s[K.HID + col]))
-    dealt = int(s[K.DEALT])
-    tail = () if dealt else tuple(int(s[K.TAIL + t]) for t in range(3))
-    frozen = frozenset(suit for suit in range(4) if (int(s[K.FROZEN]) >> suit) & 1)
+        hidden.append(int(s[kernel.HID + col]))
+    dealt = int(s[kernel.DEALT])
+    tail = () if dealt else tuple(int(s[kernel.TAIL + t]) for t in range(3))
+    frozen = frozenset(suit for suit in range(4) if (int(s[kernel.FROZEN]) >> suit) & 1)
     return Position(tuple(columns), tuple(hidden), tail, frozen)
 
 
@@ -127,42 +126,42 @@ def kernel_play(pos: Position, move, rules) -> tuple[np.ndarray, np.ndarray]:
     """Play a move with kernel.make_move on the compact state; return the state and incremental keys."""
     s = to_compact(pos)
     keys = compact_keys(s)
-    code = K.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
+    code = kernel.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
     sweeps, freezes, _, _ = rule_flags(rules)
-    K.make_move(s, keys, code, sweeps, freezes, K.Z, K.ZH, K.SALT, K.MISC)
+    kernel.make_move(s, keys, code, sweeps, freezes, kernel.Z, kernel.ZH, kernel.SALT, kernel.MISC)
     return s, keys
 
 
 def layout(pos: Position) -> np.ndarray:
     """The compact state of a position, built here from the docstring's table (an oracle for to_compact)."""
-    s = [0] * K.STATE_SIZE
-    s[K.LOCCOL : K.LOCCOL + 52] = [-1] * 52
+    s = [0] * kernel.STATE_SIZE
+    s[kernel.LOCCOL : kernel.LOCCOL + 52] = [-1] * 52
     present = set(pos.tail)
     for col, cards in enumerate(pos.columns):
         for i, c in enumerate(cards):
-            s[K.COLS + K.COL_CAP * col + i] = c
-            s[K.LOCCOL + c] = col
-            s[K.LOCIDX + c] = i
+            s[kernel.COLS + kernel.COL_CAP * col + i] = c
+            s[kernel.LOCCOL + c] = col
+            s[kernel.LOCIDX + c] = i
             present.add(c)
-        s[K.LEN + col] = len(cards)
-        s[K.HID + col] = pos.hidden[col]
-        s[K.FLOOR + col] = frozen_floor(pos, col) if pos.frozen else 0
+        s[kernel.LEN + col] = len(cards)
+        s[kernel.HID + col] = pos.hidden[col]
+        s[kernel.FLOOR + col] = frozen_floor(pos, col) if pos.frozen else 0
     for t in range(3):
-        s[K.TAIL + t] = pos.tail[t] if pos.tail else -1
-    s[K.DEALT] = 0 if pos.tail else 1
-    s[K.SWEPT] = 4 - len({c // 13 for c in present})
-    s[K.FROZEN] = sum(1 << suit for suit in pos.frozen)
+        s[kernel.TAIL + t] = pos.tail[t] if pos.tail else -1
+    s[kernel.DEALT] = 0 if pos.tail else 1
+    s[kernel.SWEPT] = 4 - len({c // 13 for c in present})
+    s[kernel.FROZEN] = sum(1 << suit for suit in pos.frozen)
     return np.array(s, dtype=np.int8)
 
 
 def meaningful(s: np.ndarray) -> np.ndarray:
     """Mask of the bytes of a state that carry information (stale cards above LEN and
     the LOCIDX of cards off the table are garbage)."""
-    mask = np.ones(K.STATE_SIZE, dtype=bool)
+    mask = np.ones(kernel.STATE_SIZE, dtype=bool)
     for col in range(7):
-        base = K.COLS + K.COL_CAP * col
-        mask[base + int(s[K.LEN + col]) : base + K.COL_CAP] = False
-    mask[K.LOCIDX : K.LOCIDX + 52] = s[K.LOCCOL : K.LOCCOL + 52] >= 0
+        base = kernel.COLS + kernel.COL_CAP * col
+        mask[base + int(s[kernel.LEN + col]) : base + kernel.COL_CAP] = False
+    mask[kernel.LOCIDX : kernel.LOCIDX + 52] = s[kernel.LOCCOL : kernel.LOCCOL + 52] >= 0
     return mask
 
 
@@ -182,7 +181,7 @@ def compact_problems(s: np.ndarray, keys: np.ndarray, want: Position | None = No
     if len(bad):
         problems.append(f"state bytes {list(bad[:10])} differ from the layout of the position")
     for col in range(7):
-        if s[K.LEN + col] and s[K.HID + col] >= s[K.LEN + col]:
+        if s[kernel.LEN + col] and s[kernel.HID + col] >= s[kernel.LEN + col]:
             problems.append(f"column {col + 1} has a face-down top")
     if not np.array_equal(keys, compact_keys(expected)):
         problems.append("incremental keys differ from keys computed from scratch")
@@ -205,14 +204,14 @@ def check_position(pos: Position, rules, rng: random.Random, stats: Stats) -> li
     stats.frozen += bool(pos.frozen)
 
     s = to_compact(pos)
-    assert s.dtype == np.int8 and s.shape == (K.STATE_SIZE,)
+    assert s.dtype == np.int8 and s.shape == (kernel.STATE_SIZE,)
     assert np.array_equal(s, layout(pos)), f"to_compact differs from the documented layout:\n{pos}"
     assert decode(s) == pos
     assert position_problems(pos) == []
 
     sweeps, _, _, _ = rule_flags(rules)
     won = is_won(pos, rules)
-    assert bool(K._is_won(s, sweeps)) == won, f"won test differs:\n{pos}"
+    assert bool(kernel._is_won(s, sweeps)) == won, f"won test differs:\n{pos}"
     stats.won += won
 
     moves = legal_moves(pos, rules)
@@ -340,16 +339,19 @@ def test_golden_keys_of_deal_1():
 def test_height_table_is_geometric_in_height():
     """The O(1) child keys rely on Z[card, h] = A[card] * R^h (mod 2^64), R^d for -64 < d < 64 in MISC,
     and R = 3 mod 8 (the collision bound of the kernel's docstring)."""
-    z = K.Z.reshape(2, 52, K.COL_CAP)
+    z = kernel.Z.reshape(2, 52, kernel.COL_CAP)
     for k in range(2):
-        power = {d: int(K.MISC[k, K.MISC_POW + K.COL_CAP + d]) for d in range(1 - K.COL_CAP, K.COL_CAP)}
+        power = {
+            d: int(kernel.MISC[k, kernel.MISC_POW + kernel.COL_CAP + d])
+            for d in range(1 - kernel.COL_CAP, kernel.COL_CAP)
+        }
         r = power[1]
         assert r % 8 == 3 and power[0] == 1
-        for d in range(1 - K.COL_CAP, K.COL_CAP):
+        for d in range(1 - kernel.COL_CAP, kernel.COL_CAP):
             assert power[d] * pow(r, -d, 1 << 64) % (1 << 64) == 1  # R^d, negative d too
         for card in range(52):
             a = int(z[k, card, 0])
-            assert [int(x) for x in z[k, card]] == [a * pow(r, h, 1 << 64) % (1 << 64) for h in range(K.COL_CAP)]
+            assert [int(x) for x in z[k, card]] == [a * pow(r, h, 1 << 64) % (1 << 64) for h in range(kernel.COL_CAP)]
         # a block moved by d: its terms are multiplied by R^d
         assert int(z[k, 7, 40]) == int(z[k, 7, 3]) * power[37] % (1 << 64)
         assert int(z[k, 7, 3]) == int(z[k, 7, 40]) * power[-37] % (1 << 64)
@@ -469,7 +471,7 @@ LAYOUT_ROW = re.compile(r"^\s*(\d+)\s+(\d+(?:\s*\*\s*\d+)?)\s+([A-Za-z]+)\b")
 
 
 def docstring_layout() -> list[tuple[int, int, str]]:
-    doc = K.__doc__
+    doc = kernel.__doc__
     table = doc[doc.index("Compact state") : doc.index("Keys:")]
     rows = []
     for line in table.splitlines():
@@ -483,43 +485,43 @@ def docstring_layout() -> list[tuple[int, int, str]]:
 
 
 def test_compact_layout_matches_docstring():
-    assert K.STATE_SIZE == 584
+    assert kernel.STATE_SIZE == 584
     rows = docstring_layout()
     names = [name for _, _, name in rows]
     assert names == ["COLS", "LEN", "HID", "FLOOR", "LOCCOL", "LOCIDX", "TAIL", "DEALT", "SWEPT", "FROZEN", "padding"]
-    assert "STATE_SIZE = 584" in K.__doc__
+    assert "STATE_SIZE = 584" in kernel.__doc__
     end = 0
     for offset, size, name in rows:
         assert offset == end, f"{name} starts at {offset}, the previous region ends at {end} (gap or overlap)"
         if name != "padding":
-            assert getattr(K, name) == offset, f"kernel.{name} = {getattr(K, name)}, docstring says {offset}"
+            assert getattr(kernel, name) == offset, f"kernel.{name} = {getattr(kernel, name)}, docstring says {offset}"
         end = offset + size
-    assert end == K.STATE_SIZE
+    assert end == kernel.STATE_SIZE
     # The sizes the code relies on.
-    assert K.LEN - K.COLS == 7 * K.COL_CAP
-    assert K.LOCIDX - K.LOCCOL == 52 and K.TAIL - K.LOCIDX == 52
-    assert K.DEALT - K.TAIL == 3
-    assert (K.KEY1, K.KEY2, K.MIXED, K.BELOW_Z, K.KEYS_SIZE) == (14, 15, 16, 32, 136)
-    assert K.KEYS_SIZE == K.BELOW_Z + 2 * 52
-    assert "KEYS_SIZE = 136" in K.__doc__
-    assert K.TAIL_CODE == 52 * 8 and K.TAIL_CODE < 2**15
+    assert kernel.LEN - kernel.COLS == 7 * kernel.COL_CAP
+    assert kernel.LOCIDX - kernel.LOCCOL == 52 and kernel.TAIL - kernel.LOCIDX == 52
+    assert kernel.DEALT - kernel.TAIL == 3
+    assert (kernel.KEY1, kernel.KEY2, kernel.MIXED, kernel.BELOW_Z, kernel.KEYS_SIZE) == (14, 15, 16, 32, 136)
+    assert kernel.KEYS_SIZE == kernel.BELOW_Z + 2 * 52
+    assert "KEYS_SIZE = 136" in kernel.__doc__
+    assert kernel.TAIL_CODE == 52 * 8 and kernel.TAIL_CODE < 2**15
 
 
 def test_to_compact_fields_of_deal_1():
     pos = deal(1)
     s = to_compact(pos)
-    assert list(s[K.LEN : K.LEN + 7]) == [7] * 7
-    assert list(s[K.HID : K.HID + 7]) == [3, 3, 3, 3, 0, 0, 0]
-    assert list(s[K.FLOOR : K.FLOOR + 7]) == [0] * 7
-    assert list(s[K.TAIL : K.TAIL + 3]) == list(pos.tail)
-    assert (s[K.DEALT], s[K.SWEPT], s[K.FROZEN]) == (0, 0, 0)
+    assert list(s[kernel.LEN : kernel.LEN + 7]) == [7] * 7
+    assert list(s[kernel.HID : kernel.HID + 7]) == [3, 3, 3, 3, 0, 0, 0]
+    assert list(s[kernel.FLOOR : kernel.FLOOR + 7]) == [0] * 7
+    assert list(s[kernel.TAIL : kernel.TAIL + 3]) == list(pos.tail)
+    assert (s[kernel.DEALT], s[kernel.SWEPT], s[kernel.FROZEN]) == (0, 0, 0)
     for col, cards in enumerate(pos.columns):
         for i, c in enumerate(cards):
-            assert s[K.COLS + K.COL_CAP * col + i] == c
-            assert (s[K.LOCCOL + c], s[K.LOCIDX + c]) == (col, i)
+            assert s[kernel.COLS + kernel.COL_CAP * col + i] == c
+            assert (s[kernel.LOCCOL + c], s[kernel.LOCIDX + c]) == (col, i)
     for c in pos.tail:
-        assert s[K.LOCCOL + c] == -1
-    assert not s[K.DEALT + 3 :].any()  # padding stays zero
+        assert s[kernel.LOCCOL + c] == -1
+    assert not s[kernel.DEALT + 3 :].any()  # padding stays zero
 
 
 @pytest.mark.parametrize("problems", [compact_problems, state_problems], ids=["compact_problems", "state_problems"])
@@ -533,20 +535,20 @@ def test_consistency_checks_notice_corruption(problems):
     bad_keys[3] += np.uint64(1)
     assert problems(s, bad_keys)
     bad_keys = keys.copy()
-    bad_keys[K.KEY2] ^= np.uint64(4)
+    bad_keys[kernel.KEY2] ^= np.uint64(4)
     assert problems(s, bad_keys)
     bad = s.copy()
-    bad[K.LOCIDX + pos.columns[4][2]] += 1
+    bad[kernel.LOCIDX + pos.columns[4][2]] += 1
     assert problems(bad, keys)
     bad = s.copy()
-    bad[K.FLOOR + 5] = 2
+    bad[kernel.FLOOR + 5] = 2
     assert problems(bad, compact_keys(bad))
     bad = s.copy()
-    bad[K.HID + 0] = bad[K.LEN + 0]
+    bad[kernel.HID + 0] = bad[kernel.LEN + 0]
     assert problems(bad, compact_keys(bad))
     # Garbage above a column's length is not a problem.
     fine = s.copy()
-    fine[K.COLS + K.COL_CAP * 6 + 40] = 17
+    fine[kernel.COLS + kernel.COL_CAP * 6 + 40] = 17
     assert problems(fine, keys) == []
 
 
@@ -575,8 +577,8 @@ def test_child_keys_equal_make_move_keys(rules):
     look children up) equals the keys make_move produces, for every move along playouts
     and winning lines (sweeps, freezes and the tail deal included)."""
     sweeps, freezes, _, _ = rule_flags(rules)
-    scratch = np.zeros(K.STATE_SIZE, dtype=np.int8)
-    scratch_keys = np.zeros(K.KEYS_SIZE, dtype=np.uint64)
+    scratch = np.zeros(kernel.STATE_SIZE, dtype=np.int8)
+    scratch_keys = np.zeros(kernel.KEYS_SIZE, dtype=np.uint64)
     starts = [(deal(n, rules), None) for n in DEALS[::2]]
     for number in WON_LINES[rules.name][:2]:
         start = deal(number, rules)
@@ -592,11 +594,13 @@ def test_child_keys_equal_make_move_keys(rules):
             keys = compact_keys(s)
             before = s.copy()
             for move in moves:
-                code = K.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
-                k1, k2 = K.child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, K.Z, K.ZH, K.SALT, K.MISC)
+                code = kernel.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
+                k1, k2 = kernel.child_keys(
+                    s, keys, code, scratch, scratch_keys, sweeps, freezes, kernel.Z, kernel.ZH, kernel.SALT, kernel.MISC
+                )
                 assert np.array_equal(s, before)  # the parent is not touched
                 _, made = kernel_play(pos, move, rules)
-                assert (int(k1), int(k2)) == (int(made[K.KEY1]), int(made[K.KEY2])), (
+                assert (int(k1), int(k2)) == (int(made[kernel.KEY1]), int(made[kernel.KEY2])), (
                     f"{engine.move_text(move)} ({rules.name}) from:\n{pos}"
                 )
                 child = apply_move(pos, move, rules)

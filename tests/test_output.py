@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from scorpion_cli import run as scorpion
 
-from scorpion_solver import batch as B
+from scorpion_solver import batch
 from scorpion_solver.batch.backends import solve_chunk
 from scorpion_solver.batch.folder import new_metadata
 from scorpion_solver.game.deal import deal
@@ -158,11 +158,11 @@ def test_analyze_json():
 def test_stats_json(tmp_path):
     out = tmp_path / "deals-1-4"
     out.mkdir()
-    settings = B.BatchSettings(B.parse_range("1-4"), ("clear", "classic"), Limits(nodes=2000))
-    B.write_metadata(out, new_metadata(settings, 2))
+    settings = batch.BatchSettings(batch.parse_range("1-4"), ("clear", "classic"), Limits(nodes=2000))
+    batch.write_metadata(out, new_metadata(settings, 2))
     for first in (1, 3):
         rows = solve_chunk((first, first + 1), settings.modes, settings.limits)
-        B.write_chunk(out, B.chunk_name(first, first + 1), rows)
+        batch.write_chunk(out, batch.chunk_name(first, first + 1), rows)
     data = strict_json(run("stats", out, "--json", "--top", 1))
     check(data)
     assert set(data) == set(example("stats results/deals-1-20"))

@@ -17,15 +17,15 @@ import pyarrow.parquet as pq
 import pytest
 from scorpion_cli import assert_user_error, run
 
-from scorpion_solver.batch import play_runs as P
+from scorpion_solver.batch import play_runs
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_checkout_results_are_found_from_any_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv(P.RESULTS_ENV, raising=False)
-    assert P.find_results() == ROOT / "results"
+    monkeypatch.delenv(play_runs.RESULTS_ENV, raising=False)
+    assert play_runs.find_results() == ROOT / "results"
     listed = run("deals", "--winnable", "-n", "3", "--grade", "easy")
     assert listed.exit_code == 0, listed.output
     assert [line.split("\t")[1] for line in listed.stdout.splitlines()] == ["easy"] * 3
@@ -33,7 +33,7 @@ def test_the_checkout_results_are_found_from_any_folder(tmp_path, monkeypatch):
 
 def test_no_results_anywhere_is_refused_by_play_and_deals(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(P, "results_candidates", lambda: [tmp_path / "results"])
+    monkeypatch.setattr(play_runs, "results_candidates", lambda: [tmp_path / "results"])
     message = assert_user_error(run("play", "1-20", "--policy", "random", "--no-progress", "--workers", "1"))
     assert "no" in message and "--results DIR" in message and "--play-lost" in message
     assert not (tmp_path / "results").exists()  # nothing played, no folder left behind
@@ -56,7 +56,7 @@ def test_deals_without_a_grade_come_from_the_graded_deals(tmp_path):
 
 
 def test_a_play_folder_without_verdicts_has_an_unknown_thoughtful_rate(tmp_path, monkeypatch):
-    monkeypatch.setattr(P, "results_candidates", lambda: [tmp_path / "nowhere"])
+    monkeypatch.setattr(play_runs, "results_candidates", lambda: [tmp_path / "nowhere"])
     out = tmp_path / "play"
     done = run("play", "1-6", "--policy", "random", "--play-lost", "--out", out, "--no-progress", "--workers", "1")
     assert done.exit_code == 0, done.output

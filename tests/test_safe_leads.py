@@ -25,7 +25,7 @@ from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import apply_move, is_won, legal_moves, parse_moves
 from scorpion_solver.game.position import Position
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP, Rules, get_rules
-from scorpion_solver.solver import kernel as K
+from scorpion_solver.solver import kernel
 from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import solve, to_compact
@@ -108,9 +108,9 @@ def test_kernel_and_twin_pick_the_same_safe_leads(rules):
                 break
             s = to_compact(pos)
             for m in moves:
-                code = K.TAIL_CODE if m.is_tail else m.card * 8 + m.dst
+                code = kernel.TAIL_CODE if m.is_tail else m.card * 8 + m.dst
                 twin = safe_lead(pos, m, rules)
-                jit = pos.tail_dealt and bool(K._safe_lead(s, np.uint16(code)))
+                jit = pos.tail_dealt and bool(kernel._safe_lead(s, np.uint16(code)))
                 seen += 1
                 fired += twin
                 assert jit == twin, (str(pos), m)

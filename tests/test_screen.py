@@ -17,8 +17,7 @@ import pytest
 from scorpion_solver import CLEAR, deal
 from scorpion_solver.batch import backends
 from scorpion_solver.game.rules import PRESETS
-from scorpion_solver.solver import deal_kernel as D
-from scorpion_solver.solver import kernel as K
+from scorpion_solver.solver import deal_kernel, kernel
 from scorpion_solver.solver.deadlock import is_deadlocked
 from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.result import Limits
@@ -61,16 +60,16 @@ def test_nothing_is_screened_without_the_deadlock_test_or_past_int64():
 def test_deal_many_writes_what_deal_into_writes():
     rng = random.Random(5)
     numbers = [1, 2, 31999, 32000, 2**32 - 1, 2**32, 2**63 - 1] + [rng.randrange(1, 2**63) for _ in range(300)]
-    writer = D.DealWriter()
+    writer = deal_kernel.DealWriter()
     for rules in (CLEAR, PRESETS["scorpion2"]):
-        states = np.full((len(numbers), K.STATE_SIZE), 99, dtype=np.int8)
+        states = np.full((len(numbers), kernel.STATE_SIZE), 99, dtype=np.int8)
         writer.deal_many(np.array(numbers, dtype=np.int64), rules.face_down, states)
-        one = np.zeros(K.STATE_SIZE, dtype=np.int8)
+        one = np.zeros(kernel.STATE_SIZE, dtype=np.int8)
         for n, state in zip(numbers, states):
             assert writer.deal_into(n, rules.face_down, one)
             assert np.array_equal(state, one), n
     with pytest.raises(ValueError, match="1 or more"):
-        writer.deal_many(np.array([3, 0], dtype=np.int64), CLEAR.face_down, np.zeros((2, K.STATE_SIZE), np.int8))
+        writer.deal_many(np.array([3, 0], dtype=np.int64), CLEAR.face_down, np.zeros((2, kernel.STATE_SIZE), np.int8))
 
 
 def test_solve_pairs_rows_are_the_same_with_and_without_the_screen(monkeypatch):

@@ -18,8 +18,7 @@ from scorpion_solver import deal, parse_position
 from scorpion_solver.cli import main
 from scorpion_solver.game.engine import apply_move, canonical_key, is_won, legal_moves, moves_text, parse_moves, replay
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, PRESETS, WASP
-from scorpion_solver.solver import kernel as K
-from scorpion_solver.solver import search as S
+from scorpion_solver.solver import kernel, search
 from scorpion_solver.solver.compact import move_codes
 from scorpion_solver.solver.lines import decode_line
 from scorpion_solver.solver.reductions import Reductions
@@ -211,11 +210,11 @@ def test_kernel_cost_and_bound_match_the_plain_ones(positions):
         tail_cards = frozenset(pos.tail)
         for c in tail_cards:
             tail[c] = True
-        s = S.to_compact(pos)
-        assert K.cost_to_go(s, int(rules.sweeps), tail) == cost_to_go(pos, rules, tail_cards)
+        s = search.to_compact(pos)
+        assert kernel.cost_to_go(s, int(rules.sweeps), tail) == cost_to_go(pos, rules, tail_cards)
         for move in legal_moves(pos, rules):
-            code = K.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
-            assert K.move_cost(s, code, tail) == move_cost(pos, move, tail_cards)
+            code = kernel.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
+            assert kernel.move_cost(s, code, tail) == move_cost(pos, move, tail_cards)
 
 
 # ---------------------------------------------------------------------------
@@ -227,7 +226,7 @@ def reference_line(number, rules):
     from unittest import mock
 
     with mock.patch("scorpion_solver.solver.search_twin.shortened", lambda pos, path, rules: path):
-        return parse_moves(S.solve(deal(number, rules), rules, engine="reference").solution)
+        return parse_moves(search.solve(deal(number, rules), rules, engine="reference").solution)
 
 
 def test_kernel_and_plain_shorten_line_agree():
@@ -235,9 +234,11 @@ def test_kernel_and_plain_shorten_line_agree():
         start = deal(number, rules)
         line = reference_line(number, rules)
         plain = shorten_line(start, line, rules)
-        root = S.to_compact(start)
+        root = search.to_compact(start)
         out = np.zeros(len(line), dtype=np.uint16)
-        n = K.shorten_line(root, S.compact_keys(root), move_codes(line), out, 1, S.rule_bits(rules), K.KEY_TABLES)
+        n = kernel.shorten_line(
+            root, search.compact_keys(root), move_codes(line), out, 1, search.rule_bits(rules), kernel.KEY_TABLES
+        )
         assert decode_line(start, out[:n], rules) == plain
         assert is_won(replay(start, plain, rules), rules)
         assert len(plain) <= len(line)
@@ -287,7 +288,7 @@ def test_polish_gives_6560_classic_its_minimum():
 
 def test_the_detour_cut_changes_no_verdict_or_nodes():
     for number, rules in [(5, CLEAR), (6560, CLASSIC)]:
-        ref = S.solve(deal(number, rules), rules, engine="reference")
+        ref = search.solve(deal(number, rules), rules, engine="reference")
         jit = solve(deal(number, rules), rules, polish=False)
         assert (jit.status, jit.nodes, jit.solution) == (ref.status, ref.nodes, ref.solution)
         assert jit.solution_length <= len(reference_line(number, rules))

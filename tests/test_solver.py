@@ -22,8 +22,7 @@ from scorpion_solver.game.engine import (
 )
 from scorpion_solver.game.position_text import parse_position
 from scorpion_solver.game.rules import CLASSIC, CLEAR
-from scorpion_solver.solver import deadlock, driver
-from scorpion_solver.solver import kernel as K
+from scorpion_solver.solver import deadlock, driver, kernel
 from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_deadlocked, jit_legal_moves, max_table_entries, solve
@@ -284,7 +283,7 @@ def test_node_budget():
     result = jit(deal(5), CLEAR, Limits(nodes=10))
     assert (result.status, result.stopped_by) == ("unknown", "nodes")
     # Checked before each expansion: the budget is passed by less than one expansion.
-    assert 10 <= result.nodes < 10 + K.MAX_MOVES
+    assert 10 <= result.nodes < 10 + kernel.MAX_MOVES
     assert result.solution == ""
     want = reference_solve(deal(5), CLEAR, Limits(nodes=10))
     assert (want.status, want.stopped_by, want.nodes) == ("unknown", "nodes", result.nodes)
@@ -308,11 +307,11 @@ def test_node_budgets_stop_the_twins_at_the_same_node(rules):
             want.solution,
         ), budget
         if got.status == "unknown":
-            assert got.stopped_by == "nodes" and budget <= got.nodes < budget + K.MAX_MOVES
+            assert got.stopped_by == "nodes" and budget <= got.nodes < budget + kernel.MAX_MOVES
         else:
             assert (got.status, got.nodes, got.solution) == (full.status, full.nodes, full.solution)
     # A budget with room for one more expansion than the search needs always decides.
-    assert jit(pos, rules, Limits(nodes=full.nodes + K.MAX_MOVES)).status == full.status
+    assert jit(pos, rules, Limits(nodes=full.nodes + kernel.MAX_MOVES)).status == full.status
 
 
 def test_memory_budget():
@@ -524,9 +523,11 @@ def test_the_flags_word_carries_each_rule_and_reduction_in_its_own_bit():
 
     for rules in PRESETS.values():
         packed = rule_bits(rules) | FULL.kernel_bits()
-        assert tuple(K._rules_of(packed)) == rule_flags(rules), rules.name
-        assert packed & K.PRUNE_BITS == K.PRUNE_DEADLOCK | K.PRUNE_SAFE_LEADS | K.PRUNE_SUCCESSOR_ABOVE
+        assert tuple(kernel._rules_of(packed)) == rule_flags(rules), rules.name
+        assert (
+            packed & kernel.PRUNE_BITS == kernel.PRUNE_DEADLOCK | kernel.PRUNE_SAFE_LEADS | kernel.PRUNE_SUCCESSOR_ABOVE
+        )
     assert Reductions(prune=False, safe_leads=False, successor_above=False).kernel_bits() == 0
-    bits = [K.PRUNE_DEADLOCK, K.PRUNE_SAFE_LEADS, K.PRUNE_SUCCESSOR_ABOVE, K.PRUNE_EVERY_MOVE]
-    bits += [K.RULE_SWEEPS, K.RULE_FREEZES, K.RULE_SPACE_ANY, K.RULE_TAIL_WHEN_STUCK]
+    bits = [kernel.PRUNE_DEADLOCK, kernel.PRUNE_SAFE_LEADS, kernel.PRUNE_SUCCESSOR_ABOVE, kernel.PRUNE_EVERY_MOVE]
+    bits += [kernel.RULE_SWEEPS, kernel.RULE_FREEZES, kernel.RULE_SPACE_ANY, kernel.RULE_TAIL_WHEN_STUCK]
     assert bits == [1 << i for i in range(8)]

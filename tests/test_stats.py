@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from scorpion_cli import run, small_folder
 
-from scorpion_solver import batch as B
-from scorpion_solver.batch import stats as S
+from scorpion_solver import batch
+from scorpion_solver.batch import stats
 from scorpion_solver.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,42 +30,42 @@ def wilson_by_hand(k: int, n: int) -> tuple[float, float]:
 
 def test_wilson_interval_known_values():
     # published values for 3/10 and 5/10: (0.1078, 0.6032) and (0.2366, 0.7634)
-    assert S.wilson_interval(3, 10) == pytest.approx((0.1078, 0.6032), abs=5e-5)
-    assert S.wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=5e-5)
-    assert S.wilson_interval(3, 10) == pytest.approx(wilson_by_hand(3, 10), rel=1e-12)
-    assert S.wilson_interval(0, 10)[0] == 0.0 and S.wilson_interval(10, 10)[1] == 1.0
-    assert S.wilson_interval(0, 0) == (0.0, 1.0)
+    assert stats.wilson_interval(3, 10) == pytest.approx((0.1078, 0.6032), abs=5e-5)
+    assert stats.wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=5e-5)
+    assert stats.wilson_interval(3, 10) == pytest.approx(wilson_by_hand(3, 10), rel=1e-12)
+    assert stats.wilson_interval(0, 10)[0] == 0.0 and stats.wilson_interval(10, 10)[1] == 1.0
+    assert stats.wilson_interval(0, 0) == (0.0, 1.0)
     with pytest.raises(ValueError):
-        S.wilson_interval(4, 3)
+        stats.wilson_interval(4, 3)
 
 
 def test_win_rate_counts_unknown_both_ways():
     # 3 won, 5 lost, 2 unknown: lower bound from 3/10 (unknown lost), upper from 5/10 (unknown won)
-    rate = S.win_rate(3, 5, 2)
+    rate = stats.win_rate(3, 5, 2)
     assert rate.rate == pytest.approx(3 / 8)
     assert rate.low == pytest.approx(0.10779126740630, rel=1e-10)
     assert rate.high == pytest.approx(0.76340690948744, rel=1e-10)
-    assert S.win_rate(0, 0, 0).rate is None
+    assert stats.win_rate(0, 0, 0).rate is None
 
 
 def test_mcnemar_exact_and_chi_square():
     # exact: b=2, c=8, n=10: p = 2 * (C(10,0) + C(10,1) + C(10,2)) / 2^10 = 2 * 56 / 1024
-    t = S.mcnemar(2, 8)
+    t = stats.mcnemar(2, 8)
     assert (t.method, t.statistic, t.p_value) == ("exact", None, 0.109375)
-    assert S.mcnemar(8, 2).p_value == 0.109375
-    assert S.mcnemar(0, 0).p_value == 1.0 and S.mcnemar(6, 6).p_value == 1.0
-    assert S.mcnemar(0, 5).p_value == pytest.approx(2 / 32)
+    assert stats.mcnemar(8, 2).p_value == 0.109375
+    assert stats.mcnemar(0, 0).p_value == 1.0 and stats.mcnemar(6, 6).p_value == 1.0
+    assert stats.mcnemar(0, 5).p_value == pytest.approx(2 / 32)
     # chi-square with continuity correction: (|30 - 10| - 1)^2 / 40 = 9.025, p = P(chi2_1 > 9.025) = 0.00266
-    t = S.mcnemar(30, 10)
+    t = stats.mcnemar(30, 10)
     assert t.method == "chi2" and t.statistic == pytest.approx(9.025)
     assert t.p_value == pytest.approx(0.0026631, rel=1e-4)
-    assert S.mcnemar(13, 12).method == "chi2" and S.mcnemar(12, 12).method == "exact"
+    assert stats.mcnemar(13, 12).method == "chi2" and stats.mcnemar(12, 12).method == "exact"
 
 
 def test_percentiles():
-    p = S.percentiles(range(1, 101))
+    p = stats.percentiles(range(1, 101))
     assert p == pytest.approx({"median": 50.5, "p90": 90.1, "p99": 99.01, "max": 100.0})
-    assert S.percentiles([]) is None
+    assert stats.percentiles([]) is None
 
 
 # ---------------------------------------------------------------------------
@@ -83,7 +83,7 @@ def row(deal: int, mode: str, status: str, nodes: int = 10, seconds: float = 0.0
             if f.type == pa.bool_()
             else ""
         )
-        for f in B.SCHEMA
+        for f in batch.SCHEMA
     }
     defaults.update(
         deal=deal,
@@ -129,8 +129,8 @@ def synthetic(folder, clear=CLEAR, classic=CLASSIC):
     folder.mkdir()
     rows = [row(d, "clear", s, nodes=100 * d, seconds=d / 100) for d, s in clear.items()]
     rows += [row(d, "classic", s, nodes=d, seconds=d / 1000) for d, s in classic.items()]
-    B.write_chunk(folder, "chunk-00000001-00000005.parquet", [r for r in rows if r["deal"] <= 5])
-    B.write_chunk(folder, "chunk-00000006-00000010.parquet", [r for r in rows if r["deal"] > 5])
+    batch.write_chunk(folder, "chunk-00000001-00000005.parquet", [r for r in rows if r["deal"] <= 5])
+    batch.write_chunk(folder, "chunk-00000006-00000010.parquet", [r for r in rows if r["deal"] > 5])
     return folder
 
 

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from test_stats import CLEAR, row, synthetic, wilson_by_hand
 
-from scorpion_solver import batch as B
-from scorpion_solver.batch import stats as S
+from scorpion_solver import batch
+from scorpion_solver.batch import stats
 from scorpion_solver.cli import main
 
 # deals 1-10 in wasp and goodsol, beside CLEAR and CLASSIC:
@@ -30,12 +30,12 @@ def relatives(folder, modes=(("wasp", WASP), ("goodsol", GOODSOL)), deals=range(
     folder.mkdir()
     rows = [row(d, m, verdicts[d]) for m, verdicts in modes for d in deals]
     rows.sort(key=lambda r: (r["deal"], r["mode"]))
-    B.write_chunk(folder, "chunk-00000001-00000010.parquet", rows)
+    batch.write_chunk(folder, "chunk-00000001-00000010.parquet", rows)
     return folder
 
 
 def test_rules_imply_follows_the_rule_choices():
-    implied = {(a, b) for a in S.PRESETS for b in S.PRESETS if a != b and S.rules_imply(a, b)}
+    implied = {(a, b) for a in stats.PRESETS for b in stats.PRESETS if a != b and stats.rules_imply(a, b)}
     assert implied == {
         ("classic", "clear"),
         ("classic", "wasp"),
@@ -44,8 +44,8 @@ def test_rules_imply_follows_the_rule_choices():
         ("clear", "wasp"),
         ("clear", "scorpion2"),
     }
-    assert all(S.rules_imply(m, m) for m in S.PRESETS)
-    assert S.implied_pairs(["wasp", "clear", "classic", "goodsol"], involving={"wasp", "goodsol"}) == [
+    assert all(stats.rules_imply(m, m) for m in stats.PRESETS)
+    assert stats.implied_pairs(["wasp", "clear", "classic", "goodsol"], involving={"wasp", "goodsol"}) == [
         ("clear", "wasp"),
         ("classic", "wasp"),
         ("classic", "goodsol"),
@@ -53,14 +53,14 @@ def test_rules_imply_follows_the_rule_choices():
 
 
 def test_compare_modes_numbers_by_hand():
-    v = S.mode_verdicts(
+    v = stats.mode_verdicts(
         {
             "deal": list(CLEAR) + list(WASP),
             "mode": ["clear"] * 10 + ["wasp"] * 10,
             "status": list(CLEAR.values()) + list(WASP.values()),
         }
     )
-    c = S.compare_modes("clear", "wasp", v["clear"], v["wasp"])
+    c = stats.compare_modes("clear", "wasp", v["clear"], v["wasp"])
     # decided in both: 1 2 3 6 8 9 10 (4, 5 unknown in clear; 7 unknown in wasp)
     # won both 1 2 3 9; clear only none; wasp only 6 10; neither 8
     assert (c["deals"], c["decided"], c["undecided"], c["deal_span"]) == (10, 7, 3, (1, 10))
@@ -74,7 +74,7 @@ def test_compare_modes_numbers_by_hand():
     assert c["mcnemar"] == {"b": 0, "c": 2, "method": "exact", "statistic": None, "p_value": 0.5}
     assert c["implication"] == ["clear", "wasp"] and c["violations"] == [] and c["unchecked"] == 0
     # the same pair the other way round: the table transposes, the implication stays clear => wasp
-    r = S.compare_modes("wasp", "clear", v["wasp"], v["clear"])
+    r = stats.compare_modes("wasp", "clear", v["wasp"], v["clear"])
     assert (r["first_only"], r["second_only"], r["implication"], r["violations"]) == (2, 0, ["clear", "wasp"], [])
 
 

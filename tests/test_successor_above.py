@@ -19,7 +19,7 @@ import pytest
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import apply_move, parse_moves
 from scorpion_solver.game.rules import CLASSIC, CLEAR, GOODSOL, SCORPION2, WASP, get_rules
-from scorpion_solver.solver import kernel as K
+from scorpion_solver.solver import kernel
 from scorpion_solver.solver.reductions import Reductions
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import jit_deadlocked, solve
@@ -54,7 +54,7 @@ def test_checking_after_every_move_prunes_no_more(rules, monkeypatch):
     after every move (``PRUNE_EVERY_MOVE``) gives the same nodes, with more tests run."""
     normal = [solve(deal(n, rules), rules, Limits(nodes=500_000)) for n in range(1, 301)]
     bits = Reductions.kernel_bits
-    monkeypatch.setattr(Reductions, "kernel_bits", lambda reductions: bits(reductions) | K.PRUNE_EVERY_MOVE)
+    monkeypatch.setattr(Reductions, "kernel_bits", lambda reductions: bits(reductions) | kernel.PRUNE_EVERY_MOVE)
     every = [solve(deal(n, rules), rules, Limits(nodes=500_000)) for n in range(1, 301)]
     for n, a, b in zip(range(1, 301), normal, every):
         assert (a.status, a.nodes, a.solution) == (b.status, b.nodes, b.solution), n

@@ -14,54 +14,59 @@ from ..game.cards import NUM_CARDS
 from ..game.engine import TAIL, Move
 from ..game.position import Position, frozen_floor, position_problems
 from ..game.rules import SPACE_ANY, TAIL_WHEN_STUCK, Rules
-from . import kernel as K
+from . import kernel
 
 
 def to_compact(pos: Position) -> np.ndarray:
     """The kernel's state vector for a position (layout in kernel's docstring)."""
-    s = np.zeros(K.STATE_SIZE, dtype=np.int8)
-    s[K.LOCCOL : K.LOCCOL + NUM_CARDS] = -1
+    s = np.zeros(kernel.STATE_SIZE, dtype=np.int8)
+    s[kernel.LOCCOL : kernel.LOCCOL + NUM_CARDS] = -1
     for col, cards in enumerate(pos.columns):
-        if len(cards) > K.COL_CAP:
-            raise ValueError(f"column {col + 1} holds {len(cards)} cards; the kernel allows {K.COL_CAP}")
+        if len(cards) > kernel.COL_CAP:
+            raise ValueError(f"column {col + 1} holds {len(cards)} cards; the kernel allows {kernel.COL_CAP}")
         for i, c in enumerate(cards):
-            s[K.COLS + K.COL_CAP * col + i] = c
-            s[K.LOCCOL + c] = col
-            s[K.LOCIDX + c] = i
-        s[K.LEN + col] = len(cards)
-        s[K.HID + col] = pos.hidden[col]
-        s[K.FLOOR + col] = frozen_floor(pos, col)
+            s[kernel.COLS + kernel.COL_CAP * col + i] = c
+            s[kernel.LOCCOL + c] = col
+            s[kernel.LOCIDX + c] = i
+        s[kernel.LEN + col] = len(cards)
+        s[kernel.HID + col] = pos.hidden[col]
+        s[kernel.FLOOR + col] = frozen_floor(pos, col)
     for t in range(3):
-        s[K.TAIL + t] = pos.tail[t] if pos.tail else -1
-    s[K.DEALT] = 0 if pos.tail else 1
-    s[K.SWEPT] = len(pos.swept_suits())
-    s[K.FROZEN] = sum(1 << suit for suit in pos.frozen)
+        s[kernel.TAIL + t] = pos.tail[t] if pos.tail else -1
+    s[kernel.DEALT] = 0 if pos.tail else 1
+    s[kernel.SWEPT] = len(pos.swept_suits())
+    s[kernel.FROZEN] = sum(1 << suit for suit in pos.frozen)
     return s
 
 
 def from_compact(s: np.ndarray) -> Position:
     """The position a compact state holds (the inverse of :func:`to_compact`)."""
     columns = tuple(
-        tuple(int(c) for c in s[K.COLS + K.COL_CAP * col : K.COLS + K.COL_CAP * col + int(s[K.LEN + col])])
+        tuple(
+            int(c)
+            for c in s[
+                kernel.COLS + kernel.COL_CAP * col : kernel.COLS + kernel.COL_CAP * col + int(s[kernel.LEN + col])
+            ]
+        )
         for col in range(7)
     )
-    hidden = tuple(int(s[K.HID + col]) for col in range(7))
-    tail = () if s[K.DEALT] else tuple(int(s[K.TAIL + t]) for t in range(3))
-    frozen = frozenset(suit for suit in range(4) if (int(s[K.FROZEN]) >> suit) & 1)
+    hidden = tuple(int(s[kernel.HID + col]) for col in range(7))
+    tail = () if s[kernel.DEALT] else tuple(int(s[kernel.TAIL + t]) for t in range(3))
+    frozen = frozenset(suit for suit in range(4) if (int(s[kernel.FROZEN]) >> suit) & 1)
     return Position(columns, hidden, tail, frozen)
 
 
 def compact_keys(s: np.ndarray) -> np.ndarray:
     """The state's keys computed from scratch (``kernel.compute_keys``)."""
-    keys = np.zeros(K.KEYS_SIZE, dtype=np.uint64)
-    K.compute_keys(s, keys, K.Z, K.ZH, K.SALT, K.MISC)
+    keys = np.zeros(kernel.KEYS_SIZE, dtype=np.uint64)
+    kernel.compute_keys(s, keys, kernel.Z, kernel.ZH, kernel.SALT, kernel.MISC)
     return keys
 
 
 def position_key(pos: Position) -> tuple[int, int]:
     """The kernel's two transposition keys of a position."""
     keys = compact_keys(to_compact(pos))
-    return int(keys[K.KEY1]), int(keys[K.KEY2])
+    return int(keys[kernel.KEY1]), int(keys[kernel.KEY2])
 
 
 def state_problems(s: np.ndarray, keys: np.ndarray | None = None) -> list[str]:
@@ -74,19 +79,19 @@ def state_problems(s: np.ndarray, keys: np.ndarray | None = None) -> list[str]:
     pos = from_compact(s)
     rebuilt = to_compact(pos)
     for name, lo, hi in (
-        ("LOCCOL", K.LOCCOL, K.LOCCOL + 52),
-        ("LOCIDX", K.LOCIDX, K.LOCIDX + 52),
-        ("FLOOR", K.FLOOR, K.FLOOR + 7),
-        ("SWEPT", K.SWEPT, K.SWEPT + 1),
+        ("LOCCOL", kernel.LOCCOL, kernel.LOCCOL + 52),
+        ("LOCIDX", kernel.LOCIDX, kernel.LOCIDX + 52),
+        ("FLOOR", kernel.FLOOR, kernel.FLOOR + 7),
+        ("SWEPT", kernel.SWEPT, kernel.SWEPT + 1),
     ):
-        on_table = s[K.LOCCOL : K.LOCCOL + 52] >= 0
+        on_table = s[kernel.LOCCOL : kernel.LOCCOL + 52] >= 0
         a, b = s[lo:hi], rebuilt[lo:hi]
         if name == "LOCIDX":
             a, b = a[on_table], b[on_table]
         if not np.array_equal(a, b):
             problems.append(f"{name} disagrees with the columns")
     for col in range(7):
-        if s[K.LEN + col] and s[K.HID + col] >= s[K.LEN + col]:
+        if s[kernel.LEN + col] and s[kernel.HID + col] >= s[kernel.LEN + col]:
             problems.append(f"column {col + 1} has a face-down top")
     if keys is not None and not np.array_equal(keys, compact_keys(s)):
         problems.append("incremental keys differ from keys computed from scratch")
@@ -101,8 +106,8 @@ def rule_bits(rules: Rules) -> int:
     if known is not None and known[0] is rules:
         return known[1]
     sweeps, freezes, space_any, when_stuck = rule_flags(rules)
-    bits = sweeps * K.RULE_SWEEPS | freezes * K.RULE_FREEZES | space_any * K.RULE_SPACE_ANY
-    bits |= when_stuck * K.RULE_TAIL_WHEN_STUCK
+    bits = sweeps * kernel.RULE_SWEEPS | freezes * kernel.RULE_FREEZES | space_any * kernel.RULE_SPACE_ANY
+    bits |= when_stuck * kernel.RULE_TAIL_WHEN_STUCK
     _rule_bits[id(rules)] = (rules, bits)  # the rules object is kept, so its id is not reused
     return bits
 
@@ -125,7 +130,7 @@ _rule_flags: dict[int, tuple[Rules, tuple[int, int, int, int]]] = {}
 
 def move_code(move: Move) -> int:
     """The kernel's code of a move (``card * 8 + dst``, or ``TAIL_CODE``)."""
-    return K.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
+    return kernel.TAIL_CODE if move.is_tail else move.card * 8 + move.dst
 
 
 def move_codes(path: list[Move]) -> np.ndarray:
@@ -135,7 +140,7 @@ def move_codes(path: list[Move]) -> np.ndarray:
 
 def decode_move(s: np.ndarray, code: int) -> Move:
     """The move of kernel code ``code`` from state ``s`` (its source column read from ``s``)."""
-    if code == K.TAIL_CODE:
+    if code == kernel.TAIL_CODE:
         return TAIL
     card, dst = divmod(int(code), 8)
-    return Move(card, int(s[K.LOCCOL + card]), dst)
+    return Move(card, int(s[kernel.LOCCOL + card]), dst)

@@ -27,7 +27,7 @@ import numba as nb
 import numpy as np
 
 from ..game.deal import check_deal_number
-from . import kernel as K
+from . import kernel
 
 MS_LIMIT = 32000  # game.deal's switch to the Mersenne Twister (a constant here too: jitted code freezes globals)
 MT_N = 624
@@ -152,7 +152,7 @@ class DealWriter:
         else:
             return False
         _shuffle(min(number, MS_LIMIT), self.key, nkey, self.deck, self.mt)
-        K.write_deal(self.deck, self.face_down(face_down), state)
+        kernel.write_deal(self.deck, self.face_down(face_down), state)
         return True
 
     def deal_many(self, numbers: np.ndarray, face_down: tuple[int, ...], states: np.ndarray) -> None:
@@ -165,4 +165,4 @@ class DealWriter:
         nwords = np.where(words[:, 1] == 0, 1, 2).astype(np.int64)
         decks = np.empty((numbers.size, 52), dtype=np.int64)
         shuffle_many(numbers, words, nwords, decks, self.mt)
-        K.write_deals(decks, self.face_down(face_down), states)
+        kernel.write_deals(decks, self.face_down(face_down), states)

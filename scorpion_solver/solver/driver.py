@@ -15,7 +15,7 @@ the detour cut, the chunk screen) are called here too, each in one small
 function, so a change of the kernel's signatures is an edit of this file
 (``compact.compact_keys`` is the one other caller, of ``compute_keys``).
 
-``K`` and ``_reused`` are module attributes on purpose: the C baseline's
+``kernel`` and ``_reused`` are module attributes on purpose: the C baseline's
 comparisons (benchmarks/pairing.py, tests/test_c_baseline.py) swap them for
 the C kernel and its own stacks.
 """
@@ -33,7 +33,7 @@ from ..game.cards import NUM_CARDS
 from ..game.engine import Move
 from ..game.position import Position
 from ..game.rules import CLEAR, Rules
-from . import kernel as K
+from . import kernel
 from .compact import compact_keys, decode_move, from_compact, move_code, rule_bits, rule_flags, to_compact
 from .deal_kernel import DealWriter
 from .reductions import FULL, Reductions
@@ -61,9 +61,9 @@ class Stack:
     """The search's frames: one state, its keys and its move list per ply."""
 
     def __init__(self, depth: int) -> None:
-        self.states = np.zeros((depth, K.STATE_SIZE), dtype=np.int8)
-        self.keys = np.zeros((depth, K.KEYS_SIZE), dtype=np.uint64)
-        self.moves = np.zeros((depth, K.MAX_MOVES), dtype=np.uint16)
+        self.states = np.zeros((depth, kernel.STATE_SIZE), dtype=np.int8)
+        self.keys = np.zeros((depth, kernel.KEYS_SIZE), dtype=np.uint64)
+        self.moves = np.zeros((depth, kernel.MAX_MOVES), dtype=np.uint16)
         self.nmoves = np.zeros(depth, dtype=np.int64)
         self.midx = np.zeros(depth, dtype=np.int64)
 
@@ -101,15 +101,15 @@ class Buffers:
     """
 
     def __init__(self) -> None:
-        self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+        self.counters = np.zeros(kernel.COUNTERS_SIZE, dtype=np.int64)
         self.can_top = np.zeros(52, dtype=np.bool_)
-        self.found_keys = np.zeros((2 * K.MAX_MOVES, 2), dtype=np.uint64)
-        self.dead_scratch = np.zeros(K.DEAD_SCRATCH, dtype=np.int8)
+        self.found_keys = np.zeros((2 * kernel.MAX_MOVES, 2), dtype=np.uint64)
+        self.dead_scratch = np.zeros(kernel.DEAD_SCRATCH, dtype=np.int8)
         self.deals = DealWriter()
 
     def fresh(self) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         self.counters.fill(0)
-        self.counters[K.C_SP] = -1
+        self.counters[kernel.C_SP] = -1
         self.can_top.fill(False)
         self.found_keys.fill(0)
         self.dead_scratch.fill(0)
@@ -170,7 +170,7 @@ class _Table:
             bigger = self._zeros(grown)
         except MemoryError:  # the machine refused what the budget allows: a memory stop
             return False
-        (K.rehash_costs if self.costs else K.rehash)(self.array, bigger)
+        (kernel.rehash_costs if self.costs else kernel.rehash)(self.array, bigger)
         self.cap, self.array = grown, bigger
         return True
 
@@ -192,17 +192,17 @@ def _drive(
     """Call ``step(table, slice node limit, table load)`` (one kernel slice) until the kernel decides
     or a limit stops it; returns (status, stopped_by: "" when decided, else nodes, time or memory)."""
     while True:
-        slice_limit = min(node_limit, int(counters[K.C_NODES]) + slice_nodes)
+        slice_limit = min(node_limit, int(counters[kernel.C_NODES]) + slice_nodes)
         status = step(table.array, slice_limit, table.load())
-        if status in (K.S_WON, K.S_LOST):
+        if status in (kernel.S_WON, kernel.S_LOST):
             return status, ""
-        if status == K.S_DEEPER:
+        if status == kernel.S_DEEPER:
             if not grow_stack():
                 return status, "memory"
-        elif status == K.S_GROW:
+        elif status == kernel.S_GROW:
             if not table.grow():
                 return status, "memory"
-        elif counters[K.C_NODES] >= node_limit:
+        elif counters[kernel.C_NODES] >= node_limit:
             return status, "nodes"
         if seconds is not None and time.perf_counter() - start > seconds:
             return status, "time"
@@ -211,7 +211,7 @@ def _drive(
 def root_keys(stack: Stack) -> None:
     """Compute the keys of the root frame ``stack.states[0]`` into ``stack.keys[0]``."""
     stack.keys[0].fill(0)  # as a fresh vector: compute_keys leaves the terms of cards off the table alone
-    K.compute_keys(stack.states[0], stack.keys[0], K.Z, K.ZH, K.SALT, K.MISC)
+    kernel.compute_keys(stack.states[0], stack.keys[0], kernel.Z, kernel.ZH, kernel.SALT, kernel.MISC)
 
 
 def run_search(
@@ -227,7 +227,7 @@ def run_search(
 
     def step(table: np.ndarray, slice_limit: int, load: int) -> int:
         s = frames[0]
-        return K.search(
+        return kernel.search(
             s.states,
             s.keys,
             s.moves,
@@ -238,13 +238,13 @@ def run_search(
             slice_limit,
             load,
             flags,
-            K.KEY_TABLES,
+            kernel.KEY_TABLES,
             *scratch,
         )
 
     def grow_stack() -> bool:
         try:
-            frames[0] = _reused.stack = frames[0].grown(int(counters[K.C_SP]))
+            frames[0] = _reused.stack = frames[0].grown(int(counters[kernel.C_SP]))
         except MemoryError:
             return False
         return True
@@ -271,7 +271,7 @@ def run_bounded(
     ``fixed``: ``shortest.fixed_length(position)``. The table may use two
     thirds of the memory budget (an entry is three words).
     """
-    flags = rule_bits(rules) | (K.PRUNE_DEADLOCK if prune else 0)
+    flags = rule_bits(rules) | (kernel.PRUNE_DEADLOCK if prune else 0)
     is_tail_card = np.zeros(NUM_CARDS, dtype=np.bool_)
     for c in position.tail:
         is_tail_card[c] = True
@@ -282,13 +282,13 @@ def run_bounded(
     stack.states[0] = to_compact(position)
     stack.keys[0] = compact_keys(stack.states[0])
     table = _Table(max(FIRST_TABLE, max_table_entries(limits.memory_mb) * 2 // 3), costs=True)
-    counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
-    counters[K.C_SP] = -1
+    counters = np.zeros(kernel.COUNTERS_SIZE, dtype=np.int64)
+    counters[kernel.C_SP] = -1
     can_top = np.zeros(52, dtype=np.bool_)
-    dead_scratch = np.zeros(K.DEAD_SCRATCH, dtype=np.int8)
+    dead_scratch = np.zeros(kernel.DEAD_SCRATCH, dtype=np.int8)
 
     def step(table: np.ndarray, slice_limit: int, load: int) -> int:
-        return K.shortest_search(
+        return kernel.shortest_search(
             stack.states,
             stack.keys,
             stack.moves,
@@ -302,7 +302,7 @@ def run_bounded(
             bound,
             is_tail_card,
             flags,
-            K.KEY_TABLES,
+            kernel.KEY_TABLES,
             can_top,
             dead_scratch,
         )
@@ -310,9 +310,11 @@ def run_bounded(
     # the stack is sized for the bound: a full one is not grown
     status, _ = _drive(step, table, counters, node_budget, SLICE_NODES, limits.seconds, start, lambda: False)
     line = None
-    if status == K.S_WON:
-        line = [decode_move(stack.states[d], stack.moves[d, stack.midx[d] - 1]) for d in range(int(counters[K.C_SP]))]
-    return status, line, int(counters[K.C_NODES])
+    if status == kernel.S_WON:
+        line = [
+            decode_move(stack.states[d], stack.moves[d, stack.midx[d] - 1]) for d in range(int(counters[kernel.C_SP]))
+        ]
+    return status, line, int(counters[kernel.C_NODES])
 
 
 # ---------------------------------------------------------------------------
@@ -322,13 +324,13 @@ def run_bounded(
 def make_move(s: np.ndarray, keys: np.ndarray, move: Move, rules: Rules) -> None:
     """Play ``move`` on the compact state ``s`` and its keys, in place (``kernel.make_move``)."""
     sweeps, freezes, _, _ = rule_flags(rules)
-    K.make_move(s, keys, move_code(move), sweeps, freezes, K.Z, K.ZH, K.SALT, K.MISC)
+    kernel.make_move(s, keys, move_code(move), sweeps, freezes, kernel.Z, kernel.ZH, kernel.SALT, kernel.MISC)
 
 
 def make_code(s: np.ndarray, keys: np.ndarray, code: int, rules: Rules) -> None:
     """:func:`make_move` for a kernel move code."""
     sweeps, freezes, _, _ = rule_flags(rules)
-    K.make_move(s, keys, code, sweeps, freezes, K.Z, K.ZH, K.SALT, K.MISC)
+    kernel.make_move(s, keys, code, sweeps, freezes, kernel.Z, kernel.ZH, kernel.SALT, kernel.MISC)
 
 
 def shorten_codes(state: np.ndarray, keys: np.ndarray, codes: np.ndarray, rules: Rules) -> np.ndarray:
@@ -337,7 +339,7 @@ def shorten_codes(state: np.ndarray, keys: np.ndarray, codes: np.ndarray, rules:
     flags = rule_bits(rules)
     while True:
         out = np.zeros(len(codes), dtype=np.uint16)
-        n = K.shorten_line(state, keys, codes, out, 1, flags, K.KEY_TABLES)
+        n = kernel.shorten_line(state, keys, codes, out, 1, flags, kernel.KEY_TABLES)
         if n >= len(codes):
             return codes
         codes = out[:n]
@@ -347,20 +349,20 @@ def screen(numbers: list[int], rules: Rules, reductions: Reductions = FULL) -> t
     """Deal ``numbers`` (``deal_kernel``) and run ``search``'s root step on each (``kernel.screen_roots``):
     (how many it decided, the status of each, the counters of each)."""
     found = buffers()
-    states = np.zeros((len(numbers), K.STATE_SIZE), dtype=np.int8)
+    states = np.zeros((len(numbers), kernel.STATE_SIZE), dtype=np.int8)
     found.deals.deal_many(np.array(numbers, dtype=np.int64), rules.face_down, states)
-    counters = np.zeros((len(numbers), K.COUNTERS_SIZE), dtype=np.int64)
+    counters = np.zeros((len(numbers), kernel.COUNTERS_SIZE), dtype=np.int64)
     statuses = np.zeros(len(numbers), dtype=np.int64)
     _, (can_top, _, dead_scratch) = found.fresh()
     flags = rule_bits(rules) | reductions.kernel_bits()
-    decided = K.screen_roots(states, counters, statuses, flags, can_top, dead_scratch)
+    decided = kernel.screen_roots(states, counters, statuses, flags, can_top, dead_scratch)
     return decided, statuses.tolist(), counters.tolist()
 
 
 def compile_rehash() -> None:
     """Load (or compile) ``kernel.rehash``, which a search first calls when its table grows."""
     small, bigger = np.zeros((4, 2), dtype=np.uint64), np.zeros((16, 2), dtype=np.uint64)
-    K.rehash(small, bigger)
+    kernel.rehash(small, bigger)
 
 
 # ---------------------------------------------------------------------------
@@ -370,9 +372,9 @@ def compile_rehash() -> None:
 def jit_legal_moves(pos: Position, rules: Rules = CLEAR) -> list[Move]:
     """The kernel's move list for a position, decoded (for comparison with the engine)."""
     s = to_compact(pos)
-    out = np.zeros(K.MAX_MOVES, dtype=np.uint16)
+    out = np.zeros(kernel.MAX_MOVES, dtype=np.uint16)
     sweeps, _, space_any, when_stuck = rule_flags(rules)
-    n = K.generate_moves(s, out, space_any, when_stuck, sweeps)
+    n = kernel.generate_moves(s, out, space_any, when_stuck, sweeps)
     return [decode_move(s, c) for c in out[:n]]
 
 
@@ -389,8 +391,8 @@ def jit_deadlocked(pos: Position, rules: Rules = CLEAR, successor_above: bool = 
     s = to_compact(pos)
     can_top = np.zeros(52, dtype=np.bool_)
     sweeps, _, space_any, _ = rule_flags(rules)
-    dead = K.is_deadlocked(s, can_top, sweeps, space_any, successor_above)
-    K.can_become_top(s, can_top, sweeps, space_any, successor_above)
+    dead = kernel.is_deadlocked(s, can_top, sweeps, space_any, successor_above)
+    kernel.can_become_top(s, can_top, sweeps, space_any, successor_above)
     return bool(dead), [bool(x) for x in can_top]
 
 
@@ -400,7 +402,9 @@ def jit_perft(pos: Position, depth: int, rules: Rules = CLEAR) -> int:
     stack.states[0] = to_compact(pos)
     stack.keys[0] = compact_keys(stack.states[0])
     return int(
-        K.perft(stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, depth, rule_bits(rules), K.KEY_TABLES)
+        kernel.perft(
+            stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, depth, rule_bits(rules), kernel.KEY_TABLES
+        )
     )
 
 
@@ -410,6 +414,6 @@ def jit_bounded_search(position: Position, rules: Rules, bound: int) -> tuple[li
     status, line, nodes = run_bounded(
         position, rules, bound, fixed_length(position), Limits(), DEFAULT_NODES, time.perf_counter()
     )
-    if status not in (K.S_WON, K.S_LOST):
+    if status not in (kernel.S_WON, kernel.S_LOST):
         raise RuntimeError("the default limits stopped a bounded search")
     return line, nodes

@@ -21,7 +21,7 @@ from ..game.engine import TAIL, Move, apply_move, is_won, moves_text
 from ..game.position import Position
 from ..game.rules import Rules
 from ..game.verify import check_solution
-from . import kernel as K
+from . import kernel
 from .compact import compact_keys, decode_move, from_compact, move_codes, state_problems, to_compact
 from .driver import Stack, make_code, make_move, run_bounded, shorten_codes
 from .result import Limits
@@ -40,9 +40,9 @@ def winning_path(stack: Stack, depth: int) -> list[Move]:
     plies = np.arange(depth)
     codes = stack.moves[plies, stack.midx[:depth] - 1].astype(np.int64)
     cards = codes // 8
-    sources = stack.states[plies, K.LOCCOL + np.minimum(cards, NUM_CARDS - 1)]
+    sources = stack.states[plies, kernel.LOCCOL + np.minimum(cards, NUM_CARDS - 1)]
     return [
-        TAIL if code == K.TAIL_CODE else Move(card, src, code % 8)
+        TAIL if code == kernel.TAIL_CODE else Move(card, src, code % 8)
         for code, card, src in zip(codes.tolist(), cards.tolist(), sources.tolist())
     ]
 
@@ -97,9 +97,9 @@ def polish_path(position: Position, path: list[Move], rules: Rules, prune: bool 
     for bound in range(cost_to_go(position, rules, frozenset(position.tail)), len(path) - fixed):
         status, found, used = run_bounded(position, rules, bound, fixed, Limits(), budget, start, prune)
         budget -= used
-        if status == K.S_WON:
+        if status == kernel.S_WON:
             return found
-        if status != K.S_LOST or budget <= 0:
+        if status != kernel.S_LOST or budget <= 0:
             break
     return path
 
