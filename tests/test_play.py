@@ -81,6 +81,19 @@ def test_a_policy_refuses_a_position():
         make_policy("greedy").choose(deal(1, CLEAR))
 
 
+def test_make_policy_refuses_an_option_the_policy_does_not_take():
+    with pytest.raises(ValueError, match="'samples' is an option of hop and commit, not of random"):
+        make_policy("random", CLEAR, samples=3)
+    with pytest.raises(ValueError, match="'bandit' is an option of hop, not of commit"):
+        make_policy("commit", CLEAR, bandit=True)
+    with pytest.raises(ValueError, match="'budget' is an option of no policy, not of hop"):
+        make_policy("hop", CLEAR, budget=3)
+    with pytest.raises(ValueError, match="unknown policy 'best'"):
+        make_policy("best", CLEAR)
+    commit = make_policy("commit", CLEAR, seed=2, samples=5, nodes=400, max_views=7)
+    assert (commit.samples, commit.limits.nodes, commit.max_views, commit.seed) == (5, 400, 7, 2)
+
+
 def test_random_never_relocates_a_whole_column_and_follows_its_seed():
     policy = make_policy("random", CLEAR, seed=3)
     view = Observation.of(deal(1, CLEAR))
