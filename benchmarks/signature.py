@@ -19,42 +19,42 @@ SIGNATURE_NODES = 300_000
 SHORTEST_DEALS = (5, 33, 37, 49, 56, 57, 58, 63, 65, 87)
 
 
-def bench_signature() -> tuple[int, dict[str, int]]:
-    """(total nodes, per-mode verdict counts) over the fixed set."""
+def _fixed_solves(search, deals):
+    """(mode name, result) of ``search(position, rules, limits)`` on each deal of ``deals`` in each mode."""
     from scorpion_solver.game.deal import deal
     from scorpion_solver.game.rules import get_rules
     from scorpion_solver.solver.result import Limits
+
+    for name in SIGNATURE_MODES:
+        rules = get_rules(name)
+        for n in deals:
+            yield name, search(deal(n, rules), rules, Limits(nodes=SIGNATURE_NODES))
+
+
+def bench_signature() -> tuple[int, dict[str, int]]:
+    """(total nodes, per-mode verdict counts) over the fixed set."""
     from scorpion_solver.solver.search import solve
 
     total = 0
     counts: dict[str, int] = {}
-    for name in SIGNATURE_MODES:
-        rules = get_rules(name)
-        for n in SIGNATURE_DEALS:
-            result = solve(deal(n, rules), rules, Limits(nodes=SIGNATURE_NODES))
-            total += result.nodes
-            key = f"{name}:{result.status}"
-            counts[key] = counts.get(key, 0) + 1
+    for name, result in _fixed_solves(solve, SIGNATURE_DEALS):
+        total += result.nodes
+        key = f"{name}:{result.status}"
+        counts[key] = counts.get(key, 0) + 1
     return total, counts
 
 
 def shortest_signature() -> tuple[int, int, dict[str, int]]:
     """(total nodes, total solution length, per-mode counts of status and proof) of ``solve_shortest``."""
-    from scorpion_solver.game.deal import deal
-    from scorpion_solver.game.rules import get_rules
-    from scorpion_solver.solver.result import Limits
     from scorpion_solver.solver.search import solve_shortest
 
     nodes = length = 0
     counts: dict[str, int] = {}
-    for name in SIGNATURE_MODES:
-        rules = get_rules(name)
-        for n in SHORTEST_DEALS:
-            result = solve_shortest(deal(n, rules), rules, Limits(nodes=SIGNATURE_NODES))
-            nodes += result.nodes
-            length += result.solution_length or 0
-            key = f"{name}:{result.status}:{result.shortest}"
-            counts[key] = counts.get(key, 0) + 1
+    for name, result in _fixed_solves(solve_shortest, SHORTEST_DEALS):
+        nodes += result.nodes
+        length += result.solution_length or 0
+        key = f"{name}:{result.status}:{result.shortest}"
+        counts[key] = counts.get(key, 0) + 1
     return nodes, length, counts
 
 

@@ -173,23 +173,32 @@ def test_a_copied_chunk_is_refused_not_counted(tmp_path):
 # 11. SIGTERM ends a batch like Ctrl-C
 
 
-def test_sigterm_ends_a_batch_cleanly_recorded_and_resumable(tmp_path):
-    out = tmp_path / "term"
-    command = [*SCORPION, "batch", "1-300", "--nodes", "200000", "--workers", "2", "--out", str(out), "--no-progress"]
+def stopped_by_sigterm(command: list[str], out, what: str) -> tuple[str, dict]:
+    """Start ``command``, send SIGTERM once its first chunk is written; its stderr and the run's record.
+
+    The stop is the clean one: exit 143, one line on stderr, no traceback, the run recorded as interrupted.
+    """
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 240
     while not list(out.glob("chunk-*.parquet")) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.2)
-    assert process.poll() is None, "the batch ended before it could be stopped"
+    assert process.poll() is None, f"the {what} ended before it could be stopped"
     process.send_signal(signal.SIGTERM)
-    stdout, stderr = process.communicate(timeout=120)
+    _, stderr = process.communicate(timeout=120)
     assert process.returncode == 128 + signal.SIGTERM, stderr
     lines = [line for line in stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("interrupted: the finished chunks are kept"), stderr
-    assert lines[0].endswith("(stopped by SIGTERM)")
-    assert "leaked" not in stderr and "Traceback" not in stderr
+    assert lines[0].endswith("(stopped by SIGTERM)") and "Traceback" not in stderr
     run_record = json.loads((out / "_batch.json").read_text())["runs"][-1]
     assert run_record["interrupted"] == "SIGTERM" and run_record["stopped_early"] is True
+    return stderr, run_record
+
+
+def test_sigterm_ends_a_batch_cleanly_recorded_and_resumable(tmp_path):
+    out = tmp_path / "term"
+    command = [*SCORPION, "batch", "1-300", "--nodes", "200000", "--workers", "2", "--out", str(out), "--no-progress"]
+    stderr, run_record = stopped_by_sigterm(command, out, "batch")
+    assert "leaked" not in stderr
     assert run_record["finished"] is not None
     kept = {p.name for p in out.glob("chunk-*.parquet")}
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
@@ -203,19 +212,7 @@ def test_sigterm_ends_a_play_run_as_it_ends_a_batch(tmp_path):
     out = tmp_path / "play"
     command = [*SCORPION, "play", "1-400", "--policy", "greedy", "--play-lost", "--chunk", "10", "--workers", "1"]
     command += ["--out", str(out), "--no-progress"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 240
-    while not list(out.glob("chunk-*.parquet")) and time.monotonic() < deadline and process.poll() is None:
-        time.sleep(0.2)
-    assert process.poll() is None, "the play run ended before it could be stopped"
-    process.send_signal(signal.SIGTERM)
-    stdout, stderr = process.communicate(timeout=120)
-    assert process.returncode == 128 + signal.SIGTERM, stderr
-    lines = [line for line in stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("interrupted: the finished chunks are kept"), stderr
-    assert lines[0].endswith("(stopped by SIGTERM)") and "Traceback" not in stderr
-    run_record = json.loads((out / "_batch.json").read_text())["runs"][-1]
-    assert run_record["interrupted"] == "SIGTERM" and run_record["stopped_early"] is True
+    stopped_by_sigterm(command, out, "play run")
     kept = {p.name for p in out.glob("chunk-*.parquet")}
     done = subprocess.run(command, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
