@@ -13,13 +13,15 @@ and the committed commit folder reproduces.
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from scorpion_solver.batch import studies
+from scorpion_solver.batch import Execution, studies
+from scorpion_solver.batch.backends import LocalBackend
 from scorpion_solver.batch.plan import parse_range
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import apply_move, parse_moves, replay
@@ -168,13 +170,20 @@ def test_move_kinds():
 def test_studies_resume_and_refuse_other_settings(tmp_path):
     settings = studies.BoundSettings(parse_range("5-6"), ("clear",), samples=4, nodes=20_000)
     out = tmp_path / "bound"
-    assert studies.run_study(studies.bound_study(settings, chunk=1), out) == (2, 0)
-    assert studies.run_study(studies.bound_study(settings, chunk=1), out) == (0, 2)
+    how = Execution(lambda: LocalBackend(1), progress=False)
+    first = studies.run_study(studies.bound_study(settings, chunk=1), out, how)
+    assert (first.written, first.already, first.complete) == (2, 0, True)
+    again = studies.run_study(studies.bound_study(settings, chunk=1), out, how)
+    assert (again.written, again.already, again.complete) == (0, 2, True)
+    runs = json.loads((out / "_batch.json").read_text())["runs"]
+    assert [r["kind"] for r in runs] == ["bound"] and runs[0][
+        "stopped_early"
+    ] is False  # a finished folder starts no run
     rows = studies.read_study_folder(out).to_pylist()
     assert [r["deal"] for r in rows] == [5, 6]
     other = studies.BoundSettings(parse_range("5-6"), ("clear",), samples=6, nodes=20_000)
     with pytest.raises(studies.BatchError, match="other settings"):
-        studies.run_study(studies.bound_study(other, chunk=1), out)
+        studies.run_study(studies.bound_study(other, chunk=1), out, how)
     (summary,) = studies.bound_summary(out, {(5, "clear"): "won", (6, "clear"): "lost"})
     assert summary.deals == 2 and summary.thoughtful == 0.5
     assert summary.upper == pytest.approx(sum(r["upper"] for r in rows) / 2)

@@ -219,6 +219,22 @@ def test_sigterm_ends_a_play_run_as_it_ends_a_batch(tmp_path):
     assert f"{len(kept)} before" in done.stdout and len(list(out.glob("chunk-*.parquet"))) == 40
 
 
+def test_sigterm_ends_a_study_as_it_ends_a_batch(tmp_path):
+    """``scorpion bound`` (a study) stops as a batch does: one line, 143, the run recorded as interrupted,
+    no worker left running; the same command finishes it."""
+    out = tmp_path / "bound"
+    command = [*SCORPION, "bound", "1-60", "--chunk", "2", "--samples", "4", "--nodes", "500", "--workers", "1"]
+    command += ["--out", str(out), "--no-progress"]
+    stopped_by_sigterm(command, out, "study")
+    kept = {p.name for p in out.glob("chunk-*.parquet")}
+    time.sleep(2)  # a worker left behind would go on writing chunks
+    assert {p.name for p in out.glob("chunk-*.parquet")} == kept
+    done = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["written"] == 30 - len(kept) and len(list(out.glob("chunk-*.parquet"))) == 30
+
+
 @pytest.mark.slow
 def test_ctrl_c_on_a_dask_local_batch_prints_no_worker_tracebacks(tmp_path):
     pytest.importorskip("distributed")

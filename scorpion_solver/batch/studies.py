@@ -5,8 +5,10 @@ atomically, as results folders are), a lock, and ``_batch.json`` with the
 format ``scorpion-bound/1``, the settings and the command. One row per deal
 and mode: the two estimates of UB_1 at the deal's opening view (``upper``,
 ``split``), how many commitments and layouts went into them and the cost.
-A rerun of the same command skips the finished chunks; a folder refuses
-other settings. The layouts of deal N in mode M are seeded by (seed, N, M),
+A study runs through the batch's resumable skeleton
+(``resumable.run_chunks``): a rerun of the same command skips the finished
+chunks, Ctrl-C and SIGTERM stop it with the run recorded as interrupted, and
+a folder refuses other settings. The layouts of deal N in mode M are seeded by (seed, N, M),
 so a rerun gives the same rows (timings aside).
 
 The summary (:func:`bound_summary`) puts the mean of ``upper`` with its 95%
@@ -17,11 +19,9 @@ committed exact verdicts.
 from __future__ import annotations
 
 import math
-import os
 import time
 import zlib
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,18 +30,9 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
-from .folder import (
-    LOCK,
-    FolderLock,
-    _atomic_write,
-    _json_clean,
-    finished_chunks,
-    now_text,
-    read_metadata,
-    remove_stale_tmp,
-    write_metadata,
-)
+from .folder import _atomic_write, _json_clean, now_text, read_metadata, refuse_foreign_folder
 from .plan import BatchError, DealSet, plan_chunks
+from .resumable import ChunkJob, Execution, ModeCounts, RunReport, Task, run_chunks
 
 BOUND_FORMAT = "scorpion-bound/1"
 BOUND_SCHEMA = pa.schema(
@@ -99,24 +90,50 @@ def bound_rows(numbers: list[int], modes: tuple[str, ...], samples: int, nodes: 
 
 
 @dataclass(frozen=True)
+class StudyChunk:
+    """One chunk file of a study: the call of a module-level function (run in a worker) that returns its rows."""
+
+    name: str  # the chunk file
+    deals: tuple  # the deals (or games) it covers: what it advances the progress by
+    fn: Callable
+    args: tuple
+
+
+@dataclass(frozen=True)
 class Study:
-    """A resumable computation: named chunks, each a call of a module-level function returning rows.
+    """A resumable computation into a folder of chunk files (``run_study``).
 
     ``record`` is what a folder must agree with to be resumed (format,
-    inputs, settings); ``jobs`` are (chunk file name, function, arguments).
+    inputs, settings); ``plan`` its chunks; ``kind`` names its runs.
     """
 
+    kind: str
     format: str
     schema: pa.Schema
+    modes: tuple[str, ...]
     record: dict
-    jobs: list[tuple[str, Callable, tuple]]
+    plan: list[StudyChunk]
 
 
-def _check_folder(out: Path, meta: dict | None, study: Study) -> dict:
+class StudyTally(ModeCounts):
+    """Rows written per mode (deals for a bound, decisions for losses): the progress bar's live counts."""
+
+    COUNTED = ("rows",)
+
+    def add_rows(self, rows) -> None:
+        for row in rows:
+            self.of(row["mode"])["rows"] += 1
+
+    def text(self) -> str:
+        return " | ".join(f"{m} {c['rows']} rows" for m, c in self.counts.items())
+
+
+def _folder_metadata(out: Path, study: Study) -> dict:
+    """The folder's metadata, checked against the study; new metadata for a new (or empty) folder."""
+    meta = read_metadata(out) if out.is_dir() else None
     fresh = {"format": study.format, **study.record}
     if meta is None:
-        if any(p.name != LOCK for p in out.iterdir()):
-            raise BatchError(f"{out} is not empty and is no {study.format} folder: choose another --out")
+        refuse_foreign_folder(out)
         return {**fresh, "version": __version__, "created": now_text(), "runs": []}
     if meta.get("format") != study.format:
         raise BatchError(f"{out} is not a {study.format} folder (format {meta.get('format')!r}): choose another --out")
@@ -126,36 +143,37 @@ def _check_folder(out: Path, meta: dict | None, study: Study) -> dict:
     return meta
 
 
-def run_study(study: Study, out: Path, workers: int = 1, command: str = "", progress=None) -> tuple[int, int]:
-    """Compute the chunks of ``out`` not yet written; returns (chunks written now, chunks finished before).
+def run_study(study: Study, out: Path, how: Execution) -> RunReport:
+    """Compute the chunks of ``out`` not yet written; return what was done (``resumable.run_chunks``).
 
     Each chunk is written whole or not at all as soon as it is done, so an
     interrupted run loses only the chunks in progress, and the same command
     resumes it.
     """
-    out.mkdir(parents=True, exist_ok=True)
-    with FolderLock(out):
-        remove_stale_tmp(out)
-        meta = _check_folder(out, read_metadata(out), study)
-        meta["runs"].append({"command": command, "started": now_text(), "workers": workers})
-        write_metadata(out, meta)
-        done = finished_chunks(out)
-        todo = [job for job in study.jobs if job[0] not in done]
-        if progress is not None:
-            progress.reset(total=len(study.jobs))
-            progress.update(len(study.jobs) - len(todo))
-        written = 0
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(function, *args): name for name, function, args in todo}
-            for future in as_completed(futures):
-                rows = sorted(future.result(), key=lambda r: (r["deal"], r["mode"], r.get("step", 0)))
-                _atomic_write(out, futures[future], table=pa.Table.from_pylist(rows, schema=study.schema))
-                written += 1
-                if progress is not None:
-                    progress.update(1)
-        meta["runs"][-1]["finished"] = now_text()
-        write_metadata(out, meta)
-    return written, len(study.jobs) - len(todo)
+    started = time.perf_counter()
+    meta = _folder_metadata(out, study)
+
+    def read_tally() -> StudyTally:
+        tally = StudyTally(study.modes)
+        for path in sorted(out.glob("chunk-*.parquet")):
+            tally.add_rows(pq.read_table(path, columns=["mode"]).to_pylist())
+        return tally
+
+    def write(task: Task, rows: list[dict], report: RunReport) -> None:
+        rows = sorted(rows, key=lambda r: (r["deal"], r["mode"], r.get("step", 0)))
+        _atomic_write(out, task.key, table=pa.Table.from_pylist(rows, schema=study.schema))
+
+    job = ChunkJob(
+        study.kind,
+        study.modes,
+        read_tally,
+        RunReport,
+        lambda c: Task(c.name, c.fn, c.args, len(c.deals)),
+        write,
+    )
+    report = run_chunks(job, out, meta, study.plan, how)
+    report.seconds = time.perf_counter() - started
+    return report
 
 
 def bound_study(settings: BoundSettings, chunk: int = 20) -> Study:
@@ -166,15 +184,12 @@ def bound_study(settings: BoundSettings, chunk: int = 20) -> Study:
         "settings": settings.record(),
         "chunk": chunk,
     }
-    jobs = [
-        (
-            c.name,
-            bound_rows,
-            ([int(n) for n in c.deals], settings.modes, settings.samples, settings.nodes, settings.seed),
-        )
-        for c in plan_chunks(settings.deals, chunk)
-    ]
-    return Study(BOUND_FORMAT, BOUND_SCHEMA, record, jobs)
+    plan = []
+    for c in plan_chunks(settings.deals, chunk):
+        numbers = tuple(int(n) for n in c.deals)
+        args = (list(numbers), settings.modes, settings.samples, settings.nodes, settings.seed)
+        plan.append(StudyChunk(c.name, numbers, bound_rows, args))
+    return Study("bound", BOUND_FORMAT, BOUND_SCHEMA, settings.modes, record, plan)
 
 
 def read_study_folder(out: Path, schema: pa.Schema = BOUND_SCHEMA) -> pa.Table:
@@ -244,10 +259,6 @@ def bound_summary(out: Path, thoughtful: dict | None = None) -> list[BoundLine]:
     return lines
 
 
-def default_workers() -> int:
-    return max(1, (os.cpu_count() or 1))
-
-
 LOSS_FORMAT = "scorpion-losses/1"
 LOSS_SCHEMA = pa.schema(
     [
@@ -285,12 +296,13 @@ def loss_study(play_folder: Path, samples: int, nodes: int, exact_unseen: int, c
         "games": len(games),
         "chunk": chunk,
     }
-    jobs = []
+    plan = []
     for lo in range(0, len(games), chunk):
         part = games[lo : lo + chunk]
         name = f"chunk-{lo + 1:08d}-{lo + len(part):08d}.parquet"  # games, counted from 1 in (deal, mode) order
-        jobs.append((name, game_loss_rows, (part, samples, nodes, exact_unseen)))
-    return Study(LOSS_FORMAT, LOSS_SCHEMA, record, jobs)
+        plan.append(StudyChunk(name, tuple(part), game_loss_rows, (part, samples, nodes, exact_unseen)))
+    modes = tuple(sorted({mode for _, mode, _, _ in games}, key=lambda m: (m != "clear", m)))
+    return Study("losses", LOSS_FORMAT, LOSS_SCHEMA, modes, record, plan)
 
 
 def loss_summary(out: Path) -> dict:

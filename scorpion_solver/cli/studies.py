@@ -17,13 +17,13 @@ from pathlib import Path
 
 import click
 
-from ..batch import studies
+from ..batch import Execution, make_backend, studies
 from ..batch.plan import parse_range
 from ..batch.play_runs import EXACT_NAME, find_results, thoughtful_verdicts
 from ..game.rules import Rules
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
 from ..play.losses import DEFAULT_EXACT_UNSEEN, DEFAULT_LOSS_NODES, DEFAULT_LOSS_SAMPLES
-from .common import NODES, recorded_command, rules_options, shown_option, user_errors
+from .common import NODES, interruptible, recorded_command, rules_options, shown_option, user_errors
 
 
 def _study_options(unit: str, chunk: int, folder: str):
@@ -50,16 +50,22 @@ def _study_options(unit: str, chunk: int, folder: str):
 
 
 def _run(make_study, default_out: Path, out: Path | None, chunk: int, workers: int | None, progress: bool | None):
-    """Run a study into ``out`` (or ``default_out``) with a progress bar: (the folder, chunks written, before)."""
-    from tqdm.auto import tqdm
+    """Run a study into ``out`` (or ``default_out``), stopped cleanly by Ctrl-C or SIGTERM: (the folder, its report).
 
+    A chunk that failed is one error line each and exit status 1, after the
+    summary of what is finished (as ``batch`` and ``play`` do).
+    """
     out = out or default_out
-    disable = None if progress is None else not progress
-    with tqdm(total=0, unit="chunk", disable=disable, file=sys.stderr, dynamic_ncols=True) as bar:
-        written, before = studies.run_study(
-            make_study(chunk), out, workers or studies.default_workers(), recorded_command(), bar
+    study = make_study(chunk)
+    how = Execution(lambda: make_backend(workers), progress, recorded_command())
+    report = interruptible(lambda: studies.run_study(study, out, how), out)
+    if report.failures:
+        click.echo(
+            f"{len(report.failures)} chunk(s) failed (the others are kept): rerun the same command to retry them",
+            err=True,
         )
-    return out, written, before
+        sys.exit(1)
+    return out, report
 
 
 @click.command("bound")
@@ -106,15 +112,15 @@ def bound_command(
     mode_list = tuple(r.name for r in rules) if rules else ("clear",)
     settings = studies.BoundSettings(deal_set, mode_list, samples, nodes, seed)
     default_out = Path(f"bound-{deal_set.label}-{'+'.join(mode_list)}-k{samples}-s{seed}")
-    out, written, before = _run(functools.partial(studies.bound_study, settings), default_out, **run)
+    out, report = _run(functools.partial(studies.bound_study, settings), default_out, **run)
     place = find_results(results)
     verdicts = thoughtful_verdicts(place / EXACT_NAME if place else None, deal_set, mode_list)
     lines = studies.bound_summary(out, verdicts)
     if as_json:
         modes = {x.mode: x.as_dict() for x in lines}
-        click.echo(json.dumps({"folder": str(out), "written": written, "modes": modes}, indent=2))
+        click.echo(json.dumps({"folder": str(out), "written": report.written, "modes": modes}, indent=2))
         return
-    click.echo(f"{out}: {written} chunks written now, {before} before")
+    click.echo(f"{out}: {report.written} chunks written now, {report.already} before")
     click.echo("| mode | deals | UB_1 (upper estimate, 95% CI) | split estimate | thoughtful rate |")
     click.echo("|---|---|---|---|---|")
     for x in lines:
@@ -154,12 +160,12 @@ def losses_command(
     """
     default_out = play_folder.parent / f"losses-{play_folder.name}-k{samples}"
     study = functools.partial(studies.loss_study, play_folder, samples, nodes, exact_unseen)
-    out, written, before = _run(study, default_out, **run)
+    out, report = _run(study, default_out, **run)
     modes = studies.loss_summary(out)
     if as_json:
-        click.echo(json.dumps({"folder": str(out), "written": written, "modes": modes}, indent=2))
+        click.echo(json.dumps({"folder": str(out), "written": report.written, "modes": modes}, indent=2))
         return
-    click.echo(f"{out}: {written} chunks written now, {before} before")
+    click.echo(f"{out}: {report.written} chunks written now, {report.already} before")
     for name in ("unseen", "kind"):
         click.echo(f"\nby {name}:")
         click.echo(f"| mode | {name} | decisions | sampled loss, mean | sampled loss per game | exact loss, mean (n) |")
