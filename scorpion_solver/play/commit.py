@@ -208,14 +208,9 @@ def _distinct(pairs: list[RevealingPair], rules: Rules) -> list[RevealingPair]:
 
 def _first_commitment(view: Observation, line: tuple[Move, ...], rules: Rules) -> tuple | None:
     """The position (up to interchangeable columns) the solver's line reaches by its first reveal, on the stand-in."""
-    unknown = set(view.hidden_slots())
-    tail_unknown = any(i < 0 for i, _ in unknown)
-    position = view.stand_in()
     for move in line:
-        after = apply_move(position, move, rules)
-        if (move.is_tail and tail_unknown) or any(
-            (i, j) in unknown for i in range(len(after.hidden)) for j in range(after.hidden[i], position.hidden[i])
-        ):
-            return symmetric_key(after)
-        position = after
+        following = view.after(move, rules)
+        if following is None:  # the move reveals a card
+            return symmetric_key(apply_move(view.stand_in(), move, rules))
+        view = following
     return None
