@@ -39,6 +39,7 @@ from ..game.deal import deal
 from ..game.engine import Move, apply_move, parse_moves
 from ..game.rules import Rules, get_rules
 from ..game.view import Observation, sample_positions
+from ..solver.judge import judge_move
 from ..solver.result import LOST, WON, Limits
 from .exact import ExactEndgame
 
@@ -71,6 +72,10 @@ def decision_losses(
     from ..solver.search import solve  # numba loads on first use
 
     limits = Limits(nodes=nodes, memory_mb=64)
+
+    def run(position):
+        return solve(position, rules, limits, shorten=False)
+
     endgame = ExactEndgame(rules, max_unseen=exact_unseen)
     rows = []
     for step, move in enumerate(moves):
@@ -79,19 +84,16 @@ def decision_losses(
         layouts = sample_positions(view, 1 if unseen <= 1 else samples, seed + step)
         before = after = unknown = 0
         for layout in layouts:
-            root = solve(layout, rules, limits, shorten=False)
+            root = run(layout)
             if root.status == LOST:
                 continue
             if root.status != WON:
                 unknown += 1
                 continue
             before += 1
-            if root.line[:1] == (move,):
-                after += 1
-                continue
-            result = solve(apply_move(layout, move, rules), rules, limits, shorten=False)
-            after += result.status == WON
-            unknown += result.status not in (WON, LOST)
+            judged = judge_move(layout, move, root, rules, run, solve_known=False)  # the root's own move: no solve
+            after += judged.status == WON
+            unknown += judged.status not in (WON, LOST)
         exact_before = exact_after = exact_share = None
         if 2 <= unseen <= exact_unseen:
             exact_before = endgame.value(view)
