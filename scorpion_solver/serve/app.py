@@ -33,6 +33,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..analysis.hint_reasons import fair_hint_reason
 from ..batch.deal_grades import GRADES, grade_deals
 from ..game.engine import apply_move, parse_move, parse_moves
 from ..game.view import Observation
@@ -441,6 +442,8 @@ def create_app(config: Config) -> Starlette:
             raise server._stale(game_id)
         # counted once answered: a refused or dropped request gave the player nothing
         server.store.add_event(game_id, kind, table.ply, {"samples": samples} if kind == "fair" else None)
+        if kind == "fair":
+            result["reason"] = fair_hint_reason(call[1], result, rules)  # the top move's, from the view (call[1])
         return JSONResponse({"hint": _translate_hint(kind, result, perm), "kind": kind, "version": row.version})
 
     async def analysis(request: Request):
@@ -502,6 +505,10 @@ def create_app(config: Config) -> Starlette:
             name="static",
         ),
     ]
+
+    from .lessons import learning_routes  # the lessons build on this module's Server: imported here, not above
+
+    routes += learning_routes(server, guarded)
 
     async def http_error(request: Request, exc: HTTPException):
         message = {404: "no such page or API path", 405: "method not allowed here"}.get(exc.status_code, exc.detail)
