@@ -391,7 +391,7 @@ def test_a_king_stays_in_the_empty_column_the_player_chose(client, tmp_path):
     assert run.exit_code == 0, run.output
     # a refusal names the columns the player sees
     r = client.post(f"/api/games/{game['id']}/move", json={"move": f"{card}:{src}>1", "version": after["version"]})
-    assert r.status_code == 400 and f"{card} is in column {other}, not {src}" in r.json()["error"]
+    assert r.status_code == 400 and f"{card} is in column {other}, not in column {src}" in r.json()["error"]
     nxt = after["legal"][0]["move"]
     assert move(client, after, nxt)["moves"][-1] == nxt
 

@@ -36,8 +36,9 @@ from typing import Sequence
 import numpy as np
 
 from .cards import NUM_CARDS, RUN_LENGTH, card_text, run_of_suit
-from .engine import Move, apply_move, legal_moves, play
+from .engine import Move, MoveError, apply_move, legal_moves
 from .position import NUM_COLUMNS, TAIL_SIZE, Position
+from .refusals import refusal_text
 from .rules import CLEAR, Rules
 
 UNKNOWN = -1  # a hidden slot whose card the player has not seen
@@ -207,7 +208,9 @@ class Observation:
 
     def _play(self, move: Move, cards: Sequence[int], rules: Rules) -> tuple["Observation", int]:
         """The view after ``move`` and how many of ``cards`` (a prefix) it turned up."""
-        play(self.stand_in(), move, rules)  # MoveError (a ValueError) saying why, when it is not legal
+        why = refusal_text(self.stand_in(), move, rules)  # from the view: the stand-in's hidden cards are made up
+        if why:
+            raise MoveError(why)
         view, used = self, 0
 
         def take(slots: list[tuple[int, int]], what: str) -> None:

@@ -361,7 +361,8 @@ def create_app(config: Config) -> Starlette:
             except ApiError as exc:
                 response = JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
             except GameError as exc:
-                response = JSONResponse({"error": str(exc)}, status_code=400)
+                rule = {"rule": exc.rule} if exc.rule else {}
+                response = JSONResponse({"error": str(exc), **rule}, status_code=400)
             # the time spent in the app, apart from the network and the server's queue (benchmarks/bench_serve.py)
             response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - start) * 1000:.3f}"
             return response

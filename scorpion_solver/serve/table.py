@@ -35,10 +35,10 @@ from ..game.engine import (
     legal_moves,
     move_text,
     parse_move,
-    play,
     read_moves,
 )
 from ..game.position import NUM_COLUMNS, Position, run_start
+from ..game.refusals import Refusal, refusal
 from ..game.rules import MODES, TAIL_WHEN_STUCK, Rules, get_rules
 from ..game.view import UNKNOWN, Observation
 from .store import Played
@@ -51,7 +51,14 @@ PLAYING, WON, LOST = "playing", "won", "lost"
 
 
 class GameError(ValueError):
-    """A request the game refuses (illegal move, nothing to undo, ...): 400 with the message."""
+    """A request the game refuses (illegal move, nothing to undo, ...): 400 with the message.
+
+    ``rule`` names the rule a refused move breaks (``game.refusals``), or is None.
+    """
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 def check_mode(mode) -> Rules:
@@ -169,7 +176,7 @@ class Table:
         self._refuse(position, move)
 
     def _refuse(self, position: Position, move: Move) -> NoReturn:
-        """Raise GameError with the engine's reason, told in the columns the player sees."""
+        """Raise GameError saying why, from the player's view only (``game.refusals``), in shown columns."""
         perm = self.perm
         shown = Position(
             tuple(position.columns[e] for e in perm),
@@ -177,13 +184,14 @@ class Table:
             position.tail,
             position.frozen,
         )
-        try:
-            play(shown, move, self.rules)
-        except MoveError as exc:
-            raise GameError(str(exc)) from None
-        # legal in the shown order but not in the engine's: only a whole-column move between the player's
-        # interchangeable columns can be (it changes nothing)
-        raise GameError(f"{move_text(move)} is not legal here: it changes nothing")
+        why = refusal(shown, move, self.rules)
+        if why is None:
+            # legal in the shown order but not in the engine's: only a whole-column move between the player's
+            # interchangeable columns can be (it changes nothing)
+            why = Refusal(
+                "changes-nothing", f"moving all of column {move.src + 1} into an empty column changes nothing."
+            )
+        raise GameError(f"{move_text(move)} is not legal here: {why.sentence}", rule=why.rule)
 
     def push(self, played: Played) -> None:
         """Play a resolved move after the current ply (the redo stack beyond it goes)."""
@@ -271,7 +279,11 @@ class Table:
 
 
 def import_line(number: int, rules: Rules, text: str) -> list[Played]:
-    """A move file's moves (engine notation, ``#`` comments) checked by the engine: GameError on the first bad one."""
+    """A move file's moves (engine notation, ``#`` comments) checked by the engine: GameError on the first bad one.
+
+    A refused move is explained from what the moves before it showed (``game.refusals``): an import must not
+    tell where a card lies that no move has turned up.
+    """
     try:
         moves = read_moves(text)
     except MoveError as exc:
@@ -281,9 +293,9 @@ def import_line(number: int, rules: Rules, text: str) -> list[Played]:
     for k, move in enumerate(moves, start=1):
         if status_of(position, rules) != PLAYING:
             raise GameError(f"move {k}: the game is already over after move {k - 1}")
-        try:
-            position = play(position, move, rules)
-        except MoveError as exc:
-            raise GameError(f"move {k}: {exc}") from None
+        why = refusal(position, move, rules)
+        if why is not None:
+            raise GameError(f"move {k}: {move_text(move)} is not legal here: {why.sentence}", rule=why.rule)
+        position = apply_move(position, move, rules)
         line.append(Played(move_text(move), move_text(move), IDENTITY))
     return line

@@ -1,0 +1,117 @@
+"""Why a move is refused, in words that depend only on what the player sees.
+
+The engine's own reason (``engine.play``'s MoveError) may name where a
+face-down card lies: right for a tool that holds the whole position, a leak
+for a player at the table (``scorpion serve``, a view typed with ``??``).
+:func:`refusal` answers from the face-up cards, the face-down counts, the
+number of tail cards and the swept and frozen suits only: it never reads a
+card in a face-down or tail slot, so two positions with the same view get the
+same :class:`Refusal` (tests/test_refusals.py shuffles the hidden cards to
+check it). A card the player cannot see is "not a face-up card", wherever it
+lies.
+
+Each refusal names the rule it breaks (``rule``, a stable word the served
+pages key on) and says it in one sentence (``sentence``).
+
+==================  ========================================================
+rule                the move breaks
+==================  ========================================================
+``game-over``       no move is legal: the game is won or lost
+``face-up``         only a face-up card can move (the card is face down, in
+                    the tail, or already swept: the player sees none of it)
+``column``          the card lies face up in another column
+``same-column``     a group cannot move onto its own column
+``frozen``          a frozen run, and every card under it, never moves
+``same-suit``       a card goes only onto the next higher card of its suit
+``one-rank-up``     same suit, but not the card one rank higher
+``ace``             nothing goes onto an Ace
+``king``            a King goes on no card: only into an empty column
+``space-king``      only a King (with what lies on it) enters an empty column
+``changes-nothing`` a whole column into an empty column changes nothing
+``tail-once``       the tail is dealt once, and it is gone
+``tail-when-stuck`` classic: the tail only when no other move exists
+==================  ========================================================
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import card_text, is_ace, is_king, suit_of
+from .engine import Move, legal_moves, move_text
+from .position import Position, frozen_floor
+from .rules import SPACE_ANY, Rules
+
+
+class Refusal(NamedTuple):
+    """Why a move is not legal: the rule it breaks and one sentence for the player."""
+
+    rule: str
+    sentence: str
+
+
+def _face_up(pos: Position, card: int) -> tuple[int, int] | None:
+    """(column, index) of ``card`` when it lies face up; None otherwise (a face-down slot is never read)."""
+    for i, col in enumerate(pos.columns):
+        for j in range(pos.hidden[i], len(col)):
+            if col[j] == card:
+                return i, j
+    return None
+
+
+def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
+    """Why ``move`` is not legal in ``pos``, from the player's view only; None when it is legal.
+
+    Reads the face-up cards, the face-down counts, the tail's length and the
+    frozen suits: never the card in a face-down or tail slot.
+    """
+    legal = legal_moves(pos, rules)  # the legal moves depend on the view alone (game/view.py)
+    if move in legal:
+        return None
+    if not legal:
+        return Refusal("game-over", "the game is over: no move is legal any more.")
+    if move.is_tail:
+        return _tail_refusal(pos)
+    name = card_text(move.card)
+    if move.src == move.dst:
+        return Refusal("same-column", f"{name} cannot move onto its own column {move.src + 1}.")
+    where = _face_up(pos, move.card)
+    if where is None:
+        return Refusal("face-up", f"{name} is not a face-up card: only a face-up card can move.")
+    column, index = where
+    if column != move.src:
+        return Refusal("column", f"{name} is in column {column + 1}, not in column {move.src + 1}.")
+    if index < frozen_floor(pos, column):
+        return Refusal(
+            "frozen", f"{name} is in or under a frozen run: a completed run and what lies under it never move."
+        )
+    target = pos.top(move.dst)
+    if target is None:
+        if rules.space != SPACE_ANY and not is_king(move.card):
+            return Refusal("space-king", f"{name} cannot go into an empty column: only a King may go there.")
+        return Refusal("changes-nothing", f"moving all of column {move.src + 1} into an empty column changes nothing.")
+    on = card_text(target)
+    if is_king(move.card):
+        return Refusal("king", f"{name} cannot go on {on}: a King goes on no card, only into an empty column.")
+    if is_ace(target):
+        return Refusal("ace", f"{name} cannot go on {on}: nothing goes onto an Ace.")
+    wanted = card_text(target - 1)
+    if suit_of(move.card) != suit_of(target):
+        return Refusal(
+            "same-suit",
+            f"{name} cannot go on {on}: a card goes only on the next higher card of its own suit "
+            f"({name} on {card_text(move.card + 1)}).",
+        )
+    return Refusal("one-rank-up", f"{name} cannot go on {on}: only {wanted}, one rank lower, goes on {on}.")
+
+
+def _tail_refusal(pos: Position) -> Refusal:
+    if not pos.tail:
+        return Refusal("tail-once", "the tail has been dealt already: it is dealt once, onto columns 1, 2 and 3.")
+    return Refusal("tail-when-stuck", "in classic the tail may be dealt only when no other move exists.")
+
+
+def refusal_text(pos: Position, move: Move, rules: Rules) -> str:
+    """``MOVE is not legal here: SENTENCE`` (empty when the move is legal)."""
+    why = refusal(pos, move, rules)
+    return "" if why is None else f"{move_text(move)} is not legal here: {why.sentence}"
