@@ -187,7 +187,7 @@ class LessonServer(Server):
             "say": lesson.done if done else step.say,
             "highlight": [] if done else list(step.highlight),
             "done": done,
-            "finished_before": self.store.finished(row.id),
+            "finished_before": self.store.finished(lesson.number),
         }
         return state
 

@@ -81,10 +81,24 @@
     document.title = "Scorpion: " + state.title;
   }
 
+  // The rule book's section (/rules, docs/rules.md) for each rule a refusal names (game/refusals.py).
+  var RULE_SECTIONS = {
+    "same-suit": "1-building", "one-rank-up": "1-building", ace: "1-building", king: "1-building",
+    "space-king": "2-spaces", "changes-nothing": "2-spaces", "tail-once": "3-the-tail-deal",
+    "tail-when-stuck": "3-the-tail-deal", frozen: "classic", "face-up": "moves", column: "moves",
+    "same-column": "moves", "game-over": "both-modes"
+  };
+
   function showRefusal(data) {
     var why = byId("lesson-why");
-    why.textContent = "Not allowed: " + (data.error || "the server refused that move") +
-      (data.rule ? " (rule: " + data.rule + ")" : "");
+    why.textContent = "Not allowed: " + (data.error || "the server refused that move").replace(/^\S+ is not legal here: /, "") + " ";
+    why.dataset.rule = data.rule || "";
+    if (data.rule) {
+      var link = document.createElement("a");
+      link.href = "/rules#" + (RULE_SECTIONS[data.rule] || "moves");
+      link.textContent = "The rule (" + data.rule + ")";
+      why.appendChild(link);
+    }
     why.hidden = false;
   }
 
