@@ -196,6 +196,7 @@
     var target = focusTarget();
     target.tabIndex = 0;
     if (hadFocus) target.focus({ preventScroll: true });
+    document.dispatchEvent(new CustomEvent("scorpion:render", { detail: game }));  // lesson.js marks its cards
   }
 
   function focusTarget() {
@@ -347,7 +348,6 @@
     body.version = game.version;
     body.status = game.status;
     body.picked = picked ? picked.card : "";
-    document.dispatchEvent(new CustomEvent("scorpion:render", { detail: game }));  // lesson.js adds its part
   }
 
   // ---- moving ------------------------------------------------------------------------------------

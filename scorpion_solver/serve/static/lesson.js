@@ -55,14 +55,13 @@
     steps.hidden = lesson.steps.length < 2;
     if (said !== lesson.say) { byId("lesson-say").textContent = lesson.say; said = lesson.say; }
     byId("lesson-try").textContent = lesson.done || state.ply ? "" : lesson.try;
+    byId("tail").classList.toggle("lesson-mark", lesson.highlight.indexOf("tail") >= 0);
     lesson.highlight.forEach(function (card) {
-      if (card === "tail") { byId("tail").classList.add("lesson-mark"); return; }
       document.querySelectorAll('#board .card[data-card="' + card + '"]').forEach(function (node) {
         node.classList.add("lesson-mark");
         node.setAttribute("aria-label", node.getAttribute("aria-label") + ", this lesson's card");
       });
     });
-    if (!lesson.highlight.length) byId("tail").classList.remove("lesson-mark");
     var finished = state.status === "done" || state.status === "won";
     var banner = byId("banner");
     if (finished) {
@@ -76,7 +75,10 @@
     byId("next-lesson").href = "/learn/" + (lesson.number + 1);
     byId("next-lesson").textContent = "Next: lesson " + (lesson.number + 1);
     byId("full-game").hidden = !last;
-    if (state.version !== (showLesson.version || 0)) byId("lesson-why").hidden = true;
+    if (state.version !== (showLesson.version || 0)) {
+      byId("lesson-why").hidden = true;
+      byId("announce").classList.remove("in-lesson");
+    }
     showLesson.version = state.version;
     document.title = "Scorpion: " + state.title;
   }
@@ -100,6 +102,7 @@
       why.appendChild(link);
     }
     why.hidden = false;
+    byId("announce").classList.add("in-lesson");
   }
 
   if (document.body.classList.contains("lesson-page")) {
