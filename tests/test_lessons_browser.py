@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from chromium import launch_or_skip
 from test_lessons import LINES, WRONG, WRONG_RULE
 from test_serve_browser import (
     CORNER,
@@ -27,7 +28,6 @@ from test_serve_browser import (
     running_server,
 )
 
-from chromium import launch_or_skip
 from scorpion_solver.game.engine import parse_move
 from scorpion_solver.game.refusals import refusal
 from scorpion_solver.serve.lessons import lessons
@@ -136,9 +136,7 @@ def tab_to_board(page) -> None:
 
 
 def index_of(page, code: str, col: int) -> int:
-    return page.evaluate(
-        f"window.scorpionGame.state().view.columns[{col}].findIndex(s => s.card === '{code}')"
-    )
+    return page.evaluate(f"window.scorpionGame.state().view.columns[{col}].findIndex(s => s.card === '{code}')")
 
 
 def top_of(page, col: int) -> int:
