@@ -25,6 +25,7 @@ from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.view import Observation
 from scorpion_solver.serve import Config, create_app
 from scorpion_solver.serve.helpers import Budget
+from scorpion_solver.serve.lesson_store import LESSON_SCHEMA
 from scorpion_solver.serve.lessons import lessons
 from scorpion_solver.serve.rules_page import SHIPPED, render_rules, slug
 
@@ -197,6 +198,11 @@ def test_lesson_progress_survives_a_restarted_server(db):
         assert listing["next"] == 2
         again = second.get("/api/lessons/4").json()["game"]
         assert again == state  # the same position, version, step and sentences
+
+
+def test_the_lesson_tables_are_documented_as_created():
+    serve_md = (Path(__file__).resolve().parents[1] / "docs" / "serve.md").read_text(encoding="utf-8")
+    assert LESSON_SCHEMA.strip() in serve_md
 
 
 def test_lesson_games_are_not_games(client):

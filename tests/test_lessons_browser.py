@@ -18,6 +18,7 @@ from test_serve_browser import (
     CORNER,
     DESKTOP,
     PHONE,
+    SOLVER_WAIT,
     card,
     click_move,
     column,
@@ -185,6 +186,8 @@ def test_undo_and_restart_buttons_inside_a_lesson(fresh):
     for ply, move in enumerate(LINES[4].split()[:2], start=1):
         click_move(page, move, ply)
     expect(page.locator("#tail")).to_be_hidden()  # dealt: once
+    page.locator("#hint").click()  # the fair hint says why its top move helps
+    expect(page.locator("#hint-head")).to_contain_text(re.compile(r"Why \S+: it "), timeout=SOLVER_WAIT)
     page.locator("#undo").click()
     expect(page.locator("body")).to_have_attribute("data-ply", "1")
     expect(page.locator("#tail")).to_have_class(re.compile("lesson-mark"))  # the step is the tail again

@@ -350,7 +350,7 @@ def _translate_hint(kind: str, result, perm) -> dict:
     return {"status": status, "line": [shown_text(m, perm) for m in moves]}
 
 
-def create_app(config: Config) -> Starlette:
+def create_app(config: Config, extensions=()) -> Starlette:
     server = Server(config)
 
     def guarded(handler):
@@ -507,9 +507,8 @@ def create_app(config: Config) -> Starlette:
         ),
     ]
 
-    from .lessons import learning_routes  # the lessons build on this module's Server: imported here, not above
-
-    routes += learning_routes(server, guarded)
+    for extend in extensions:  # more pages and routes built on this server (serve/__init__.py: the lessons)
+        routes += extend(server, guarded)
 
     async def http_error(request: Request, exc: HTTPException):
         message = {404: "no such page or API path", 405: "method not allowed here"}.get(exc.status_code, exc.detail)
