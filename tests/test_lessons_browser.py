@@ -88,6 +88,15 @@ def check_refused(page, number: int) -> None:
     expect(page.locator("body")).to_have_attribute("data-ply", "0")
 
 
+def click_wrong_move(page, number: int) -> None:
+    """The lesson's wrong move with two clicks (the card, then the column), and the page's answer to it."""
+    leader, columns = WRONG[number].split(":")
+    source, target = columns.split(">")
+    card(page, leader, int(source)).click(position=CORNER)
+    column(page, int(target)).click()
+    check_refused(page, number)
+
+
 def finish(page, number: int) -> None:
     lesson = lessons()[number - 1]
     expect(page.locator("#banner")).to_have_text(f"Lesson {number} done!")
@@ -104,11 +113,7 @@ def test_a_newcomer_clicks_through_the_four_lessons_and_lands_in_an_easy_full_ga
     for lesson in lessons():
         n = lesson.number
         check_lesson_shown(page, n)
-        leader, columns = WRONG[n].split(":")
-        source, target = columns.split(">")
-        card(page, leader, int(source)).click(position=CORNER)
-        column(page, int(target)).click()
-        check_refused(page, n)
+        click_wrong_move(page, n)
         for ply, move in enumerate(LINES[n].split(), start=1):
             click_move(page, move, ply)
             if n == 4 and ply == 2:  # a reload in the middle of a lesson continues it
@@ -214,11 +219,7 @@ def test_screenshots_of_each_lesson_at_phone_and_desktop_widths(browser, tmp_pat
             n = lesson.number
             page.goto(f"/learn/{n}")
             check_lesson_shown(page, n)
-            leader, columns = WRONG[n].split(":")
-            source, target = columns.split(">")
-            card(page, leader, int(source)).click(position=CORNER)
-            column(page, int(target)).click()
-            check_refused(page, n)
+            click_wrong_move(page, n)
             assert page.evaluate("document.documentElement.scrollWidth") <= size[0]  # fits the width
             path = folder / f"serve-lesson{n}-{name}.png"
             page.screenshot(path=str(path), full_page=True)

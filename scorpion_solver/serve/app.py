@@ -195,6 +195,19 @@ class Server:
             409, "the game changed in another tab or request: here is its current state", game=self.state(game_id)
         )
 
+    async def help(self, game_id, call: tuple, current) -> dict:
+        """A solver call in the pool for the game as it is now: 503 when the pool is full, 409 (with the
+        current state) when the player moved on before it ran or while it ran (``current()`` is False)."""
+        try:
+            result = await self.pool.run(*call, still_current=current)
+        except helpers.PoolFull as exc:
+            raise ApiError(503, str(exc), retry=True) from None
+        except helpers.Stale:
+            raise self._stale(game_id) from None
+        if not current():
+            raise self._stale(game_id)
+        return result
+
     def create(self, data: dict) -> int:
         rules = check_mode(data.get("mode", "clear"))
         grade = None
@@ -433,14 +446,7 @@ def create_app(config: Config, extensions=()) -> Starlette:
         else:
             call = (helpers.peek, table.position, rules, budget.peek())
 
-        try:
-            result = await server.pool.run(*call, still_current=current)
-        except helpers.PoolFull as exc:
-            raise ApiError(503, str(exc), retry=True) from None
-        except helpers.Stale:
-            raise server._stale(game_id) from None
-        if not current():
-            raise server._stale(game_id)
+        result = await server.help(game_id, call, current)
         # counted once answered: a refused or dropped request gave the player nothing
         server.store.add_event(game_id, kind, table.ply, {"samples": samples} if kind == "fair" else None)
         if kind == "fair":

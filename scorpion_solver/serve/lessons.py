@@ -263,17 +263,9 @@ def learning_routes(server: Server, guarded) -> list[Route]:
         def current() -> bool:
             return learning.store.game(number, table.rules.name).version == row.version
 
-        try:
-            limits = server.config.budget.fair()
-            result = await server.pool.run(
-                helpers.fair, view, table.rules, samples, row.version, limits, current, still_current=current
-            )
-        except helpers.PoolFull as exc:
-            raise ApiError(503, str(exc), retry=True) from None
-        except helpers.Stale:
-            raise learning._stale(number) from None
-        if not current():
-            raise learning._stale(number)
+        limits = server.config.budget.fair()
+        call = (helpers.fair, view, table.rules, samples, row.version, limits, current)
+        result = await learning.help(number, call, current)
         result["reason"] = fair_hint_reason(view, result, table.rules)
         return JSONResponse(
             {"hint": _translate_hint("fair", result, table.perm), "kind": "fair", "version": row.version}
