@@ -243,3 +243,18 @@ def test_the_rules_page_prints_without_buttons_in_black_on_white(fresh):
         " getComputedStyle(document.querySelector('.rule-book pre')).backgroundColor]"
     )
     assert colours == ["rgb(255, 255, 255)", "rgb(0, 0, 0)", "rgb(255, 255, 255)"]
+
+
+def test_a_lesson_prints_its_cards_in_black_on_white_without_buttons(fresh):
+    page = fresh
+    page.goto("/learn/1")
+    check_lesson_shown(page, 1)
+    page.emulate_media(media="print")
+    expect(page.locator("#hint")).to_be_hidden()
+    expect(page.locator("#undo")).to_be_hidden()
+    inks = page.evaluate(
+        """[...document.querySelectorAll('#board .card')].map(c => [getComputedStyle(c).backgroundColor,
+             getComputedStyle(c.querySelector('.corner')).color])"""
+    )
+    assert len(inks) == 26 and set(map(tuple, inks)) == {("rgb(255, 255, 255)", "rgb(0, 0, 0)")}
+    assert page.evaluate("getComputedStyle(document.getElementById('table')).backgroundImage") == "none"
