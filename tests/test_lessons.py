@@ -31,6 +31,7 @@ from scorpion_solver.serve.rules_page import SHIPPED, render_rules, slug
 
 CLEAR, CLASSIC = get_rules("clear"), get_rules("classic")
 SMALL = Budget(fair_nodes=2_000, peek_nodes=300_000, seconds=None)
+BASE = "http://127.0.0.1:8765"  # a name the server answers to (serve/guard.py)
 DOCS_RULES = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 
 # each lesson: the wrong move its page invites, and a line that meets every goal (the page's own sentences say it)
@@ -46,7 +47,7 @@ def db(tmp_path):
 
 @pytest.fixture
 def client(db):
-    with TestClient(create_app(Config(db=db, budget=SMALL))) as c:
+    with TestClient(create_app(Config(db=db, budget=SMALL)), base_url=BASE) as c:
         yield c
 
 
@@ -167,7 +168,7 @@ def test_a_finished_lesson_stays_done_after_undo_and_refuses_moves_until_undone(
         ("POST", "/api/lessons/1/move", {"move": "5H:3>1", "version": 7}, 409),  # stale
         ("POST", "/api/lessons/1/move", {"move": "ZZ:1>2", "version": 0}, 400),
         ("POST", "/api/lessons/1/undo", {"version": 0}, 400),  # nothing to undo
-        ("POST", "/api/lessons/1/hint", {"kind": "peek", "version": 0}, 400),
+        ("POST", "/api/lessons/1/hint", {"kind": "peek", "version": 0}, 403),  # a lesson never peeks
         ("GET", "/learn/5", None, 404),
         ("GET", "/learn/lesson-1", None, 404),
         ("GET", "/api/games/lesson-1", None, 404),  # a lesson id in a game URL
@@ -182,17 +183,20 @@ def test_bad_lesson_requests_are_refused_and_change_nothing(client, db, method, 
     before = dump(db)
     r = client.request(method, path, json=body)
     assert r.status_code == status, r.text
-    assert isinstance(r.json()["error"], str) and r.json()["error"]
+    if path.startswith("/api/"):
+        assert isinstance(r.json()["error"], str) and r.json()["error"]
+    else:  # an address a person opens: an error page that says what is wrong
+        assert r.headers["content-type"].startswith("text/html") and re.search(r"no (lesson|game) ", r.text), r.text
     assert dump(db) == before
 
 
 def test_lesson_progress_survives_a_restarted_server(db):
-    with TestClient(create_app(Config(db=db, budget=SMALL))) as first:
+    with TestClient(create_app(Config(db=db, budget=SMALL)), base_url=BASE) as first:
         lesson_move(first, 1, first.get("/api/lessons/1").json()["game"], "5H:3>1")
         state = first.get("/api/lessons/4").json()["game"]
         for move in ("2H:2>1", "tail"):
             state = lesson_move(first, 4, state, move)["game"]
-    with TestClient(create_app(Config(db=db, budget=SMALL))) as second:
+    with TestClient(create_app(Config(db=db, budget=SMALL)), base_url=BASE) as second:
         listing = second.get("/api/lessons").json()
         assert [item["status"] for item in listing["lessons"]] == ["done", "new", "new", "started"]
         assert listing["next"] == 2

@@ -8,6 +8,7 @@ position's. The no-leak test reads every response of a whole game.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -52,10 +53,11 @@ from scorpion_solver.solver.result import Limits
 
 CLEAR, CLASSIC = get_rules("clear"), get_rules("classic")
 SMALL = Budget(fair_nodes=2_000, peek_nodes=300_000, seconds=None)
+JSON_TYPE = {"Content-Type": "application/json"}
 
 
 def make_client(db, budget=SMALL, **extra) -> TestClient:
-    return TestClient(create_app(Config(db=db, budget=budget, **extra)))
+    return TestClient(create_app(Config(db=db, budget=budget, **extra)), base_url="http://127.0.0.1:8765")
 
 
 @pytest.fixture
@@ -167,7 +169,10 @@ def test_restart_replays_the_deal_and_keeps_the_earlier_moves(client, db):
     assert game["ply"] == 0 and game["moves"] == [] and game["view"] == start["view"] and not game["can_redo"]
     assert game["version"] == start["version"] + 5
     with sqlite3.connect(db) as con:
-        kept = con.execute("SELECT attempt, move FROM moves WHERE game_id = ? ORDER BY id", (game["id"],)).fetchall()
+        kept = con.execute(
+                "SELECT attempt, move FROM moves WHERE game_id = (SELECT id FROM games WHERE token = ?) ORDER BY id",
+                (game["id"],),
+            ).fetchall()
     assert kept == [(0, m) for m in line[:4]]
     game = move(client, game, line[0])
     assert game["moves"] == line[:1]
@@ -235,7 +240,13 @@ def test_export_is_read_by_analyze_and_import_continues_it(client, tmp_path):
     assert run.exit_code == 0, run.output
     report = json.loads(run.output)
     assert report["moves_played"] == 10
+    # mid-game the analysis reads the hidden cards: refused with peeking off, a recorded peek once it is on
+    refused = client.post(f"/api/games/{game['id']}/analysis", json={})
+    assert refused.status_code == 403 and "switch peeking on" in refused.json()["error"]
+    assert client.get("/api/stats").json()["modes"]["clear"]["peeks"] == 0
+    game = post(client, game, "peek", on=True)
     api = client.post(f"/api/games/{game['id']}/analysis", json={}).json()["analysis"]
+    assert client.get("/api/stats").json()["modes"]["clear"]["peeks"] == 1
     assert (api["fatal_index"], api["final_status"], api["finding"]) == (
         report["fatal_index"],
         report["final_status"],
@@ -259,6 +270,9 @@ def test_statistics_count_wins_losses_streak_and_help(client):
     for text in line:
         lost = move(client, lost, text)
     new_game(client, 7)  # in play: counted as a game, not as finished
+    imported = new_game(client, 5, moves=" ".join(solver_line(5)))  # a won import: kept, never a win of the player
+    assert imported["status"] == "won" and imported["imported"] is True and won["imported"] is False
+    assert [g["imported"] for g in client.get("/api/games").json()["games"]] == [True, False, False, False]
     stats = client.get("/api/stats").json()["modes"]["clear"]
     low, high = wilson_interval(1, 2)
     assert stats == {
@@ -273,6 +287,7 @@ def test_statistics_count_wins_losses_streak_and_help(client):
         "fair_hints": 1,
         "peeks": 0,
         "peeked_games": 0,
+        "imported": 1,
     }
 
 
@@ -320,7 +335,11 @@ def test_peek_is_refused_until_switched_on_and_is_recorded(client, db):
         assert r.status_code == 403 and "peeking" in r.json()["error"]
     r = client.post(f"/api/games/{game['id']}/peek", json={"on": False})
     assert r.status_code == 400
-    game = client.post(f"/api/games/{game['id']}/peek", json={"on": True}).json()["game"]
+    r = client.post(f"/api/games/{game['id']}/peek", json={"on": True})
+    assert r.status_code == 400 and r.json()["error"] == "'version' is missing"
+    r = client.post(f"/api/games/{game['id']}/peek", json={"on": True, "version": game["version"] + 1})
+    assert r.status_code == 409 and r.json()["game"]["peek"] is False
+    game = client.post(f"/api/games/{game['id']}/peek", json={"on": True, "version": game["version"]}).json()["game"]
     assert game["peek"] is True and game["peeked"] is True
     winnable = client.post(f"/api/games/{game['id']}/hint", json={"kind": "winnable", "version": game["version"]})
     assert winnable.json()["hint"]["status"] == "won"  # the JSON vocabulary: a win exists
@@ -330,7 +349,13 @@ def test_peek_is_refused_until_switched_on_and_is_recorded(client, db):
         position = apply_move(position, parse_move(text), CLEAR)
     assert line["hint"]["status"] == "won" and is_won(position, CLEAR)
     with sqlite3.connect(db) as con:
-        kinds = [k for (k,) in con.execute("SELECT kind FROM events WHERE game_id = ? ORDER BY id", (game["id"],))]
+        kinds = [
+            k
+            for (k,) in con.execute(
+                "SELECT kind FROM events WHERE game_id = (SELECT id FROM games WHERE token = ?) ORDER BY id",
+                (game["id"],),
+            )
+        ]
     assert kinds == ["peek_on", "winnable", "line"]
     assert client.get("/api/stats").json()["modes"]["clear"]["peeks"] == 2
 
@@ -424,7 +449,7 @@ def test_no_response_of_a_whole_game_shows_a_card_before_it_is_revealed(client):
         assert response.status_code == 200, path
         check(response, position)
     r = client.get("/?deal=5&mode=clear", follow_redirects=False)
-    game_id = int(r.headers["location"].rsplit("/", 1)[1])
+    game_id = r.headers["location"].rsplit("/", 1)[1]
     check(client.get(r.headers["location"]), position)
     game = client.get(f"/api/games/{game_id}").json()["game"]
     for k, text in enumerate(line):
@@ -469,16 +494,21 @@ def test_no_response_of_a_whole_game_shows_a_card_before_it_is_revealed(client):
     ],
 )
 def test_bad_requests_are_4xx_json(client, body, status, words):
-    r = client.post("/api/games", content=body)
+    r = client.post("/api/games", content=body, headers=JSON_TYPE)
     assert r.status_code == status and words in r.json()["error"]
 
 
 def test_unknown_games_paths_and_methods_are_4xx_json(client):
     assert client.get("/api/games/999").status_code == 404
     assert client.get("/api/games/abc").json() == {"error": "no game 'abc'"}
-    assert client.get("/game/999").status_code == 404
-    assert client.get("/nowhere").json()["error"] == "no such page or API path"
+    assert client.get("/api/games/AAAAAAAAAAAAAAAAAAAAAA").json() == {"error": "no game 'AAAAAAAAAAAAAAAAAAAAAA'"}
+    assert client.get("/api/nowhere").json()["error"] == "no such page or API path"
     assert client.delete("/api/games").status_code == 405
+    # an address a person opens gets a page, not JSON
+    for path, words in (("/game/999", "404: no game &#x27;999&#x27;"), ("/nowhere", "404: no such page or API path")):
+        r = client.get(path)
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html") and words in r.text
+        assert '<a href="/">Back to the start page</a>' in r.text
     game = new_game(client)
     r = client.post(f"/api/games/{game['id']}/move", json={"move": "ZZ:1>2", "version": game["version"]})
     assert r.status_code == 400 and "not a move" in r.json()["error"]
@@ -504,8 +534,9 @@ KEYS = st.sampled_from(["move", "version", "ply", "kind", "samples", "on", "deal
 @pytest.fixture(scope="module")
 def fuzz_client(tmp_path_factory):
     tiny = Budget(fair_nodes=200, peek_nodes=2_000, seconds=0.5)
-    with make_client(tmp_path_factory.mktemp("fuzz") / "g.sqlite3", tiny) as c:
-        new_game(c)
+    tokens = (f"fuzzgame{n:04d}" for n in itertools.count(1))
+    with make_client(tmp_path_factory.mktemp("fuzz") / "g.sqlite3", tiny, tokens=lambda: next(tokens)) as c:
+        new_game(c)  # its id: fuzzgame0001
         yield c
 
 
@@ -513,7 +544,8 @@ def fuzz_client(tmp_path_factory):
 @given(
     method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"]),
     path=st.sampled_from(PATHS),
-    game=st.sampled_from(["1", "2", "999999", "x", "-1", "1e3"]),
+    game=st.sampled_from(["fuzzgame0001", "fuzzgame0002", "1", "999999", "x", "-1", "1e3"]),
+    kind=st.sampled_from(["application/json", "application/json; charset=utf-8", "text/plain", None]),
     body=st.one_of(
         st.binary(max_size=40),
         JSON.map(lambda v: json.dumps(v).encode()),
@@ -524,20 +556,25 @@ def fuzz_client(tmp_path_factory):
     use_version=st.booleans(),
     pick_legal=st.booleans(),
 )
-def test_random_requests_answer_2xx_or_4xx_json(fuzz_client, method, path, game, body, use_version, pick_legal):
+def test_random_requests_answer_2xx_or_4xx_json(fuzz_client, method, path, game, kind, body, use_version, pick_legal):
     try:
         data = json.loads(body)
     except ValueError:
         data = None
     if use_version and isinstance(data, dict):
-        current = fuzz_client.get("/api/games/1").json()["game"]
+        current = fuzz_client.get("/api/games/fuzzgame0001").json()["game"]
         data["version"] = current["version"]
         if pick_legal and current["legal"]:
             data["move"] = current["legal"][0]["move"]
         body = json.dumps(data).encode()
-    r = fuzz_client.request(method, path.replace("{id}", game), content=body, follow_redirects=False)
+    headers = {"Content-Type": kind} if kind else {}
+    r = fuzz_client.request(method, path.replace("{id}", game), content=body, headers=headers, follow_redirects=False)
     assert r.status_code < 500 or r.status_code == 503, (method, path, body, r.text)
-    if r.status_code >= 400:
+    if r.status_code >= 400 and path.startswith("/api/"):
+        assert isinstance(r.json()["error"], str)
+    elif r.status_code >= 400 and r.headers["content-type"].startswith("text/html"):  # a page a person opened
+        assert f"{r.status_code}: " in r.text
+    elif r.status_code >= 400:  # refused before any route (serve.guard): JSON
         assert isinstance(r.json()["error"], str)
     if path.startswith("/api/") and not path.endswith("export") and r.status_code < 300:
         r.json()
@@ -746,7 +783,9 @@ def test_after_a_loss_the_analysis_finds_the_fatal_move_and_its_alternative_wins
     while moves := legal_moves(position, CLEAR):
         position = apply_move(position, moves[0], CLEAR)
         line.append(move_text(moves[0]))
-    game = new_game(client, 5, moves="\n".join(line))
+    game = new_game(client, 5)  # played on the board, not imported: an imported game never counts
+    for text in line:
+        game = move(client, game, text)
     assert game["status"] == "lost"
     analysis = client.post(f"/api/games/{game['id']}/analysis", json={}).json()["analysis"]
     assert analysis["finding"] == "fatal" and analysis["final_status"] == "lost"
@@ -767,7 +806,7 @@ def test_an_oversized_body_without_a_length_is_refused_while_it_streams(client):
         for _ in range(100):
             yield b" " * 4096
 
-    r = client.post("/api/games", content=chunks())
+    r = client.post("/api/games", content=chunks(), headers=JSON_TYPE)
     assert r.status_code == 413 and "larger than" in r.json()["error"]
 
 

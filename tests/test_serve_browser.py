@@ -240,7 +240,7 @@ def test_deal_5_played_to_the_announced_win_by_clicking_the_solvers_line(page):
             expect(announced(page)).to_contain_text("Turned up " + ", ".join(card_name(c) for c in turned))
         if ply % 13 == 0 or ply == len(line):
             assert drawn(page) == seen_columns(position), f"after move {ply}"
-    expect(page.locator("#banner")).to_have_text("You won!")
+    expect(page.locator("#banner")).to_have_text("You won! New game")
     expect(announced(page)).to_contain_text("You won")
     expect(page.locator("body")).to_have_attribute("data-status", "won")
     assert page.locator("#board .card").count() == 0  # Clear runs: every run swept
@@ -356,7 +356,7 @@ def test_a_lost_line_ends_announced_lost(page):
     for ply, move in enumerate(line, start=1):
         click_move(page, move, ply)
     expect(page.locator("body")).to_have_attribute("data-status", "lost")
-    expect(page.locator("#banner")).to_have_text("Lost: no legal move remains.")
+    expect(page.locator("#banner")).to_have_text("Lost: no legal move remains. New game")
     expect(announced(page)).to_contain_text("Lost: no legal move remains")
     assert drawn(page) == seen_columns(replay(deal(LOST_DEAL, CLEAR), parse_moves(" ".join(line)), CLEAR))
 
@@ -430,7 +430,7 @@ def test_after_a_lost_game_the_analysis_jumps_to_the_fatal_move_to_try_the_alter
     open_game(page, WON_DEAL)
     for ply, move in enumerate(line, start=1):
         click_move(page, move, ply)
-    expect(page.locator("#banner")).to_have_text("Lost: no legal move remains.")
+    expect(page.locator("#banner")).to_have_text("Lost: no legal move remains. New game")
     page.locator("#analyze").click()
     fatal, alternative = expected["fatal_index"], expected["alternative"]
     expect(page.locator("#analysis")).to_have_text(
@@ -508,8 +508,8 @@ def test_start_page_opens_a_deal_and_lists_it_and_the_statistics_page_counts_gam
     expect(rows).to_have_count(len(stats))
     for mode, numbers in stats.items():
         cells = page.locator(f'#stats tbody tr[data-mode="{mode}"] td')
-        expect(cells.nth(1)).to_have_text(str(numbers["games"]))
-        expect(cells.nth(3)).to_have_text(str(numbers["won"]))
+        expect(cells.nth(4)).to_have_text(str(numbers["games"]))
+        expect(cells.nth(2)).to_have_text(str(numbers["won"]))
 
 
 def test_a_king_goes_into_the_empty_column_the_player_chose(page):
@@ -607,15 +607,15 @@ def test_done_when_deal_5_won_with_an_undo_and_a_fair_hint_then_a_restart_finds_
         expect(page.locator("#hint-list li").first).to_be_visible(timeout=SOLVER_WAIT)
         for ply, move in enumerate(line[1:], start=2):
             click_move(page, move, ply)
-        expect(page.locator("#banner")).to_have_text("You won!")
+        expect(page.locator("#banner")).to_have_text("You won! New game")
         context.close()  # the player closes the browser
     with running_server(db) as base:  # and starts the server again
         context = browser.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]}, base_url=base)
         page = context.new_page()
         page.goto("/stats")
         cells = page.locator('#stats tbody tr[data-mode="clear"] td')
-        expect(cells.nth(1)).to_have_text("1")  # games
-        expect(cells.nth(3)).to_have_text("1")  # won
+        expect(cells.nth(4)).to_have_text("1")  # games
+        expect(cells.nth(2)).to_have_text("1")  # won
         with urllib.request.urlopen(base + "/api/stats") as answer:
             clear = json.load(answer)["modes"]["clear"]
         assert (clear["games"], clear["won"], clear["fair_hints"]) == (1, 1, 1)

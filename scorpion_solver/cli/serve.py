@@ -15,6 +15,9 @@ import click
 from .common import UserError, notify_loading, user_errors
 
 
+WILDCARDS = ("0.0.0.0", "::", "")  # every address of the machine: not a name a browser sends
+
+
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -47,8 +50,16 @@ def _check_port(host: str, port: int) -> None:
     help="The games database (SQLite) [default: scorpion-solver/games.sqlite3 in XDG_DATA_HOME or ~/.local/share].",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Another name this server answers to (repeatable), e.g. the machine's name when --host is not loopback; "
+    "requests naming any other host are refused (DNS rebinding).",
+)
 @user_errors
-def serve_command(host: str, port: int, db: str | None, open_browser: bool) -> None:
+def serve_command(host: str, port: int, db: str | None, open_browser: bool, allow_hosts: tuple[str, ...]) -> None:
     """Play Scorpion in a browser: deals, undo and redo, fair hints, peeking, statistics.
 
     The server holds the cards; the page gets only what a player sees. Every
@@ -58,6 +69,7 @@ def serve_command(host: str, port: int, db: str | None, open_browser: bool) -> N
     import uvicorn
 
     from ..serve import Config, create_app
+    from ..serve.guard import LOOPBACK_NAMES
     from ..serve.store import default_path
 
     path = Path(db) if db else default_path()
@@ -67,7 +79,8 @@ def serve_command(host: str, port: int, db: str | None, open_browser: bool) -> N
         )
     _check_port(host, port)
     try:
-        app = create_app(Config(db=path))
+        names = (*LOOPBACK_NAMES, *([] if host in WILDCARDS else [host]), *allow_hosts)
+        app = create_app(Config(db=path, allowed_hosts=names))
     except sqlite3.Error as exc:
         raise UserError(f"{path}: cannot use the database: {exc}") from None
     shown_host = f"[{host}]" if ":" in host else host

@@ -16,18 +16,23 @@ pool, off the loop.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
+import html
 import json
 import random
 import string
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
 from starlette.routing import Mount, Route
@@ -39,7 +44,8 @@ from ..game.engine import apply_move, parse_move, parse_moves
 from ..game.view import Observation
 from ..play.intervals import wilson_interval
 from . import helpers
-from .store import FINISHED, GameRow, StaleVersion, Store, UnknownGame
+from .guard import LOOPBACK_NAMES, RequestGuard
+from .store import FINISHED, GameRow, StaleVersion, Store, UnknownGame, looks_like_token, new_token
 from .table import IDENTITY, PLAYING, GameError, Table, check_deal, check_mode, import_line, shown_text, status_of
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -51,6 +57,7 @@ DEFAULT_SAMPLES = 30
 RANDOM_DEALS = 1_000_000  # "any" random deal: the deals the committed results cover
 PEEK_KINDS = ("winnable", "peek", "line")
 HINT_KINDS = ("fair", *PEEK_KINDS)
+HINT_DEADLINE = 60.0  # seconds a fair hint may take in all (its layouts' solves each have their own clock)
 
 
 class ApiError(Exception):
@@ -73,6 +80,9 @@ class Config:
     queue: int = 8
     wait_seconds: float = 30.0
     budget: helpers.Budget = helpers.Budget()
+    allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES  # the names the server answers to (serve.guard)
+    hint_deadline: float = HINT_DEADLINE
+    tokens: Callable[[], str] = new_token  # a new game's public id (the tests pass a counter)
 
 
 # ---------------------------------------------------------------------------------
@@ -117,13 +127,6 @@ def _int(data: dict, key: str, required: bool = True, default=None, low=None, hi
     return value
 
 
-def _game_id(request: Request) -> int:
-    text = request.path_params["game_id"]
-    if not text.isascii() or not text.isdigit() or len(text) > 18:
-        raise ApiError(404, f"no game {text[:40]!r}")
-    return int(text)
-
-
 # ---------------------------------------------------------------------------------
 # the app
 
@@ -133,12 +136,22 @@ class Server:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.store = Store(config.db)
+        self.store = Store(config.db, tokens=config.tokens)
         self.pool = helpers.HelpPool(config.workers, config.queue, config.wait_seconds, config.budget)
         self._tables: dict[int, tuple[int, int, Table]] = {}  # id -> (version, attempt, table)
         self._grades: dict[str, dict[int, str]] = {}
 
     # -- games -------------------------------------------------------------------
+
+    def game_id(self, request: Request) -> int:
+        """The database id of the game the address names (its public id, a random token); 404 otherwise."""
+        text = request.path_params["game_id"]
+        try:
+            if not looks_like_token(text):
+                raise UnknownGame(text)
+            return self.store.game_id(text)
+        except UnknownGame:
+            raise ApiError(404, f"no game {text[:40]!r}") from None
 
     def load(self, game_id: int) -> tuple[GameRow, Table]:
         try:
@@ -161,7 +174,7 @@ class Server:
     def _state(self, row: GameRow, table: Table) -> dict:
         status = table.status
         return {
-            "id": row.id,
+            "id": row.token,
             "deal": row.deal,
             "mode": row.mode,
             "grade": row.grade,
@@ -178,6 +191,7 @@ class Server:
             "last": table.last(),
             "hints_asked": row.hints_asked,
             "peeked": row.peek,
+            "imported": row.imported,
         }
 
     def _expect(self, data: dict, row: GameRow, table: Table) -> int:
@@ -194,19 +208,6 @@ class Server:
         return ApiError(
             409, "the game changed in another tab or request: here is its current state", game=self.state(game_id)
         )
-
-    async def help(self, game_id, call: tuple, current) -> dict:
-        """A solver call in the pool for the game as it is now: 503 when the pool is full, 409 (with the
-        current state) when the player moved on before it ran or while it ran (``current()`` is False)."""
-        try:
-            result = await self.pool.run(*call, still_current=current)
-        except helpers.PoolFull as exc:
-            raise ApiError(503, str(exc), retry=True) from None
-        except helpers.Stale:
-            raise self._stale(game_id) from None
-        if not current():
-            raise self._stale(game_id)
-        return result
 
     def create(self, data: dict) -> int:
         rules = check_mode(data.get("mode", "clear"))
@@ -301,7 +302,11 @@ class Server:
         row, table = self.load(game_id)
         if data.get("on") is not True:
             raise ApiError(400, 'peeking can only be switched on ({"on": true}); it stays on for the game')
-        self.store.peek_on(game_id, table.ply)
+        version = self._expect(data, row, table)
+        try:
+            self.store.peek_on(game_id, version, table.ply)
+        except StaleVersion:
+            raise self._stale(game_id) from None
         return self.state(game_id)
 
     def export(self, game_id: int) -> str:
@@ -337,8 +342,33 @@ class Server:
                 "fair_hints": counts.get("fair", 0),
                 "peeks": counts.get("peeks", 0),
                 "peeked_games": counts.get("peeked_games", 0),
+                "imported": counts.get("imported", 0),
             }
-        return {"modes": out, "note": "a game counts by its first finish (won or lost); games in play are not counted"}
+        note = (
+            "a game counts by its first finish (won or lost); games in play are not counted; "
+            "imported games are counted apart (imported), never in the games, the results or the help"
+        )
+        return {"modes": out, "note": note}
+
+
+class HintTimeout(Exception):
+    """A fair hint ran past the app's overall deadline (Config.hint_deadline): 503."""
+
+
+async def _watch_disconnect(request: Request, gone: threading.Event) -> None:
+    """Set ``gone`` when the client goes away (a closed tab, an aborted fetch), so the worker stops."""
+    while not gone.is_set():
+        if await request.is_disconnected():
+            gone.set()
+            return
+        await asyncio.sleep(0.2)
+
+
+def _error(request: Request, status: int, message: str, **extra):
+    """A refusal: JSON for the API, a small page for an address a person opened (a page or a mistyped path)."""
+    if request.url.path.startswith(("/api/", "/static/")):
+        return JSONResponse({"error": message, **extra}, status_code=status)
+    return HTMLResponse(_error_page(status, message), status_code=status)
 
 
 def _shown_moves_text(text: str, perm) -> str:
@@ -351,13 +381,13 @@ def _translate_hint(kind: str, result, perm) -> dict:
             m["move"] = _shown_moves_text(m["move"], perm)
         result["best"] = _shown_moves_text(result["best"], perm) if result["best"] else None
         return result
-    if kind in ("peek", "winnable"):
+    if kind == "winnable":
+        return result
+    if kind == "peek":
         for m in result["moves"]:
             m["move"] = _shown_moves_text(m["move"], perm)
             m["solution"] = _shown_moves_text(m["solution"], perm)
         result["best"] = _shown_moves_text(result["best"], perm) if result["best"] else None
-        if kind == "winnable":
-            return {"status": result["status"], "reason": result["reason"]}
         return result
     status, moves = result
     return {"status": status, "line": [shown_text(m, perm) for m in moves]}
@@ -372,10 +402,10 @@ def create_app(config: Config, extensions=()) -> Starlette:
             try:
                 response = await handler(request)
             except ApiError as exc:
-                response = JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+                response = _error(request, exc.status, exc.message, **exc.extra)
             except GameError as exc:
                 rule = {"rule": exc.rule} if exc.rule else {}
-                response = JSONResponse({"error": str(exc), **rule}, status_code=400)
+                response = _error(request, 400, str(exc), **rule)
             # the time spent in the app, apart from the network and the server's queue (benchmarks/bench_serve.py)
             response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - start) * 1000:.3f}"
             return response
@@ -394,11 +424,11 @@ def create_app(config: Config, extensions=()) -> Starlette:
                     raise ApiError(400, f"deal must be a number from 1, got {text[:40]!r}")
                 data["deal"] = int(text)
             game_id = await run_in_threadpool(server.create, data)
-            return RedirectResponse(f"/game/{game_id}", status_code=303)
+            return RedirectResponse(f"/game/{server.store.game(game_id).token}", status_code=303)
         return _page("index.html")
 
     async def game_page(request: Request):
-        server.load(_game_id(request))
+        server.load(server.game_id(request))
         return _page("game.html")
 
     async def stats_page(request: Request):
@@ -412,18 +442,18 @@ def create_app(config: Config, extensions=()) -> Starlette:
         return JSONResponse({"game": server.state(game_id)}, status_code=201)
 
     async def one_game(request: Request):
-        return JSONResponse({"game": server.state(_game_id(request))})
+        return JSONResponse({"game": server.state(server.game_id(request))})
 
     def action(fn):
         async def run(request: Request):
-            game_id = _game_id(request)
+            game_id = server.game_id(request)
             data = await read_json(request)
             return JSONResponse({"game": fn(game_id, data)})
 
         return run
 
-    async def hint(request: Request):
-        game_id = _game_id(request)
+    async def hint(request: Request, server: Server = server):  # serve/lessons.py passes its LessonServer
+        game_id = server.game_id(request)
         data = await read_json(request)
         row, table = server.load(game_id)
         kind = data.get("kind", "fair")
@@ -435,35 +465,73 @@ def create_app(config: Config, extensions=()) -> Starlette:
         samples = _int(data, "samples", required=False, default=DEFAULT_SAMPLES, low=1, high=MAX_SAMPLES)
         seed = _int(data, "seed", required=False, default=row.version, low=0, high=2**32 - 1)
         budget, rules, perm = config.budget, table.rules, table.perm
+        gone = threading.Event()  # the page closed or dropped the request: the worker stops between layouts
+        deadline = time.monotonic() + config.hint_deadline
 
         def current() -> bool:
-            return server.store.game(game_id).version == row.version
+            return not gone.is_set() and server.store.game(game_id).version == row.version
+
+        def in_time() -> bool:
+            if time.monotonic() > deadline:
+                raise HintTimeout()
+            return current()
 
         if kind == "fair":
-            call = (helpers.fair, Observation.of(table.position), rules, samples, seed, budget.fair(), current)
+            call = (helpers.fair, Observation.of(table.position), rules, samples, seed, budget.fair(), in_time)
         elif kind == "line":
             call = (helpers.line, table.position, rules, budget.peek())
+        elif kind == "winnable":
+            call = (helpers.winnable, table.position, rules, budget.peek())
         else:
             call = (helpers.peek, table.position, rules, budget.peek())
 
-        result = await server.help(game_id, call, current)
+        result = await _help(request, gone, call, current, game_id)
+        if server.store.game(game_id).version != row.version:
+            raise server._stale(game_id)  # the player moved while the solver worked: the answer is for nobody
         # counted once answered: a refused or dropped request gave the player nothing
         server.store.add_event(game_id, kind, table.ply, {"samples": samples} if kind == "fair" else None)
         if kind == "fair":
             result["reason"] = fair_hint_reason(call[1], result, rules)  # the top move's, from the view (call[1])
         return JSONResponse({"hint": _translate_hint(kind, result, perm), "kind": kind, "version": row.version})
 
-    async def analysis(request: Request):
-        game_id = _game_id(request)
-        await read_json(request)
-        row, table = server.load(game_id)
-        server.store.add_event(game_id, "analysis", table.ply)
-        # what the answer is written from, taken now: the table may move on while the solver works
-        played, moves, start, rules = table.line[: table.ply], table.engine_moves(), table.position_at(0), table.rules
+    async def _help(request: Request, gone: threading.Event, call: tuple, current, game_id: int):
+        """Run a solver call in the pool while watching the connection; the refusals it may end in as ApiErrors."""
+        watcher = asyncio.ensure_future(_watch_disconnect(request, gone))
         try:
-            result = await server.pool.run(helpers.analysis, start, moves, rules, config.budget.peek())
+            result = await server.pool.run(*call, still_current=current)
         except helpers.PoolFull as exc:
             raise ApiError(503, str(exc), retry=True) from None
+        except HintTimeout:
+            raise ApiError(
+                503, f"the hint did not finish in {config.hint_deadline:g} s: ask with fewer samples", retry=True
+            ) from None
+        except helpers.Stale:
+            raise server._stale(game_id) from None
+        finally:
+            gone.set()  # stops the watcher; a call still running was asked its question already
+            watcher.cancel()
+        return result
+
+    async def analysis(request: Request):
+        game_id = server.game_id(request)
+        data = await read_json(request)
+        row, table = server.load(game_id)
+        finished = table.status != PLAYING
+        if not finished and not row.peek:
+            raise ApiError(
+                403,
+                "the analysis of a game in play reads the hidden cards: switch peeking on for this game first "
+                "(after the game ends it is open)",
+            )
+        if "version" in data:
+            server._expect(data, row, table)
+        # what the answer is written from, taken now: the table may move on while the solver works
+        played, moves, start, rules = table.line[: table.ply], table.engine_moves(), table.position_at(0), table.rules
+        gone = threading.Event()
+        result = await _help(
+            request, gone, (helpers.analysis, start, moves, rules, config.budget.peek()), lambda: True, game_id
+        )
+        server.store.add_event(game_id, "analysis" if finished else "analysis_unfinished", table.ply)
         index = result["fatal_index"]
         if index:
             before = played[index - 2].perm if index > 1 else IDENTITY
@@ -473,7 +541,7 @@ def create_app(config: Config, extensions=()) -> Starlette:
         return JSONResponse({"analysis": result, "version": row.version})
 
     async def export(request: Request):
-        game_id = _game_id(request)
+        game_id = server.game_id(request)
         row, _ = server.load(game_id)
         return PlainTextResponse(
             server.export(game_id),
@@ -513,16 +581,18 @@ def create_app(config: Config, extensions=()) -> Starlette:
         ),
     ]
 
-    for extend in extensions:  # more pages and routes built on this server (serve/__init__.py: the lessons)
-        routes += extend(server, guarded)
+    for extend in extensions:  # more pages and routes on this server and its hint (serve/__init__.py: the lessons)
+        routes += extend(server, guarded, hint)
 
     async def http_error(request: Request, exc: HTTPException):
         message = {404: "no such page or API path", 405: "method not allowed here"}.get(exc.status_code, exc.detail)
-        return JSONResponse({"error": message}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+        response = _error(request, exc.status_code, message)
+        response.headers.update(getattr(exc, "headers", None) or {})
+        return response
 
     async def unexpected(request: Request, exc: Exception):
-        # a bug, not a user mistake: still one JSON line, no traceback sent to the page
-        return JSONResponse({"error": f"internal error ({type(exc).__name__})"}, status_code=500)
+        # a bug, not a user mistake: still one line, no traceback sent to the page
+        return _error(request, 500, f"internal error ({type(exc).__name__})")
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -530,7 +600,10 @@ def create_app(config: Config, extensions=()) -> Starlette:
         server.pool.shutdown()  # queued solver calls are dropped; a running one ends with its time budget
 
     app = Starlette(
-        routes=routes, exception_handlers={HTTPException: http_error, Exception: unexpected}, lifespan=lifespan
+        routes=routes,
+        exception_handlers={HTTPException: http_error, Exception: unexpected},
+        lifespan=lifespan,
+        middleware=[Middleware(RequestGuard, allowed_hosts=config.allowed_hosts)],
     )
     app.state.server = server
     return app
@@ -544,6 +617,16 @@ def _page_text(name: str) -> str:
 
 def _page(name: str) -> HTMLResponse:
     return HTMLResponse(_page_text(name))
+
+
+def _error_page(status: int, message: str) -> str:
+    """The shared head around a short message and the way back to the start page."""
+    shell = string.Template((PAGES / "page.html").read_text(encoding="utf-8"))
+    body = (
+        '<body class="error-page"><main><h1>' + html.escape(f"{status}: {message}") + "</h1>"
+        '<p><a href="/">Back to the start page</a> to open a deal or a game in progress.</p></main></body>\n'
+    )
+    return shell.substitute(title=f"Scorpion: {status}", body=body)
 
 
 # statuses a game ends in, re-exported for the tests

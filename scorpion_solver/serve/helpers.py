@@ -17,7 +17,8 @@ lost.
 What each kind of help may read:
 
 * ``fair``: only the player's view (``Observation.of``): ``play.fair.fair_hint``;
-* ``winnable``, ``peek``, ``line``: the true position (the player switched peeking on).
+* ``winnable``, ``peek``, ``line``: the true position (the player switched peeking on);
+* ``analysis``: the true position, of a finished game, or of one in play with peeking on.
 """
 
 from __future__ import annotations
@@ -122,6 +123,18 @@ def fair(view: Observation, rules: Rules, samples: int, seed: int, limits: Limit
         return fair_hint(view, rules, samples=samples, seed=seed, limits=limits, keep_going=still_current).as_dict()
     except HintAbandoned:
         raise Stale("the game moved on while this hint was computed") from None
+
+
+def winnable(position: Position, rules: Rules, limits: Limits) -> dict:
+    """Whether a win is still open from the true position: one solve (not a verdict for every move)."""
+    from ..solver.search import solve  # numba loads on first use, not on import
+
+    status = solve(position, rules, limits).status
+    reason = {
+        "won": "winnable: a win is still open from here",
+        "lost": "lost: no line of play wins from here",
+    }.get(status, "unknown: the solver's budget ran out before it decided")
+    return {"status": status, "reason": reason}
 
 
 def peek(position: Position, rules: Rules, limits: Limits) -> dict:

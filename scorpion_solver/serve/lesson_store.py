@@ -38,23 +38,33 @@ LESSON_SCHEMA = __doc__.split("```sql\n")[1].split("```")[0]
 class LessonStore:
     """The lessons table, through the app's :class:`Store` (its connection, lock and transactions)."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, store: Store, modes: dict[int, str]) -> None:
+        self.store, self.modes = store, modes  # modes: each lesson's rules preset
         with store._lock:
             store._db.executescript(LESSON_SCHEMA)
 
     def _row(self, db, number: int):
         return db.execute("SELECT * FROM lessons WHERE number = ?", (number,)).fetchone()
 
-    def game(self, number: int, mode: str) -> GameRow:
-        """The lesson as a game row: ``id`` is ``lesson-N``, ``line`` its current attempt's moves."""
+    def game(self, number: int) -> GameRow:
+        """The lesson as a game row: its public id (``token``) is ``lesson-N``; ``line`` its current moves."""
         with self.store._lock:
             row = self._row(self.store._db, number)
-        if row is None:
-            return GameRow(f"lesson-{number}", None, mode, None, 0, 0, 0, "playing", False, (), 0)
-        line = tuple(Played(move, shown, tuple(perm)) for move, shown, perm in json.loads(row["line"]))
+        stored = json.loads(row["line"]) if row else []
         return GameRow(
-            f"lesson-{number}", None, mode, None, row["version"], row["attempt"], row["ply"], "playing", False, line, 0
+            id=number,
+            token=f"lesson-{number}",
+            deal=None,
+            mode=self.modes[number],
+            grade=None,
+            version=row["version"] if row else 0,
+            attempt=row["attempt"] if row else 0,
+            ply=row["ply"] if row else 0,
+            status="playing",  # not used: a lesson's status is worked out from its position
+            peek=False,
+            line=tuple(Played(move, shown, tuple(perm)) for move, shown, perm in stored),
+            hints_asked=0,
+            imported=False,
         )
 
     def finished(self, number: int) -> bool:

@@ -21,7 +21,6 @@ was finished (the start page's "Learn to play").
 from __future__ import annotations
 
 import functools
-import json
 import re
 import string
 import tomllib
@@ -32,15 +31,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
-from ..analysis.hint_reasons import fair_hint_reason
 from ..game.cards import parse_card, parse_suit
 from ..game.engine import is_won
 from ..game.position import Position
 from ..game.position_text import parse_position
 from ..game.rules import Rules
-from ..game.view import Observation
-from . import helpers
-from .app import DEFAULT_SAMPLES, MAX_SAMPLES, PAGES, ApiError, Server, _int, _translate_hint, read_json
+from .app import PAGES, ApiError, Server, read_json
 from .lesson_store import LessonStore
 from .rules_page import rules_page
 from .store import GameRow
@@ -159,15 +155,17 @@ class LessonServer(Server):
 
     def __init__(self, server: Server) -> None:  # shares the app's database connection, pool and settings
         self.config, self.pool = server.config, server.pool
-        self.store = LessonStore(server.store)
+        self.store = LessonStore(server.store, {lesson.number: lesson.rules.name for lesson in lessons()})
         self._tables = {}
         self._grades = server._grades
 
+    def game_id(self, request: Request) -> int:
+        return lesson_number(request.path_params["number"])
+
     def load(self, number: int) -> tuple[GameRow, Table]:
         lesson = lessons()[number - 1]
-        row = self.store.game(number, lesson.rules.name)
-        table = LessonTable(0, lesson.rules, list(row.line), row.ply, lesson=lesson)
-        return row, table
+        row = self.store.game(number)
+        return row, LessonTable(0, lesson.rules, list(row.line), row.ply, lesson=lesson)
 
     def _state(self, row: GameRow, table: Table) -> dict:
         state = super()._state(row, table)
@@ -227,13 +225,15 @@ class LessonServer(Server):
 # routes and the page
 
 
-def learning_routes(server: Server, guarded) -> list[Route]:
-    """The lessons' pages and API and the rules page (docs/serve.md, "Learning"), answered as the game's are."""
+def learning_routes(server: Server, guarded, hint) -> list[Route]:
+    """The lessons' pages and API and the rules page (docs/serve.md, "Learning"), answered as the game's are:
+    ``guarded`` turns refusals into 4xx answers, ``hint`` is the game's hint route (fair only here: a
+    lesson never peeks)."""
     learning = LessonServer(server)
 
     def action(how):
         async def run(request: Request):
-            number = lesson_number(request.path_params["number"])
+            number = learning.game_id(request)
             data = await read_json(request)
             if how == "move":
                 return JSONResponse({"game": learning.move(number, data)})
@@ -244,42 +244,23 @@ def learning_routes(server: Server, guarded) -> list[Route]:
         return run
 
     async def one_lesson(request: Request):
-        return JSONResponse({"game": learning.state(lesson_number(request.path_params["number"]))})
+        return JSONResponse({"game": learning.state(learning.game_id(request))})
 
     async def all_lessons(request: Request):
         return JSONResponse(learning.summaries())
 
-    async def hint(request: Request):
-        """A fair hint of the lesson (nothing to peek at: a lesson hides only the tail), with its reason."""
-        number = lesson_number(request.path_params["number"])
-        data = await read_json(request)
-        row, table = learning.load(number)
-        if data.get("kind", "fair") != "fair":
-            raise ApiError(400, f"a lesson offers the fair hint only, got {json.dumps(data.get('kind'))[:40]}")
-        learning._expect(data, row, table)
-        samples = _int(data, "samples", required=False, default=DEFAULT_SAMPLES, low=1, high=MAX_SAMPLES)
-        view = Observation.of(table.position)
-
-        def current() -> bool:
-            return learning.store.game(number, table.rules.name).version == row.version
-
-        limits = server.config.budget.fair()
-        call = (helpers.fair, view, table.rules, samples, row.version, limits, current)
-        result = await learning.help(number, call, current)
-        result["reason"] = fair_hint_reason(view, result, table.rules)
-        return JSONResponse(
-            {"hint": _translate_hint("fair", result, table.perm), "kind": "fair", "version": row.version}
-        )
+    async def lesson_hint(request: Request):
+        return await hint(request, server=learning)
 
     async def page(request: Request):
-        return HTMLResponse(lesson_page(lesson_number(request.path_params["number"])))
+        return HTMLResponse(lesson_page(learning.game_id(request)))
 
     routes = [
         Route("/learn/{number}", page),
         Route("/rules", rules_page),
         Route("/api/lessons", all_lessons),
         Route("/api/lessons/{number}", one_lesson),
-        Route("/api/lessons/{number}/hint", hint, methods=["POST"]),
+        Route("/api/lessons/{number}/hint", lesson_hint, methods=["POST"]),
     ]
     routes += [
         Route(f"/api/lessons/{{number}}/{how}", action(how), methods=["POST"])

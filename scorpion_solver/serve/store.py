@@ -5,7 +5,10 @@ server loses nothing: every change is committed before the server answers.
 
 Schema (``SCHEMA`` below is the source of truth; docs/serve.md shows it):
 
-* ``games``: one row a game: deal, mode, ``version`` (bumped by every change
+* ``games``: one row a game: ``token`` (the game's public id, random: what the
+  addresses and the API call the game; ``id`` stays inside the database), deal,
+  mode, ``imported`` (created from a move list: kept and replayable, never in
+  the statistics), ``version`` (bumped by every change
   of the position: two tabs that disagree about it get a conflict), ``attempt``
   (bumped by a restart), ``ply`` (how many moves of the current line are
   played: the ones beyond are the redo stack), ``status``, ``peek``.
@@ -26,13 +29,15 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: games.token and games.imported (a version-1 file is upgraded on open)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -46,7 +51,9 @@ CREATE TABLE IF NOT EXISTS games (
     attempt     INTEGER NOT NULL DEFAULT 0,
     ply         INTEGER NOT NULL DEFAULT 0,
     status      TEXT NOT NULL DEFAULT 'playing',
-    peek        INTEGER NOT NULL DEFAULT 0
+    peek        INTEGER NOT NULL DEFAULT 0,
+    token       TEXT,
+    imported    INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS moves (
     id          INTEGER PRIMARY KEY,
@@ -84,6 +91,9 @@ CREATE TABLE IF NOT EXISTS settings (
 """
 
 FINISHED = ("won", "lost")
+# the events that are peeking help (each one asked counts once): the three peeking hints, and an analysis
+# of a game not yet finished (after a finish the analysis is open to every game and not a peek)
+PEEK_EVENTS = ("winnable", "peek", "line", "analysis_unfinished")
 
 
 class StaleVersion(Exception):
@@ -103,9 +113,19 @@ class Played:
     perm: tuple[int, ...]
 
 
+def new_token() -> str:
+    """A game's public id: 128 random bits, URL-safe (no one can guess another player's game)."""
+    return secrets.token_urlsafe(16)
+
+
+def looks_like_token(text: str) -> bool:
+    return 8 <= len(text) <= 64 and text.isascii() and all(c.isalnum() or c in "-_" for c in text)
+
+
 @dataclass(frozen=True)
 class GameRow:
     id: int
+    token: str
     deal: int
     mode: str
     grade: str | None
@@ -116,6 +136,7 @@ class GameRow:
     peek: bool
     line: tuple[Played, ...]  # the current attempt's line, redo stack included (``ply`` of them are played)
     hints_asked: int
+    imported: bool
 
 
 def default_path() -> Path:
@@ -135,8 +156,9 @@ class Store:
     the change commit together, so two tabs cannot both apply a move.
     """
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, tokens: Callable[[], str] = new_token) -> None:
         path = Path(path)
+        self._new_token = tokens
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
@@ -148,7 +170,29 @@ class Store:
         self._db.execute("PRAGMA foreign_keys=ON")
         with self._lock:
             self._db.executescript(SCHEMA)
+            self._upgrade()
             self._db.execute("INSERT OR IGNORE INTO settings(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,))
+
+    def _upgrade(self) -> None:
+        """A version-1 file: add the token and imported columns, give every game a token, mark imports."""
+        columns = {r["name"] for r in self._db.execute("PRAGMA table_info(games)")}
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            if "token" not in columns:
+                self._db.execute("ALTER TABLE games ADD COLUMN token TEXT")
+            if "imported" not in columns:
+                self._db.execute("ALTER TABLE games ADD COLUMN imported INTEGER NOT NULL DEFAULT 0")
+                self._db.execute(
+                    "UPDATE games SET imported = 1 WHERE id IN (SELECT game_id FROM events WHERE kind = 'import')"
+                )
+            for (game_id,) in self._db.execute("SELECT id FROM games WHERE token IS NULL").fetchall():
+                self._db.execute("UPDATE games SET token = ? WHERE id = ?", (self._new_token(), game_id))
+            self._db.execute("CREATE UNIQUE INDEX IF NOT EXISTS games_token ON games(token)")
+            self._db.execute("UPDATE settings SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     def close(self) -> None:
         with self._lock:
@@ -182,6 +226,14 @@ class Store:
 
     # -- reading -------------------------------------------------------------
 
+    def game_id(self, token: str) -> int:
+        """The database id of the game whose public id is ``token`` (UnknownGame otherwise)."""
+        with self._lock:
+            row = self._db.execute("SELECT id FROM games WHERE token = ?", (token,)).fetchone()
+        if row is None:
+            raise UnknownGame(token)
+        return row["id"]
+
     def game(self, game_id: int) -> GameRow:
         with self._lock:
             row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -197,6 +249,7 @@ class Store:
         line = tuple(Played(m["move"], m["shown"], tuple(int(c) for c in m["perm"])) for m in moves)
         return GameRow(
             row["id"],
+            row["token"],
             row["deal"],
             row["mode"],
             row["grade"],
@@ -207,40 +260,46 @@ class Store:
             bool(row["peek"]),
             line,
             hints,
+            bool(row["imported"]),
         )
 
     def summaries(self, limit: int = 500) -> list[dict]:
         """The games, the most recently changed first (at most ``limit``)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, deal, mode, grade, status, ply, peek, created, updated FROM games "
-                "ORDER BY updated DESC, id DESC LIMIT ?",
+                "SELECT token AS id, deal, mode, grade, status, ply, peek, imported, created, updated FROM games "
+                "ORDER BY updated DESC, games.id DESC LIMIT ?",
                 (limit,),
             ).fetchall()
-        return [dict(r) | {"peek": bool(r["peek"])} for r in rows]
+        return [dict(r) | {"peek": bool(r["peek"]), "imported": bool(r["imported"])} for r in rows]
 
     def finished_games(self) -> list[dict]:
-        """Every game with a result: its first finish (the game's result), oldest game first."""
+        """Every game played on the board with a result: its first finish, oldest game first (imports left out)."""
         with self._lock:
             rows = self._db.execute(
                 """SELECT g.id, g.mode, g.peek, r.outcome, r.finished
                    FROM games g JOIN results r ON r.game_id = g.id
-                   WHERE r.id = (SELECT MIN(id) FROM results WHERE game_id = g.id)
+                   WHERE r.id = (SELECT MIN(id) FROM results WHERE game_id = g.id) AND g.imported = 0
                    ORDER BY r.finished, g.id"""
             ).fetchall()
         return [dict(r) for r in rows]
 
     def help_counts(self) -> dict[str, dict[str, int]]:
-        """mode -> {games, fair, peeks, peeked_games}: every game, finished or not."""
+        """mode -> {games, fair, peeks, peeked_games, imported}: games played on the board, finished or not
+        (``peeks``: the peeking help asked, PEEK_EVENTS); ``imported``: the imported games, counted apart."""
+        kinds = ", ".join(f"'{k}'" for k in PEEK_EVENTS)
         with self._lock:
             rows = self._db.execute(
-                """SELECT g.mode, COUNT(*) AS games, SUM(g.peek) AS peeked_games,
-                          SUM((SELECT COUNT(*) FROM events e WHERE e.game_id = g.id AND e.kind = 'fair')) AS fair,
-                          SUM((SELECT COUNT(*) FROM events e WHERE e.game_id = g.id
-                                AND e.kind IN ('winnable', 'peek', 'line'))) AS peeks
+                f"""SELECT g.mode, SUM(1 - g.imported) AS games, SUM(g.imported) AS imported,
+                          SUM(g.peek * (1 - g.imported)) AS peeked_games,
+                          SUM((1 - g.imported) * (SELECT COUNT(*) FROM events e
+                                WHERE e.game_id = g.id AND e.kind = 'fair')) AS fair,
+                          SUM((1 - g.imported) * (SELECT COUNT(*) FROM events e
+                                WHERE e.game_id = g.id AND e.kind IN ({kinds}))) AS peeks
                    FROM games g GROUP BY g.mode"""
             ).fetchall()
-        return {r["mode"]: {k: int(r[k] or 0) for k in ("games", "peeked_games", "fair", "peeks")} for r in rows}
+        keys = ("games", "peeked_games", "fair", "peeks", "imported")
+        return {r["mode"]: {k: int(r[k] or 0) for k in keys} for r in rows}
 
     def events(self, game_id: int) -> list[dict]:
         with self._lock:
@@ -257,13 +316,15 @@ class Store:
     # -- writing -------------------------------------------------------------
 
     def create_game(self, deal: int, mode: str, grade: str | None, line: list[Played], status: str) -> int:
-        """A new game; ``line`` (an imported record, already checked by the engine) is played."""
+        """A new game; ``line`` (an imported record, already checked by the engine) is played, and marks
+        the game imported (never in the statistics)."""
         now = time.time()
 
         def run(db):
             cur = db.execute(
-                "INSERT INTO games(deal, mode, grade, created, updated, ply, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (deal, mode, grade, now, now, len(line), status),
+                "INSERT INTO games(token, deal, mode, grade, created, updated, ply, status, imported) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (self._new_token(), deal, mode, grade, now, now, len(line), status, int(bool(line))),
             )
             game_id = cur.lastrowid
             db.executemany(
@@ -334,24 +395,19 @@ class Store:
 
         self._change(game_id, version, run)
 
-    def peek_on(self, game_id: int, ply: int) -> bool:
-        """Switch peeking on for good; True when it was off."""
-        now = time.time()
+    def peek_on(self, game_id: int, version: int, ply: int) -> None:
+        """Switch peeking on for good (the game still at ``version``; it does not change the version)."""
 
-        def run(db):
-            row = db.execute("SELECT peek FROM games WHERE id = ?", (game_id,)).fetchone()
-            if row is None:
-                raise UnknownGame(game_id)
+        def run(db, row, now):
             if row["peek"]:
-                return False
+                return
             db.execute("UPDATE games SET peek = 1, updated = ? WHERE id = ?", (now, game_id))
             db.execute(
                 "INSERT INTO events(game_id, kind, ply, at, detail) VALUES (?, 'peek_on', ?, ?, NULL)",
                 (game_id, ply, now),
             )
-            return True
 
-        return self._write(run)
+        self._change(game_id, version, run)
 
     def add_event(self, game_id: int, kind: str, ply: int, detail: dict | None = None) -> None:
         now = time.time()

@@ -75,6 +75,7 @@
   }
 
   window.ScorpionCards = {
+    STEPS: { down: DOWN_STEP, up: UP_STEP, height: HEIGHT },
     SYMBOL: SYMBOL,
     SUIT_NAME: SUIT_NAME,
     RANK_NAME: RANK_NAME,

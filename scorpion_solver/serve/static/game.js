@@ -11,8 +11,8 @@
   var FAIR_SAMPLES = 30;
   var DRAG_START = 6;  // px the pointer travels before a press becomes a drag
 
-  var match = /\/game\/(\d+)/.exec(location.pathname);
-  var gameId = match ? Number(match[1]) : null;
+  var match = /\/game\/([A-Za-z0-9_-]+)/.exec(location.pathname);
+  var gameId = match ? match[1] : null;  // the game's public id: a random token
   // a lesson's page (serve/lessons.py) names its own API, and asks the server why a move is refused
   var api = document.body.dataset.api || "/api/games/" + gameId;
   var askServer = !!document.body.dataset.api;
@@ -71,6 +71,7 @@
       }
       if (line && line.version !== state.version) line = null;
       suggestion = suggestion && suggestion.version === state.version ? suggestion : null;
+      clearPeekAnswers();  // they spoke of the position the player has left
     }
     picked = null;
     render();
@@ -78,12 +79,24 @@
     if (state.status === "won") words += (words ? " " : "") + "You won: all four runs are complete.";
     else if (state.status === "lost") words += (words ? " " : "") + "Lost: no legal move remains.";
     if (words) say(words);
-    if (state.peek && state.status === "playing" && before && before.version !== state.version) askWinnable();
+  }
+
+  // The peeking answers and the analysis are about one position: gone once the game moves.
+  function clearPeekAnswers() {
+    var winnable = document.getElementById("winnable-answer");
+    winnable.textContent = "";
+    winnable.className = "";
+    document.getElementById("thoughtful-list").textContent = "";
+    if (!line) document.getElementById("line-list").textContent = "";
+    document.getElementById("analysis").textContent = "";
+    document.getElementById("try-alternative").hidden = true;
+    alternative = null;
   }
 
   // ---- words -------------------------------------------------------------------------------------
 
   function say(text, error) {
+    text = readable(text);
     var region = document.getElementById("announce");
     region.classList.toggle("error", !!error);
     // the same words twice in a row are still announced: clear first, then set
@@ -97,6 +110,20 @@
     var m = /^(\w\w):(\d)>(\d)$/.exec(text);
     if (!m) return text;
     return CARDS.cardName(m[1]) + " from column " + m[2] + " to column " + m[3];
+  }
+
+  // A move as a player reads it in a list: "10\u2663 5\u21922" for TC:5>2 (moveWords says it in words).
+  function moveShort(text) {
+    if (text === "tail") return "tail";
+    var m = /^(\w\w):(\d)>(\d)$/.exec(text || "");
+    return m ? CARDS.short(m[1]) + " " + m[2] + "\u2192" + m[3] : text;
+  }
+
+  // The server's sentences name cards in its notation (TC, 9H): shown as a player reads them.
+  function readable(text) {
+    return String(text).replace(/\b([A2-9TJQK])([CSHD])\b/g, function (all, rank, suit) {
+      return CARDS.short(rank + suit);
+    });
   }
 
   // What the last move did, as the live region says it: the move, each card turned up, each run swept.
@@ -192,11 +219,32 @@
       column.appendChild(stack);
       board.appendChild(column);
     }
-    CARDS.fit(board, extents);
+    CARDS.fit(board, squeezeLongColumns(board, extents));
     var target = focusTarget();
     target.tabIndex = 0;
     if (hadFocus) target.focus({ preventScroll: true });
     document.dispatchEvent(new CustomEvent("scorpion:render", { detail: game }));  // lesson.js marks its cards
+  }
+
+  // A column too long for the window shows less of each face-up card (down to MIN_UP_STEP of a card width,
+  // where the rank stays readable) instead of every card of the board shrinking for it; only a column
+  // that does not fit even then makes CARDS.fit shrink the cards. Returns the extents CARDS.fit sees.
+  var MIN_UP_STEP = 0.3;
+  function squeezeLongColumns(board, extents) {
+    var steps = CARDS.STEPS;
+    document.documentElement.style.removeProperty("--cw-fit");
+    var cw = board.querySelector(".column .base").getBoundingClientRect().width;
+    var room = (window.innerHeight - board.getBoundingClientRect().top - 16) / cw;  // in card widths
+    var columns = board.querySelectorAll(".column");
+    return extents.map(function (e, i) {
+      var down = e[0], up = e[1], step = steps.up;
+      if (up > 1 && down * steps.down + (up - 1) * steps.up + steps.height > room) {
+        step = Math.max(MIN_UP_STEP, (room - steps.height - down * steps.down) / (up - 1));
+      }
+      if (step < steps.up) columns[i].style.setProperty("--up-step", step.toFixed(3));
+      else columns[i].style.removeProperty("--up-step");
+      return [down, up > 1 ? 1 + (up - 1) * step / steps.up : up];
+    });
   }
 
   function focusTarget() {
@@ -269,7 +317,7 @@
       item.dataset.move = m.move;
       var button = el("button", "hint-move");
       button.type = "button";
-      button.appendChild(el("span", "mv", m.move));
+      button.appendChild(el("span", "mv", moveShort(m.move)));
       var bar = el("span", "bar");
       var fill = el("span", "fill");
       fill.style.width = pct(m.share);
@@ -293,9 +341,10 @@
     list.textContent = "";
     game.moves.forEach(function (move, k) {
       var item = el("li");
-      var button = el("button", k === game.moves.length - 1 ? "current" : "", move);
+      var button = el("button", k === game.moves.length - 1 ? "current" : "", moveShort(move));
       button.type = "button";
       button.title = "go back to the position after this move";
+      button.setAttribute("aria-label", "move " + (k + 1) + ": " + moveWords(move) + "; go back to the position after it");
       button.addEventListener("click", function () {
         change("/goto", { ply: k + 1 }, function () { return "Back to the position after move " + (k + 1) + "."; });
       });
@@ -335,7 +384,16 @@
     banner.hidden = game.status === "playing";
     banner.className = "banner " + game.status;
     banner.textContent = game.status === "won" ? "You won!" : game.status === "lost" ? "Lost: no legal move remains." : "";
-    document.getElementById("analysis-panel").hidden = game.status === "playing" && !analysisShown;
+    if (game.status !== "playing") {
+      var again = el("a", "new-game", "New game");
+      again.href = "/?random=" + (game.grade || "any") + "&mode=" + game.mode;
+      again.title = "deal another " + (game.grade ? game.grade + " winnable" : "random") + " deal in " +
+        (MODE_NAME[game.mode] || game.mode);
+      banner.appendChild(document.createTextNode(" "));
+      banner.appendChild(again);
+    }
+    // the analysis reads the hidden cards: open once the game is over, or with peeking on
+    document.getElementById("analysis-panel").hidden = game.status === "playing" && !game.peek;
     drawTail();
     drawFoundations();
     drawBoard();
@@ -557,6 +615,10 @@
     change("/redo", {}, function (state) { return lastWords(state, "Redid"); });
   }
   function restart() {
+    var question = game.lesson ? "Restart " + game.title + " from its first position?"
+      : "Restart deal " + game.deal + " from the start? Your moves stay in the game's history, " +
+        "but the board goes back to the deal.";
+    if (!window.confirm(question)) return;
     change("/restart", {}, function (state) { return "Restarted " + (state.title || "deal " + state.deal) + " from the start."; });
   }
 
@@ -608,9 +670,13 @@
       "It is recorded in this game and stays on for it. Switch peeking on?");
     if (!sure) { box.checked = false; return; }
     queue = queue.then(function () {
-      return send(api + "/peek", { on: true }).then(function (answer) {
+      return send(api + "/peek", { on: true, version: game.version }).then(function (answer) {
         if (answer.ok) { adopt(answer.data.game); say("Peeking is on for this game."); }
-        else { box.checked = false; say(answer.data.error || "peeking could not be switched on", true); }
+        else {
+          box.checked = false;
+          if (answer.data.game) adopt(answer.data.game);
+          say(answer.data.error || "peeking could not be switched on", true);
+        }
       });
     });
   }
@@ -639,8 +705,9 @@
         var item = el("li", "verdict-" + m.status);
         var button = el("button", "hint-move");
         button.type = "button";
-        button.appendChild(el("span", "mv", m.move));
+        button.appendChild(el("span", "mv", moveShort(m.move)));
         button.appendChild(el("span", "share", word));
+        button.setAttribute("aria-label", moveWords(m.move) + ": " + word);
         button.addEventListener("click", function () { pickMove(m.move); });
         item.appendChild(button);
         list.appendChild(item);
@@ -656,7 +723,11 @@
       var moves = data.hint.line;
       line = { version: game.version, moves: moves, at: 0 };
       list.textContent = "";
-      moves.forEach(function (m) { list.appendChild(el("li", null, m)); });
+      moves.forEach(function (m) {
+        var item = el("li", null, moveShort(m));
+        item.setAttribute("aria-label", moveWords(m));
+        list.appendChild(item);
+      });
       if (!moves.length) {
         list.appendChild(el("li", null, data.hint.status === "lost" ? "no winning line: lost from here"
           : "no line found within the solver's budget (unknown)"));
@@ -683,12 +754,10 @@
     });
   }
 
-  var analysisShown = false;
   var alternative = null;
   function analyze() {
     var out = document.getElementById("analysis");
     out.textContent = "The solver is looking for the move that lost the game\u2026";
-    analysisShown = true;
     ask("/analysis", {}, function (data) {
       var a = data.analysis;
       var text;
@@ -697,8 +766,8 @@
       else if (a.finding === "winnable") text = "The position you reached can still be won.";
       else if (a.finding === "lost_at_start") text = "This deal cannot be won: it was lost from the start.";
       else if (a.finding === "fatal") {
-        text = "Move " + a.fatal_index + ", " + a.fatal_move + ", lost the game" +
-          (a.alternative ? "; " + a.alternative + " instead keeps it winnable." : ".");
+        text = "Move " + a.fatal_index + ", " + moveShort(a.fatal_move) + ", lost the game" +
+          (a.alternative ? "; " + moveShort(a.alternative) + " instead keeps it winnable." : ".");
         if (a.alternative) alternative = { ply: a.fatal_index - 1, move: a.alternative };
       } else {
         text = "The solver's budget did not locate the fatal move" +

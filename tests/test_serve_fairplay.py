@@ -1,0 +1,282 @@
+"""``scorpion serve`` keeps its promise: no answer depends on a card the player has not seen.
+
+The leak test plays whole games on two servers side by side. Server A deals
+the deal; server B deals the same deal with some of its hidden cards (the
+bottom face-down cards of columns 1-4, or the tail's cards) moved among their
+slots, so the player sees the same view on both. The moves are random among
+those that show none of the moved cards, up to MAX_PLIES or the game's end. Every request a player (or
+anyone holding the game's address) can make is sent to both after every
+move, peek off: the game, the list of games, the export, the statistics,
+refused moves naming every card (face up, face down, in the tail), moves on a
+stale version, imports of the line so far followed by a refused move, the
+peeking hints and the analysis (refused while the game is in play), and fair
+hints. A and B must answer alike, status and body byte for byte. Two
+fields are left out of the comparison because they are clocks, not cards:
+the ``created``/``updated`` times of the games list and a fair hint's
+``seconds``.
+
+Then the rest of issue 33: an imported win is no win of the player; a request
+naming another host (DNS rebinding) is refused; a state-changing request that
+is not same-origin JSON is refused, and a page of another origin in Chromium
+cannot change a game even when it knows the game's address.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import random
+
+import pytest
+from starlette.testclient import TestClient
+
+from scorpion_solver.game.cards import NUM_CARDS, card_text
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.engine import apply_move, legal_moves, move_text
+from scorpion_solver.game.position import Position
+from scorpion_solver.game.rules import get_rules
+from scorpion_solver.game.view import Observation
+from scorpion_solver.serve import Config, create_app
+from scorpion_solver.serve import table as table_module
+from scorpion_solver.serve.helpers import Budget
+
+BUDGET = Budget(fair_nodes=1_000, peek_nodes=20_000, seconds=None)  # node budgets only: the answers are reproducible
+BASE = "http://127.0.0.1:8765"
+MAX_PLIES, MIN_PLIES = 20, 12  # a game's probes stop at MAX_PLIES; a game that ends sooner must last MIN_PLIES
+
+
+def moved_bottoms(position: Position) -> Position:
+    """The same view, other hidden cards: the bottom face-down cards of columns 1-4 change places."""
+    columns = [list(c) for c in position.columns]
+    bottoms = [columns[i][0] for i in range(4)]
+    for i in range(4):
+        columns[i][0] = bottoms[(i + 1) % 4]
+    return Position(tuple(tuple(c) for c in columns), position.hidden, position.tail, position.frozen)
+
+
+def moved_tail(position: Position) -> Position:
+    """The same view, other hidden cards: the tail's three cards change places."""
+    return Position(position.columns, position.hidden, position.tail[1:] + position.tail[:1], position.frozen)
+
+
+def counter_tokens(prefix: str):
+    numbers = itertools.count(1)
+    return lambda: f"{prefix}{next(numbers):06d}"
+
+
+@contextlib.contextmanager
+def two_servers(tmp_path, moved=moved_bottoms):
+    """(A, B): test clients of two apps; B deals every deal with its hidden cards ``moved``."""
+    real_deal = table_module.deal
+
+    def other_deal(number, rules):
+        return moved(real_deal(number, rules))
+
+    def app(name):
+        config = Config(db=tmp_path / f"{name}.sqlite3", budget=BUDGET, workers=1, tokens=counter_tokens("game"))
+        return TestClient(create_app(config), base_url=BASE)
+
+    class Dealt:
+        """A client whose requests run with the moved deal (the app deals when a request needs a game)."""
+
+        def __init__(self, client):
+            self.client = client
+
+        def request(self, *args, **kwargs):
+            table_module.deal = other_deal
+            try:
+                return self.client.request(*args, **kwargs)
+            finally:
+                table_module.deal = real_deal
+
+    with app("a") as a, app("b") as b:
+        yield a, Dealt(b)
+
+
+def comparable(response) -> tuple[int, bytes]:
+    """Status and body, without the clocks (the games list's times, a hint's seconds)."""
+    body = response.content
+    if response.headers.get("content-type", "").startswith("application/json"):
+        data = response.json()
+        for game in data.get("games", []) if isinstance(data.get("games"), list) else []:
+            game.pop("created", None), game.pop("updated", None)
+        if isinstance(data.get("hint"), dict):
+            data["hint"].pop("seconds", None)
+        body = json.dumps(data, sort_keys=True).encode()
+    return response.status_code, body
+
+
+class Pair:
+    """Sends each request to both servers and asserts the same answer."""
+
+    def __init__(self, a, b):
+        self.a, self.b, self.compared = a, b, 0
+
+    def same(self, method: str, path: str, body: dict | None = None):
+        kwargs = {"json": body} if body is not None else {}
+        ra = self.a.request(method, path, **kwargs)
+        rb = self.b.request(method, path, **kwargs)
+        assert comparable(ra) == comparable(rb), (method, path, body, ra.text[:300], rb.text[:300])
+        self.compared += 1
+        return ra
+
+
+def refused_moves(game: dict) -> list[str]:
+    """Moves naming every card (two columns each), and the tail when it is not legal."""
+    legal = {m["move"] for m in game["legal"]}
+    moves = []
+    for card in range(NUM_CARDS):
+        for src, dst in ((card % 7 + 1, (card + 3) % 7 + 1), (7 - card % 7, 1 + card % 7)):
+            text = f"{card_text(card)}:{src}>{dst}"
+            if text not in legal:
+                moves.append(text)
+    if "tail" not in legal:
+        moves.append("tail")
+    return moves
+
+
+def probe(pair: Pair, game: dict, line: list[str], rng: random.Random, fair: bool) -> None:
+    """Every door, peek off, at this position: both servers must answer alike."""
+    gid, version = game["id"], game["version"]
+    for path in (f"/api/games/{gid}", "/api/games", f"/api/games/{gid}/export", "/api/stats"):
+        pair.same("GET", path)
+    for text in refused_moves(game):
+        r = pair.same("POST", f"/api/games/{gid}/move", {"move": text, "version": version})
+        assert r.status_code in (400, 409), (text, r.text)
+    pair.same("POST", f"/api/games/{gid}/move", {"move": line[-1] if line else "tail", "version": version + 7})
+    for kind in ("winnable", "peek", "line"):
+        assert pair.same("POST", f"/api/games/{gid}/hint", {"kind": kind, "version": version}).status_code == 403
+    if game["status"] == "playing":  # after the end the analysis is open: it names the cards of the win missed
+        assert pair.same("POST", f"/api/games/{gid}/analysis", {}).status_code == 403
+    for text in rng.sample(refused_moves(game), 3):  # an import: the line so far, then a refused move
+        r = pair.same(
+            "POST", "/api/games", {"deal": game["deal"], "mode": game["mode"], "moves": " ".join([*line, text])}
+        )
+        assert r.status_code == 400 and r.json()["error"].startswith(f"move {len(line) + 1}: ")
+    if fair:
+        r = pair.same("POST", f"/api/games/{gid}/hint", {"kind": "fair", "samples": 2, "version": version})
+        assert r.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "number, mode, moved",
+    [(5, "clear", moved_bottoms), (6, "classic", moved_bottoms), (10, "clear", moved_tail), (5, "classic", moved_tail)],
+    ids=lambda v: getattr(v, "__name__", v),
+)
+def test_two_deals_with_the_same_view_get_the_same_answers_from_every_door(tmp_path, number, mode, moved):
+    rules = get_rules(mode)
+    truth = deal(number, rules)
+    other = moved(truth)
+    assert other != truth and Observation.of(other) == Observation.of(truth)
+    rng, picks = random.Random(number), random.Random(0)
+    with two_servers(tmp_path, moved) as (a, b):
+        pair = Pair(a, b)
+        game = pair.same("POST", "/api/games", {"deal": number, "mode": mode}).json()["game"]
+        line: list[str] = []
+        while len(line) < MAX_PLIES:
+            probe(pair, game, line, picks, fair=len(line) in (0, 5))
+            # a random move among those that keep the views equal (that show none of the moved cards)
+            keeping = [m for m in legal_moves(truth, rules) if same_view_after(truth, other, m, rules)]
+            if game["status"] != "playing" or not keeping:
+                break
+            choice = rng.choice(keeping)
+            truth, other = apply_move(truth, choice, rules), apply_move(other, choice, rules)
+            text = move_text(choice)
+            ra = a.request("POST", f"/api/games/{game['id']}/move", json={"move": text, "version": game["version"]})
+            rb = b.request("POST", f"/api/games/{game['id']}/move", json={"move": text, "version": game["version"]})
+            assert ra.status_code == 200 and comparable(ra) == comparable(rb)
+            game = ra.json()["game"]
+            line.append(text)
+        assert len(line) >= MIN_PLIES and pair.compared > 100 * len(line)
+
+
+def same_view_after(truth: Position, other: Position, move, rules) -> bool:
+    return Observation.of(apply_move(truth, move, rules)) == Observation.of(apply_move(other, move, rules))
+
+
+def test_analysis_of_a_game_in_play_is_peeking_help_recorded_and_open_after_the_end(tmp_path):
+    with two_servers(tmp_path) as (client, _):
+        game = client.post("/api/games", json={"deal": 5, "mode": "clear"}).json()["game"]
+        gid = game["id"]
+        r = client.post(f"/api/games/{gid}/analysis", json={})
+        assert r.status_code == 403 and "switch peeking on" in r.json()["error"]
+        stats = client.get("/api/stats").json()["modes"]["clear"]
+        assert (stats["peeks"], stats["peeked_games"]) == (0, 0)
+        game = client.post(f"/api/games/{gid}/peek", json={"on": True, "version": game["version"]}).json()["game"]
+        assert client.post(f"/api/games/{gid}/analysis", json={}).json()["analysis"]["finding"] == "winnable"
+        stats = client.get("/api/stats").json()["modes"]["clear"]
+        assert (stats["peeks"], stats["peeked_games"]) == (1, 1)
+        # the peeking help asked is counted, not the moves played with peeking on
+        for text in [m["move"] for m in game["legal"]][:1]:
+            game = client.post(f"/api/games/{gid}/move", json={"move": text, "version": game["version"]}).json()["game"]
+        assert client.get("/api/stats").json()["modes"]["clear"]["peeks"] == 1
+
+
+def test_an_imported_win_is_kept_and_replayable_but_not_a_win_in_the_statistics(tmp_path):
+    from scorpion_solver.solver.search import solve
+
+    line = solve(deal(5, get_rules("clear")), get_rules("clear")).solution
+    with two_servers(tmp_path) as (client, _):
+        imported = client.post("/api/games", json={"deal": 5, "mode": "clear", "moves": line}).json()["game"]
+        assert imported["status"] == "won" and imported["imported"] is True
+        again = client.post(f"/api/games/{imported['id']}/goto", json={"ply": 3, "version": imported["version"]})
+        assert again.status_code == 200 and again.json()["game"]["moves"] == line.split()[:3]
+        stats = client.get("/api/stats").json()["modes"]["clear"]
+        assert (stats["games"], stats["finished"], stats["won"], stats["imported"]) == (0, 0, 0, 1)
+        assert stats["win_rate"] is None
+
+
+# ---------------------------------------------------------------------------------
+# other sites
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(Config(db=tmp_path / "g.sqlite3", budget=BUDGET)), base_url=BASE) as c:
+        yield c
+
+
+def test_a_request_naming_another_host_is_refused(client):
+    """DNS rebinding: a name the attacker controls resolves to this machine; the browser still sends that name."""
+    for path in ("/", "/api/games", "/static/game.js"):
+        r = client.get(path, headers={"Host": "attacker.example:8765"})
+        assert r.status_code == 421 and "does not answer to the name 'attacker.example:8765'" in r.json()["error"]
+    r = client.post("/api/games", json={"deal": 5}, headers={"Host": "attacker.example"})
+    assert r.status_code == 421 and client.get("/api/games").json()["games"] == []
+    for host in ("127.0.0.1:8765", "localhost:8765", "[::1]:8765", "LOCALHOST"):
+        assert client.get("/api/stats", headers={"Host": host}).status_code == 200
+
+
+def test_a_request_that_changes_a_game_must_be_same_origin_json(client):
+    game = client.post("/api/games", json={"deal": 5, "mode": "clear"}).json()["game"]
+    move = {"move": game["legal"][0]["move"], "version": game["version"]}
+    path = f"/api/games/{game['id']}/move"
+    body = json.dumps(move)
+    refused = [
+        ({"Content-Type": "text/plain"}, 415),  # what a form or a no-cors fetch can send
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+        ({}, 415),
+        ({"Content-Type": "application/json", "Origin": "http://attacker.example"}, 403),
+        ({"Content-Type": "application/json", "Origin": "null"}, 403),
+        ({"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, 403),
+        ({"Content-Type": "application/json", "Sec-Fetch-Site": "same-site"}, 403),
+    ]
+    for headers, status in refused:
+        r = client.post(path, content=body, headers=headers)
+        assert r.status_code == status, (headers, r.text)
+        peek = client.post(
+            f"/api/games/{game['id']}/peek", content=json.dumps({"on": True, "version": 0}), headers=headers
+        )
+        assert peek.status_code == status
+    after = client.get(f"/api/games/{game['id']}").json()["game"]
+    assert (after["version"], after["ply"], after["peek"]) == (game["version"], 0, False)
+    same_origin = {"Content-Type": "application/json", "Origin": BASE, "Sec-Fetch-Site": "same-origin"}
+    assert client.post(path, content=body, headers=same_origin).status_code == 200
+
+
+def test_game_ids_are_unguessable(client):
+    ids = [client.post("/api/games", json={"deal": 5}).json()["game"]["id"] for _ in range(3)]
+    assert len(set(ids)) == 3 and all(len(i) >= 20 for i in ids)
+    assert client.get("/api/games/1").status_code == 404
+    assert client.get(f"/api/games/{ids[0]}").status_code == 200
