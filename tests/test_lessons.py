@@ -236,6 +236,18 @@ def test_a_fair_hint_in_a_lesson_and_in_a_game_carries_the_top_moves_reason(clie
     assert hint["reason"].startswith("it ")
 
 
+def test_a_lesson_hint_the_player_moved_past_answers_with_the_lessons_state(client, monkeypatch):
+    from scorpion_solver.serve import helpers
+
+    def moved_on(*args):
+        raise helpers.Stale("the player moved on")
+
+    monkeypatch.setattr(helpers, "fair", moved_on)
+    r = client.post("/api/lessons/3/hint", json={"kind": "fair", "version": 0})
+    assert r.status_code == 409, r.text
+    assert r.json()["game"]["id"] == "lesson-3" and r.json()["game"]["lesson"]["number"] == 3
+
+
 def position(text: str, rules=CLEAR):
     return parse_position(text, rules, reachable=False).position
 

@@ -485,7 +485,7 @@ def create_app(config: Config, extensions=()) -> Starlette:
         else:
             call = (helpers.peek, table.position, rules, budget.peek())
 
-        result = await _help(request, gone, call, current, game_id)
+        result = await _help(request, gone, call, current, game_id, server)
         if server.store.game(game_id).version != row.version:
             raise server._stale(game_id)  # the player moved while the solver worked: the answer is for nobody
         # counted once answered: a refused or dropped request gave the player nothing
@@ -494,7 +494,7 @@ def create_app(config: Config, extensions=()) -> Starlette:
             result["reason"] = fair_hint_reason(call[1], result, rules)  # the top move's, from the view (call[1])
         return JSONResponse({"hint": _translate_hint(kind, result, perm), "kind": kind, "version": row.version})
 
-    async def _help(request: Request, gone: threading.Event, call: tuple, current, game_id: int):
+    async def _help(request: Request, gone: threading.Event, call: tuple, current, game_id: int, server=server):
         """Run a solver call in the pool while watching the connection; the refusals it may end in as ApiErrors."""
         watcher = asyncio.ensure_future(_watch_disconnect(request, gone))
         try:
