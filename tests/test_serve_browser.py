@@ -25,7 +25,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from chromium import launch_or_skip
+from chromium import find_chromium, launch_or_skip
 
 from scorpion_solver.game.cards import card_text, is_king
 from scorpion_solver.game.deal import deal
@@ -680,3 +680,27 @@ def test_a_page_of_another_origin_cannot_change_a_game_even_knowing_its_address(
         after = json.load(answer)["game"]
     assert (after["version"], after["ply"], after["peek"]) == (game["version"], 0, False)
     context.close()
+
+
+def test_a_dns_rebinding_page_gets_nothing(browser, server):
+    """A name the attacker controls resolves to this machine (Chromium's resolver is told so): the server,
+    seeing that name in Host, answers no page, no game and no change."""
+    port = server.rsplit(":", 1)[1]
+    rebound = browser.browser_type.launch(
+        executable_path=find_chromium(), args=[f"--host-resolver-rules=MAP rebound.test 127.0.0.1:{port}"]
+    )
+    try:
+        page = rebound.new_page()
+        answer = page.goto(f"http://rebound.test:{port}/")
+        assert answer.status == 421 and "does not answer to the name" in page.content()
+        tried = page.evaluate(
+            """async () => {
+              const r = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+                                                   body: JSON.stringify({deal: 5})});
+              const list = await fetch("/api/games");
+              return [r.status, list.status];
+            }"""
+        )
+        assert tried == [421, 421]
+    finally:
+        rebound.close()
