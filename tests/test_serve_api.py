@@ -170,9 +170,9 @@ def test_restart_replays_the_deal_and_keeps_the_earlier_moves(client, db):
     assert game["version"] == start["version"] + 5
     with sqlite3.connect(db) as con:
         kept = con.execute(
-                "SELECT attempt, move FROM moves WHERE game_id = (SELECT id FROM games WHERE token = ?) ORDER BY id",
-                (game["id"],),
-            ).fetchall()
+            "SELECT attempt, move FROM moves WHERE game_id = (SELECT id FROM games WHERE token = ?) ORDER BY id",
+            (game["id"],),
+        ).fetchall()
     assert kept == [(0, m) for m in line[:4]]
     game = move(client, game, line[0])
     assert game["moves"] == line[:1]

@@ -25,7 +25,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from chromium import launch_or_skip
+from chromium import find_chromium, launch_or_skip
 
 from scorpion_solver.game.cards import card_text, is_king
 from scorpion_solver.game.deal import deal
@@ -212,6 +212,18 @@ def click_move(page, move: str, ply: int) -> None:
     expect(page.locator("body")).to_have_attribute("data-ply", str(ply))
 
 
+SYMBOLS = {"C": "\u2663", "S": "\u2660", "H": "\u2665", "D": "\u2666"}
+
+
+def shown(move: str) -> str:
+    """A move as the page's lists write it: 10\u2663 5\u21922 for TC:5>2 (a player's reading, not the notation)."""
+    if move == "tail":
+        return move
+    leader, columns = move.split(":")
+    rank = "10" if leader[0] == "T" else leader[0]
+    return f"{rank}{SYMBOLS[leader[1]]} {columns.replace('>', chr(0x2192))}"
+
+
 def drawn(page) -> list[list[str | None]]:
     return page.evaluate(DRAWN)
 
@@ -263,6 +275,10 @@ def test_undo_twice_redo_and_restart(page):
     expect(page.locator("body")).to_have_attribute("data-ply", "2")
     assert drawn(page) == seen_columns(replay(start, parse_moves(" ".join(line[:2])), CLEAR))
     expect(page.locator("#redo")).to_be_enabled()  # the third move can still be redone
+    page.once("dialog", lambda dialog: dialog.dismiss())  # Restart asks first: no, the game stays
+    page.locator("#restart").click()
+    expect(page.locator("body")).to_have_attribute("data-ply", "2")
+    page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#restart").click()
     expect(page.locator("body")).to_have_attribute("data-ply", "0")
     assert drawn(page) == seen_columns(start)
@@ -276,7 +292,7 @@ def test_drag_one_move(page):
     open_game(page, WON_DEAL)
     card(page, leader, source).drag_to(page.locator(f'#board .column[data-column="{target}"]'), source_position=CORNER)
     expect(page.locator("body")).to_have_attribute("data-ply", "1")
-    expect(page.locator("#move-list li")).to_have_text([move])
+    expect(page.locator("#move-list li")).to_have_text([shown(move)])
     assert drawn(page) == seen_columns(replay(deal(WON_DEAL, CLEAR), parse_moves(move), CLEAR))
 
 
@@ -372,7 +388,7 @@ def test_fair_hint_is_listed_and_shown_on_the_board(page):
     shares = [m["share"] for m in hint["moves"]]
     assert shares == sorted(shares, reverse=True)  # best first
     expect(items).to_have_count(len(hint["moves"]))
-    expect(items.first.locator(".mv")).to_have_text(hint["best"])
+    expect(items.first.locator(".mv")).to_have_text(shown(hint["best"]))
     best = hint["moves"][0]
     expect(items.first.locator(".share")).to_contain_text(f"{best['share']:.0%}")
     if hint["best"] != "tail":
@@ -395,7 +411,7 @@ def test_reload_mid_game_finds_the_same_position(page):
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-ply", "4")
     assert drawn(page) == before == seen_columns(replay(deal(WON_DEAL, CLEAR), parse_moves(" ".join(line)), CLEAR))
-    expect(page.locator("#move-list li")).to_have_text(line)
+    expect(page.locator("#move-list li")).to_have_text([shown(m) for m in line])
     expect(announced(page)).to_contain_text("resumed after 4 moves")
     exported = page.request.get(page.locator("#export").get_attribute("href")).text()  # the Export link
     assert exported.splitlines()[0] == "# deal 5 mode clear"
@@ -434,7 +450,7 @@ def test_after_a_lost_game_the_analysis_jumps_to_the_fatal_move_to_try_the_alter
     page.locator("#analyze").click()
     fatal, alternative = expected["fatal_index"], expected["alternative"]
     expect(page.locator("#analysis")).to_have_text(
-        f"Move {fatal}, {expected['fatal_move']}, lost the game; {alternative} instead keeps it winnable.",
+        f"Move {fatal}, {shown(expected['fatal_move'])}, lost the game; {shown(alternative)} instead keeps it winnable.",
         timeout=SOLVER_WAIT,
     )
     page.locator("#try-alternative").click()
@@ -446,7 +462,7 @@ def test_after_a_lost_game_the_analysis_jumps_to_the_fatal_move_to_try_the_alter
         leader, columns = alternative.split(":")
         expect(card(page, leader, int(columns.split(">")[0]))).to_have_class(re.compile(r"\bhint-card\b"))
     click_move(page, alternative, fatal)
-    expect(page.locator("#move-list li").last).to_have_text(alternative)
+    expect(page.locator("#move-list li").last).to_have_text(shown(alternative))
 
 
 def test_peek_is_off_until_confirmed_then_shown_and_answers(page):
@@ -472,6 +488,7 @@ def test_peek_is_off_until_confirmed_then_shown_and_answers(page):
     page.locator("#line-step").click()
     expect(page.locator("body")).to_have_attribute("data-ply", "1")
     expect(page.locator("#move-list li")).to_have_text([step])
+    expect(page.locator("#winnable-answer")).to_have_text("")  # an answer about the position left is gone
     page.reload()
     expect(page.locator("#peek-badge")).to_be_visible()  # recorded with the game
 
@@ -532,7 +549,7 @@ def test_a_king_goes_into_the_empty_column_the_player_chose(page):
     expected = seen_columns(play(position, king, CLEAR))
     expected[king.dst], expected[other] = expected[other], expected[king.dst]
     assert drawn(page) == expected  # the King's group stands where the player put it
-    expect(page.locator("#move-list li").last).to_have_text(chosen)
+    expect(page.locator("#move-list li").last).to_have_text(shown(chosen))
 
 
 def test_two_tabs_one_move_applies_the_other_tab_is_shown_the_game_as_it_is(page):
@@ -548,7 +565,7 @@ def test_two_tabs_one_move_applies_the_other_tab_is_shown_the_game_as_it_is(page
     expect(other.locator("body")).to_have_attribute("data-ply", "1")  # refused: it now shows the game after move 1
     expect(other.locator("#announce")).to_contain_text("the game changed")
     assert drawn(other) == drawn(page)
-    expect(other.locator("#move-list li")).to_have_text([line[0]])
+    expect(other.locator("#move-list li")).to_have_text([shown(line[0])])
     other.close()
 
 
@@ -585,7 +602,7 @@ def test_a_finger_drags_one_move_on_a_phone(browser, server):
         touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
     touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     expect(phone.locator("body")).to_have_attribute("data-ply", "1")
-    expect(phone.locator("#move-list li")).to_have_text([move])
+    expect(phone.locator("#move-list li")).to_have_text([shown(move)])
     assert drawn(phone) == seen_columns(replay(deal(WON_DEAL, CLEAR), parse_moves(move), CLEAR))
     context.close()
 
@@ -620,3 +637,70 @@ def test_done_when_deal_5_won_with_an_undo_and_a_fair_hint_then_a_restart_finds_
             clear = json.load(answer)["modes"]["clear"]
         assert (clear["games"], clear["won"], clear["fair_hints"]) == (1, 1, 1)
         context.close()
+
+
+ATTACKER = "http://attacker.test"
+ATTACKS = """async ([base, id, version]) => {
+  const body = JSON.stringify({on: true, version: version});
+  const tries = [
+    ["no-cors text", {method: "POST", mode: "no-cors", headers: {"Content-Type": "text/plain"}, body: body}],
+    ["cors json", {method: "POST", headers: {"Content-Type": "application/json"}, body: body}],
+    ["no-cors form", {method: "POST", mode: "no-cors", body: new URLSearchParams({on: "true"})}],
+  ];
+  const out = [];
+  for (const [name, init] of tries) {
+    try { const r = await fetch(base + "/api/games/" + id + "/peek", init); out.push(name + ": " + r.type + " " + r.status); }
+    catch (error) { out.push(name + ": blocked"); }
+  }
+  return out;
+}"""
+
+
+def test_a_page_of_another_origin_cannot_change_a_game_even_knowing_its_address(browser, server):
+    """Issue 33 item 4 in the browser: another site's page, given a game's address, fetches and posts a form."""
+    request = urllib.request.Request(
+        server + "/api/games", data=b'{"deal": 5, "mode": "clear"}', headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request) as answer:
+        game = json.load(answer)["game"]
+    context = browser.new_context()
+    attacker = context.new_page()
+    page_html = (
+        f'<html><body><form id="f" method="POST" enctype="text/plain" action="{server}/api/games/{game["id"]}/move">'
+        f'<input name=\'{{"move": "{game["legal"][0]["move"]}", "version": 0, "x": "\' value=\'"}}\'></form></body></html>'
+    )
+    attacker.route(ATTACKER + "/**", lambda route: route.fulfill(status=200, content_type="text/html", body=page_html))
+    attacker.goto(ATTACKER + "/")
+    tried = attacker.evaluate(ATTACKS, [server, game["id"], game["version"]])
+    assert len(tried) == 3 and not any(t.endswith(" 200") for t in tried), tried
+    with attacker.expect_navigation() as navigation:  # the classic cross-site request: a form posted to the game
+        attacker.evaluate("document.getElementById('f').submit()")
+    assert navigation.value.status == 415 and "must be JSON" in attacker.content()
+    with urllib.request.urlopen(f"{server}/api/games/{game['id']}") as answer:
+        after = json.load(answer)["game"]
+    assert (after["version"], after["ply"], after["peek"]) == (game["version"], 0, False)
+    context.close()
+
+
+def test_a_dns_rebinding_page_gets_nothing(browser, server):
+    """A name the attacker controls resolves to this machine (Chromium's resolver is told so): the server,
+    seeing that name in Host, answers no page, no game and no change."""
+    port = server.rsplit(":", 1)[1]
+    rebound = browser.browser_type.launch(
+        executable_path=find_chromium(), args=[f"--host-resolver-rules=MAP rebound.test 127.0.0.1:{port}"]
+    )
+    try:
+        page = rebound.new_page()
+        answer = page.goto(f"http://rebound.test:{port}/")
+        assert answer.status == 421 and "does not answer to the name" in page.content()
+        tried = page.evaluate(
+            """async () => {
+              const r = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+                                                   body: JSON.stringify({deal: 5})});
+              const list = await fetch("/api/games");
+              return [r.status, list.status];
+            }"""
+        )
+        assert tried == [421, 421]
+    finally:
+        rebound.close()

@@ -145,6 +145,8 @@ def probe(pair: Pair, game: dict, line: list[str], rng: random.Random, fair: boo
         r = pair.same("POST", f"/api/games/{gid}/move", {"move": text, "version": version})
         assert r.status_code in (400, 409), (text, r.text)
     pair.same("POST", f"/api/games/{gid}/move", {"move": line[-1] if line else "tail", "version": version + 7})
+    pair.same("POST", f"/api/games/{gid}/redo", {"version": version})  # nothing to redo
+    pair.same("POST", f"/api/games/{gid}/goto", {"ply": len(line) + 1, "version": version})  # beyond the line
     for kind in ("winnable", "peek", "line"):
         assert pair.same("POST", f"/api/games/{gid}/hint", {"kind": kind, "version": version}).status_code == 403
     if game["status"] == "playing":  # after the end the analysis is open: it names the cards of the win missed
@@ -280,3 +282,83 @@ def test_game_ids_are_unguessable(client):
     assert len(set(ids)) == 3 and all(len(i) >= 20 for i in ids)
     assert client.get("/api/games/1").status_code == 404
     assert client.get(f"/api/games/{ids[0]}").status_code == 200
+
+
+# ---------------------------------------------------------------------------------
+# a closed tab frees its worker
+
+
+def test_a_fair_hint_whose_client_goes_away_stops_and_frees_its_worker(tmp_path, monkeypatch):
+    """A real server (uvicorn, in a thread): a hint's client closes its connection; the hint stops between layouts."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from scorpion_solver.serve import helpers
+
+    outcomes: list[str] = []
+    real_fair = helpers.fair
+
+    def watched_fair(view, rules, samples, seed, limits, still_current):
+        def slow_still_current():  # each layout takes a while: the client is gone long before the last one
+            time.sleep(0.05)
+            return still_current()
+
+        try:
+            result = real_fair(view, rules, samples, seed, limits, slow_still_current)
+        except helpers.Stale:
+            outcomes.append("stopped")
+            raise
+        outcomes.append("finished")
+        return result
+
+    monkeypatch.setattr(helpers, "fair", watched_fair)
+    app = create_app(Config(db=tmp_path / "g.sqlite3", budget=BUDGET, workers=1))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        import httpx
+
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(base + "/api/stats").status_code == 200:
+                    break
+            time.sleep(0.05)
+        game = httpx.post(base + "/api/games", json={"deal": 5, "mode": "clear"}).json()["game"]
+        body = json.dumps({"kind": "fair", "samples": 100, "version": game["version"]}).encode()
+        request = (
+            f"POST /api/games/{game['id']}/hint HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode() + body
+        with socket.create_connection(("127.0.0.1", port)) as tab:
+            tab.sendall(request)
+            time.sleep(0.5)  # the hint is running
+        # the tab is closed: the hint stops at its next layout, with most of its 100 layouts not run
+        for _ in range(400):
+            if outcomes:
+                break
+            time.sleep(0.05)
+        assert outcomes == ["stopped"]
+        assert app.state.server.store.events(app.state.server.store.game_id(game["id"])) == []  # nothing was given
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def test_a_fair_hint_past_its_overall_deadline_is_refused_and_not_counted(tmp_path):
+    config = Config(db=tmp_path / "g.sqlite3", budget=BUDGET, hint_deadline=0.0)
+    with TestClient(create_app(config), base_url=BASE) as client:
+        game = client.post("/api/games", json={"deal": 5, "mode": "clear"}).json()["game"]
+        r = client.post(f"/api/games/{game['id']}/hint", json={"kind": "fair", "samples": 5, "version": 0})
+        assert r.status_code == 503 and r.json() == {
+            "error": "the hint did not finish in 0 s: ask with fewer samples",
+            "retry": True,
+        }
+        assert client.get(f"/api/games/{game['id']}").json()["game"]["hints_asked"] == 0

@@ -66,7 +66,10 @@ def test_a_view_refuses_cards_that_do_not_fit_the_moves():
     moves = parse_moves(DEAL5_START)
     with pytest.raises(MissingReveal, match=r"move 2 \(5H:1>3\): it turns up the face-down card of column 1"):
         view.advance(moves, [])
-    with pytest.raises(ValueError, match=r"move 3 .*2C cannot go on 5D: a card goes only on the next higher card of its own suit \(2C on 3C\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"move 3 .*2C cannot go on 5D: a card goes only on the next higher card of its own suit \(2C on 3C\)",
+    ):
         view.advance(moves, [parse_card("5D")[0]])  # a wrong card makes the next move illegal
     with pytest.raises(ValueError, match="not turned up by any move"):
         view.advance(moves, [parse_card(c)[0] for c in ("3C", "3S", "KH")])

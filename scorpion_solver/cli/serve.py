@@ -14,7 +14,6 @@ import click
 
 from .common import UserError, notify_loading, user_errors
 
-
 WILDCARDS = ("0.0.0.0", "::", "")  # every address of the machine: not a name a browser sends
 
 

@@ -229,12 +229,13 @@
   // A column too long for the window shows less of each face-up card (down to MIN_UP_STEP of a card width,
   // where the rank stays readable) instead of every card of the board shrinking for it; only a column
   // that does not fit even then makes CARDS.fit shrink the cards. Returns the extents CARDS.fit sees.
-  var MIN_UP_STEP = 0.3;
+  var MIN_UP_STEP = 0.32;
   function squeezeLongColumns(board, extents) {
     var steps = CARDS.STEPS;
     document.documentElement.style.removeProperty("--cw-fit");
     var cw = board.querySelector(".column .base").getBoundingClientRect().width;
-    var room = (window.innerHeight - board.getBoundingClientRect().top - 16) / cw;  // in card widths
+    var top = board.querySelector(".column .stack").getBoundingClientRect().top;  // below the column numbers
+    var room = (window.innerHeight - top - 16) / cw;  // in card widths
     var columns = board.querySelectorAll(".column");
     return extents.map(function (e, i) {
       var down = e[0], up = e[1], step = steps.up;
