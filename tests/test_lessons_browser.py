@@ -258,3 +258,16 @@ def test_a_lesson_prints_its_cards_in_black_on_white_without_buttons(fresh):
     )
     assert len(inks) == 26 and set(map(tuple, inks)) == {("rgb(255, 255, 255)", "rgb(0, 0, 0)")}
     assert page.evaluate("getComputedStyle(document.getElementById('table')).backgroundImage") == "none"
+
+
+def test_the_lesson_shows_even_when_its_script_arrives_after_the_board(fresh):
+    """lesson.js loaded after the board was drawn (a slow network) still shows the lesson and marks its cards."""
+    page = fresh
+
+    def slow(route):
+        page.wait_for_timeout(800)  # the state's answer and the board's first drawing come first
+        route.continue_()
+
+    page.route("**/static/lesson.js", slow)
+    page.goto("/learn/2")
+    check_lesson_shown(page, 2)

@@ -108,6 +108,9 @@
   if (document.body.classList.contains("lesson-page")) {
     document.addEventListener("scorpion:render", function (event) { showLesson(event.detail); });
     document.addEventListener("scorpion:refused", function (event) { showRefusal(event.detail); });
+    // the board may have been drawn while this script was still loading: catch up with it
+    var drawn = window.scorpionGame && window.scorpionGame.state();
+    if (drawn) showLesson(drawn);
     fetch("/api/lessons").then(function (r) { return r.json(); }).then(function (data) { lessons = data; });
     byId("full-game").addEventListener("click", function () {
       openFullGame(byId("full-game"), byId("full-game-error"), (lessons && lessons.full_game) || { random: "easy", mode: "clear" });
