@@ -153,11 +153,10 @@ class LessonTable(Table):
 class LessonServer(Server):
     """The app's Server over the lessons: the same moves, undo, redo, goto and restart, on lesson tables."""
 
-    def __init__(self, server: Server) -> None:  # shares the app's database connection, pool and settings
-        self.config, self.pool = server.config, server.pool
+    def __init__(self, server: Server) -> None:
+        vars(self).update(vars(server))  # the app's settings, pool and database connection, whatever they are
         self.store = LessonStore(server.store, {lesson.number: lesson.rules.name for lesson in lessons()})
-        self._tables = {}
-        self._grades = server._grades
+        self._tables = {}  # not used: a lesson is replayed from its few moves on every request
 
     def game_id(self, request: Request) -> int:
         return lesson_number(request.path_params["number"])
