@@ -9,6 +9,7 @@ the whole database is compared before and after: nothing changed.
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from scorpion_solver.analysis.hint_reasons import fair_hint_reason, hint_reason
+from scorpion_solver.game.cards import card_text
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import legal_moves, move_text, parse_move, parse_moves, play
 from scorpion_solver.game.position_text import parse_position
@@ -125,6 +127,18 @@ def test_the_four_lessons_played_through_the_api_with_one_refused_move_each(clie
         assert state["moves"] == LINES[n].split()
     listing = client.get("/api/lessons").json()
     assert [item["status"] for item in listing["lessons"]] == ["done"] * 4 and listing["next"] is None
+
+
+def test_lesson_4_shows_no_tail_card_before_the_tail_is_dealt(client):
+    tail = {card_text(c) for c in lessons()[3].start.tail}
+    assert tail == {"4S", "3S", "AS"}
+    state = client.get("/api/lessons/4").json()["game"]
+    state = lesson_move(client, 4, state, "2H:2>1")["game"]
+    for part in (state["view"], state["legal"], state["last"], state["lesson"]["highlight"]):
+        assert not tail & set(re.findall(r"\b[2-9TJQKA][CSHD]\b", json.dumps(part))), part
+    assert state["view"]["tail"] == 3
+    state = lesson_move(client, 4, state, "tail")["game"]
+    assert state["last"]["revealed"] == ["4S", "3S", "AS"]  # dealt: now seen, onto columns 1, 2 and 3
 
 
 def test_undo_redo_and_restart_inside_a_lesson(client):
