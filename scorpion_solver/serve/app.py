@@ -38,6 +38,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..analysis.hint_reasons import fair_hint_reason
 from ..batch.deal_grades import GRADES, grade_deals
 from ..game.engine import apply_move, parse_move, parse_moves
 from ..game.view import Observation
@@ -392,7 +393,7 @@ def _translate_hint(kind: str, result, perm) -> dict:
     return {"status": status, "line": [shown_text(m, perm) for m in moves]}
 
 
-def create_app(config: Config) -> Starlette:
+def create_app(config: Config, extensions=()) -> Starlette:
     server = Server(config)
 
     def guarded(handler):
@@ -451,7 +452,7 @@ def create_app(config: Config) -> Starlette:
 
         return run
 
-    async def hint(request: Request):
+    async def hint(request: Request, server: Server = server):  # serve/lessons.py passes its LessonServer
         game_id = server.game_id(request)
         data = await read_json(request)
         row, table = server.load(game_id)
@@ -484,14 +485,16 @@ def create_app(config: Config) -> Starlette:
         else:
             call = (helpers.peek, table.position, rules, budget.peek())
 
-        result = await _help(request, gone, call, current, game_id)
+        result = await _help(request, gone, call, current, game_id, server)
         if server.store.game(game_id).version != row.version:
             raise server._stale(game_id)  # the player moved while the solver worked: the answer is for nobody
         # counted once answered: a refused or dropped request gave the player nothing
         server.store.add_event(game_id, kind, table.ply, {"samples": samples} if kind == "fair" else None)
+        if kind == "fair":
+            result["reason"] = fair_hint_reason(call[1], result, rules)  # the top move's, from the view (call[1])
         return JSONResponse({"hint": _translate_hint(kind, result, perm), "kind": kind, "version": row.version})
 
-    async def _help(request: Request, gone: threading.Event, call: tuple, current, game_id: int):
+    async def _help(request: Request, gone: threading.Event, call: tuple, current, game_id: int, server=server):
         """Run a solver call in the pool while watching the connection; the refusals it may end in as ApiErrors."""
         watcher = asyncio.ensure_future(_watch_disconnect(request, gone))
         try:
@@ -577,6 +580,9 @@ def create_app(config: Config) -> Starlette:
             name="static",
         ),
     ]
+
+    for extend in extensions:  # more pages and routes on this server and its hint (serve/__init__.py: the lessons)
+        routes += extend(server, guarded, hint)
 
     async def http_error(request: Request, exc: HTTPException):
         message = {404: "no such page or API path", 405: "method not allowed here"}.get(exc.status_code, exc.detail)

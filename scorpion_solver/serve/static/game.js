@@ -13,7 +13,9 @@
 
   var match = /\/game\/([A-Za-z0-9_-]+)/.exec(location.pathname);
   var gameId = match ? match[1] : null;  // the game's public id: a random token
-  var api = "/api/games/" + gameId;
+  // a lesson's page (serve/lessons.py) names its own API, and asks the server why a move is refused
+  var api = document.body.dataset.api || "/api/games/" + gameId;
+  var askServer = !!document.body.dataset.api;
 
   var game = null;          // the last STATE the server sent
   var picked = null;        // {col, idx, card}: the card picked up (with everything on it)
@@ -52,6 +54,7 @@
           say(answer.data.error || "the game changed: here is its current position", true);
         } else {
           say(answer.data.error || "the server refused that (" + answer.status + ")", true);
+          document.dispatchEvent(new CustomEvent("scorpion:refused", { detail: answer.data }));
         }
       }).catch(function () { say("the server did not answer: is `scorpion serve` still running?", true); });
     });
@@ -220,6 +223,7 @@
     var target = focusTarget();
     target.tabIndex = 0;
     if (hadFocus) target.focus({ preventScroll: true });
+    document.dispatchEvent(new CustomEvent("scorpion:render", { detail: game }));  // lesson.js marks its cards
   }
 
   // A column too long for the window shows less of each face-up card (down to MIN_UP_STEP of a card width,
@@ -307,6 +311,7 @@
       ? data.samples + " layouts of the " + data.unseen + " cards you cannot see: the position is winnable in " +
         pct(data.winnable_share) + " of them (95%: " + pct(data.low) + "\u2013" + pct(data.high) + ")."
       : "Every card is seen: the shares are exact.";
+    if (data.reason && data.moves.length) head.textContent += " Why " + data.moves[0].move + ": " + data.reason + ".";
     if (!data.moves.length) head.textContent += " No legal move.";
     data.moves.forEach(function (m, k) {
       var item = el("li", k === 0 ? "best" : "");
@@ -364,7 +369,7 @@
 
   function render() {
     if (!game) return;
-    document.getElementById("game-title").textContent = "deal " + game.deal + (game.grade ? " (" + game.grade + ")" : "");
+    document.getElementById("game-title").textContent = game.title || "deal " + game.deal + (game.grade ? " (" + game.grade + ")" : "");
     document.getElementById("mode").textContent = MODE_NAME[game.mode] || game.mode;
     document.title = "Scorpion: deal " + game.deal + ", " + (MODE_NAME[game.mode] || game.mode);
     var status = game.status === "won" ? "Won!" : game.status === "lost" ? "Lost: no legal move remains"
@@ -439,6 +444,8 @@
     var dests = destinations();
     if (picked && dests[col] && !(picked.col === col && idx >= picked.idx)) { play(dests[col]); return; }
     var slot = idx >= 0 ? game.view.columns[col][idx] : null;
+    var onTop = idx < 0 || idx === game.view.columns[col].length - 1;
+    if (picked && askServer && picked.col !== col && onTop) { play(picked.card + ":" + (picked.col + 1) + ">" + (col + 1)); return; }
     if (slot && slot.card !== null) { pick(col, idx); return; }
     if (picked) { say("column " + (col + 1) + " is not a legal place for " + CARDS.cardName(picked.card) + ".", true); }
   }
@@ -539,6 +546,7 @@
     var col = over ? Number(over.dataset.column) - 1 : -1;
     var dests = destinations();
     if (col >= 0 && dests[col]) play(dests[col]);
+    else if (picked && askServer && col >= 0 && col !== picked.col) play(picked.card + ":" + (picked.col + 1) + ">" + (col + 1));
     else if (picked) { picked = null; render(); say("not a legal place: put back.", true); }
   }
   function onPointerCancel() { endDrag(); drag = null; }
@@ -608,9 +616,11 @@
     change("/redo", {}, function (state) { return lastWords(state, "Redid"); });
   }
   function restart() {
-    if (!window.confirm("Restart deal " + game.deal + " from the start? Your moves stay in the game's history, " +
-      "but the board goes back to the deal.")) return;
-    change("/restart", {}, function (state) { return "Restarted deal " + state.deal + " from the start."; });
+    var question = game.lesson ? "Restart " + game.title + " from its first position?"
+      : "Restart deal " + game.deal + " from the start? Your moves stay in the game's history, " +
+        "but the board goes back to the deal.";
+    if (!window.confirm(question)) return;
+    change("/restart", {}, function (state) { return "Restarted " + (state.title || "deal " + state.deal) + " from the start."; });
   }
 
   function spinner(delta) {
@@ -648,7 +658,8 @@
     ask("/hint", { kind: "fair", samples: FAIR_SAMPLES }, function (data) {
       hint = { version: data.version, data: data.hint };
       var top = data.hint.moves[0];
-      say(top ? "Fair hint: " + moveWords(top.move) + ", winnable in " + pct(top.share) + " of sampled layouts."
+      say(top ? "Fair hint: " + moveWords(top.move) + ", winnable in " + pct(top.share) + " of sampled layouts" +
+        (data.hint.reason ? ": " + data.hint.reason + "." : ".")
         : "Fair hint: no legal move.");
     }, controller.signal).then(function () { if (hintRequest === request) hintRequest = null; render(); });
   }
@@ -812,13 +823,13 @@
   }
 
   wire();
-  if (gameId === null) {
+  if (gameId === null && !askServer) {
     say("no game in this address: open one from the start page", true);
   } else {
     send(api).then(function (answer) {
       if (!answer.ok) { say(answer.data.error || "no such game", true); return; }
       adopt(answer.data.game);
-      say("Deal " + game.deal + ", " + (MODE_NAME[game.mode] || game.mode) + ": " +
+      say((game.title || "Deal " + game.deal) + ", " + (MODE_NAME[game.mode] || game.mode) + ": " +
         (game.ply ? "resumed after " + game.ply + " moves." : "a new game.") +
         " Tab to the board; arrow keys move between cards, Enter picks a card and drops it.");
     }).catch(function () { say("the server did not answer: is `scorpion serve` still running?", true); });
