@@ -55,8 +55,11 @@ def fresh(browser, tmp_path):
 
 
 def expected_refusal(number: int) -> str:
+    """The server's sentence as the page shows it: card codes as a player reads them (3D as 3\u2666, TC as 10\u2663)."""
     lesson = lessons()[number - 1]
-    return refusal(lesson.start, parse_move(WRONG[number]), lesson.rules).sentence
+    sentence = refusal(lesson.start, parse_move(WRONG[number]), lesson.rules).sentence
+    symbols = {"C": "\u2663", "S": "\u2660", "H": "\u2665", "D": "\u2666"}
+    return re.sub(r"\b([A2-9TJQK])([CSHD])\b", lambda m: ("10" if m[1] == "T" else m[1]) + symbols[m[2]], sentence)
 
 
 def check_lesson_shown(page, number: int) -> None:

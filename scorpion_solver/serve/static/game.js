@@ -839,6 +839,7 @@
   window.scorpionGame = {
     state: function () { return game; },
     picked: function () { return picked; },
-    hint: function () { return hint; }
+    hint: function () { return hint; },
+    readable: readable
   };
 })();

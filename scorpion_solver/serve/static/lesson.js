@@ -93,7 +93,8 @@
 
   function showRefusal(data) {
     var why = byId("lesson-why");
-    why.textContent = "Not allowed: " + (data.error || "the server refused that move").replace(/^\S+ is not legal here: /, "") + " ";
+    var sentence = (data.error || "the server refused that move").replace(/^\S+ is not legal here: /, "");
+    why.textContent = "Not allowed: " + window.scorpionGame.readable(sentence) + " ";  // 3D as 3\u2666
     why.dataset.rule = data.rule || "";
     if (data.rule) {
       var link = document.createElement("a");
