@@ -242,10 +242,10 @@ def is_legal(pos: Position, move: Move, rules: Rules = CLEAR) -> bool:
         return move == TAIL and _may_deal_tail(pos, rules)
     if not (0 <= src < NUM_COLUMNS and 0 <= dst < NUM_COLUMNS) or src == dst:
         return False
-    cards = pos.columns[src]
-    if card not in cards:
+    try:
+        index = pos.columns[src].index(card)
+    except ValueError:  # not in that column
         return False
-    index = cards.index(card)
     if not _movable(pos, src, index):
         return False
     target = pos.columns[dst]
