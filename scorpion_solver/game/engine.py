@@ -182,11 +182,18 @@ def _space_open(pos: Position, dst: int) -> bool:
     return dst not in interchangeable or all(pos.columns[i] for i in interchangeable if i < dst)
 
 
-def _may_lead_into_space(pos: Position, card: int, src: int, index: int, dst: int, rules: Rules) -> bool:
-    """Whether the movable ``card`` at ``index`` of column ``src`` may lead its group into the empty column ``dst``."""
-    if rules.space != SPACE_ANY and not is_king(card):
-        return False
-    return not (index == 0 and (pos.tail_dealt or (src >= 3 and dst >= 3)))  # relocating a whole column changes nothing
+def _space_floor(pos: Position, src: int, dst: int) -> int:
+    """The lowest index in column ``src`` whose card may lead its group into the empty column ``dst``:
+    movable (face up, not in or under a frozen run), and not the bottom card where relocating the whole
+    column changes nothing."""
+    floor = max(pos.hidden[src], frozen_floor(pos, src) if pos.frozen else 0)
+    if pos.tail_dealt or (src >= 3 and dst >= 3):
+        floor = max(floor, 1)
+    return floor
+
+
+def _may_enter_space(card: int, rules: Rules) -> bool:
+    return rules.space == SPACE_ANY or is_king(card)
 
 
 def _may_deal_tail(pos: Position, rules: Rules, tableau: list[Move] | None = None) -> bool:
@@ -216,8 +223,8 @@ def moves_into(pos: Position, dst: int, rules: Rules = CLEAR) -> list[Move]:
         return []
     moves = []
     for src, cards in enumerate(pos.columns):
-        for index in range(max(pos.hidden[src], frozen_floor(pos, src)), len(cards)):  # the movable cards
-            if _may_lead_into_space(pos, cards[index], src, index, dst, rules):
+        for index in range(_space_floor(pos, src, dst), len(cards)):
+            if _may_enter_space(cards[index], rules):
                 moves.append(Move(cards[index], src, dst))
     return moves
 
@@ -251,7 +258,7 @@ def is_legal(pos: Position, move: Move, rules: Rules = CLEAR) -> bool:
     target = pos.columns[dst]
     if target:
         return target[-1] == card + 1 and not is_ace(target[-1])  # same suit, one rank up (a King builds on nothing)
-    return _space_open(pos, dst) and _may_lead_into_space(pos, card, src, index, dst, rules)
+    return _space_open(pos, dst) and index >= _space_floor(pos, src, dst) and _may_enter_space(card, rules)
 
 
 def is_lost(pos: Position, rules: Rules = CLEAR) -> bool:
