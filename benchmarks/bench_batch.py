@@ -1,29 +1,40 @@
-"""A batch's CPU per deal, split by where it goes (issue 13: throughput).
+"""A batch's CPU per deal, split by where it goes, and against its C twin (issues 13 and 32).
 
 Usage::
 
-    python benchmarks/bench_batch.py                    # deals 1-20000, both modes
-    python benchmarks/bench_batch.py --deals 1-100000   # the issue's full range
-    git archive main | tar -x -C /tmp/main              # a baseline checkout, then
+    python benchmarks/bench_batch.py        # classic 1-20000, Clear 1-20000, both modes 1-10000
+    python benchmarks/bench_batch.py --runs clear:1-100000 --split-calls 0
+    git archive main | tar -x -C /tmp/main  # a baseline checkout, then
     python benchmarks/bench_batch.py --baseline /tmp/main --baseline-label main
 
 Runs what a batch worker runs (``batch.backends.solve_pairs``: generate each
 deal, solve it, build its row; then the chunk's rows written as a Parquet
-file) in a worker process, over a range of deals in both modes, and reports per
-mode the CPU per deal split into
+file) in a worker process, over each run of ``--runs`` (``MODES:FIRST-LAST``;
+``clear+classic`` takes every deal in both modes, as ``scorpion batch``
+does), and reports per run the CPU per deal split into
 
 * deal generation, search (the search kernel's calls), line (the kernels
   that cut a won line's detours and polish it: ``shorten_line``, and
-  ``shortest_search`` for a line of many King moves), verification of each
-  ``won``;
+  ``shortest_search`` for a line of many King moves), the check of each
+  ``won`` (``verify_solution``: the line replayed by the reference engine;
+  the plain generator's deal that the check replays from counts as deal);
 * everything else: conversion to the kernel's state, allocation, result and
   row building, the Parquet file, Python glue;
 
-for the deals decided at the root (one node) and for the rest, and the ratio of
-total to search time (and to search and line together).
+for the deals decided at the root (one node) and for the rest, the ratio of
+total to search time (and to search and line together), the check's share
+of the total, and the total against the *C twin*: the same search written as
+native C (``c_baseline/``, built by ``c_kernel.py``: needs gcc), run on the
+same deals through ``search.solve_deal`` with ``driver.kernel`` swapped (as
+``compare_c.py`` does), of which only the native calls are timed: what a C
+program searching these deals spends (its deal and row cost next to
+nothing). Every deal's verdict and node count from the C twin must equal the
+batch's (the same search), and with ``--baseline`` every deal's row (status,
+nodes, solution) must be the same on both sides; a difference is printed and
+makes the exit status 1.
 
 How. The deals go in chunks of ``--chunk`` (as ``scorpion batch`` cuts them).
-Each chunk is run twice, back to back, so that drift hits both alike:
+Each chunk is run three times, back to back, so that drift hits all alike:
 
 1. *instrumented*: every deal alone through ``solve_pairs``, with the deal
    generator, the kernel's entry point and the verifier wrapped in CPU timers
@@ -34,6 +45,8 @@ Each chunk is run twice, back to back, so that drift hits both alike:
    ``solve_pairs`` call each, as a batch does, their rows written to a
    Parquet file; CPU measured around each (``process_time``). This is the
    total; *other* is the total less the measured parts.
+3. *C twin*: every deal through ``solve_deal`` on the C kernel, the native
+   calls timed as above.
 
 Each code base runs in a worker process of its own (``PYTHONPATH`` set to its
 checkout); with ``--baseline`` two workers take the chunks in alternating
@@ -44,7 +57,7 @@ decided at the root in isolation (the fastest mean CPU time of five rounds).
 Compilation and loading are excluded (a warm-up solve in each mode and a
 warm-up Parquet file first); the known verdicts of docs/rules.md are checked
 before timing. JSON and markdown reports go to
-``benchmarks/results/`` (``batch-FIRST-LAST-<date>``).
+``benchmarks/results/`` (``batch-FIRST-LAST-<date>``, the widest range of the runs).
 """
 
 from __future__ import annotations
@@ -154,30 +167,111 @@ def _commit(folder: Path) -> str:
     return run.stdout.strip() if run.returncode == 0 else "unknown"
 
 
-def parse_range(text: str) -> tuple[int, int]:
-    first, _, last = text.partition("-")
-    lo, hi = int(first), int(last or first)
-    if not 1 <= lo <= hi:
-        raise SystemExit(f"--deals {text}: expected FIRST-LAST with 1 <= FIRST <= LAST")
-    return lo, hi
+DEFAULT_RUNS = "classic:1-20000,clear:1-20000,clear+classic:1-10000"
+
+
+def parse_runs(text: str) -> list[tuple[tuple[str, ...], int, int]]:
+    """``MODES:FIRST-LAST,...`` (MODES: ``clear``, ``classic`` or ``clear+classic``) as (modes, first, last)."""
+    runs = []
+    for item in text.split(","):
+        modes_text, _, deals = item.strip().partition(":")
+        modes = tuple(m.strip() for m in modes_text.split("+"))
+        first, _, last = deals.partition("-")
+        try:
+            lo, hi = int(first), int(last or first)
+        except ValueError:
+            lo = hi = 0
+        if (
+            not deals
+            or not 1 <= lo <= hi
+            or not modes
+            or any(m not in MODES for m in modes)
+            or len(set(modes)) < len(modes)
+        ):
+            raise SystemExit(
+                f"--runs: '{item.strip()}' is not a run (expected MODES:FIRST-LAST, MODES one of clear, classic,"
+                " clear+classic, 1 <= FIRST <= LAST; e.g. classic:1-20000)"
+            )
+        runs.append((modes, lo, hi))
+    return runs
+
+
+def run_label(modes: tuple[str, ...], first: int, last: int) -> str:
+    return f"{'+'.join(modes)} {first}-{last}"
 
 
 def empty_class() -> dict:
     return {"deals": 0, "won": 0, "moves_verified": 0, "nodes": 0, "total_ns": 0, **{p: 0.0 for p in PARTS}}
 
 
-def bench_chunk(mode: str, numbers: range, limits: Limits, timers: Timers, out: Path) -> dict:
-    """One chunk of one mode: the instrumented pass, then the plain pass by class (see the module docstring)."""
+class CTwin:
+    """The same search as native C (``c_kernel.load_c_kernel``), the CPU of its native calls alone."""
+
+    def __init__(self, bias: float) -> None:
+        import threading
+
+        from c_kernel import load_c_kernel
+
+        self.ns = 0
+        self.calls = 0
+        self.bias = bias  # ns the clock adds to one measured call (Timers.calibrate)
+        clock = time.process_time_ns
+
+        def timed(native):
+            def call(pointer):
+                t0 = clock()
+                try:
+                    return native(pointer)
+                finally:
+                    self.ns += clock() - t0
+                    self.calls += 1
+
+            return call
+
+        self.kernel = load_c_kernel(wrap_native=timed)
+        self.stack = threading.local()  # its own stack and buffers, as compare_c.py gives each kernel
+
+    def solve(self, pairs: list[tuple[int, str]], limits: Limits) -> tuple[list[tuple[str, int]], float]:
+        """(status, nodes) of each pair, and the native search's CPU ns for them all."""
+        from scorpion_solver.solver import driver, search
+
+        saved = driver.kernel, driver._reused
+        ns, calls = self.ns, self.calls
+        driver.kernel, driver._reused = self.kernel, self.stack
+        try:
+            verdicts = []
+            for n, mode in pairs:
+                result = search.solve_deal(n, get_rules(mode), limits)
+                verdicts.append((result.status, result.nodes))
+        finally:
+            driver.kernel, driver._reused = saved
+        return verdicts, max(0.0, (self.ns - ns) - self.bias * (self.calls - calls))
+
+
+def digest(row: dict) -> list:
+    """What must be equal between two code bases that search alike: status, nodes and the solution (hashed)."""
+    import hashlib
+
+    return [row["status"], row["nodes"], hashlib.sha1(row["solution"].encode()).hexdigest()[:12]]
+
+
+def bench_chunk(
+    modes: tuple[str, ...], numbers: range, limits: Limits, timers: Timers, out: Path, c_twin: CTwin | None
+) -> dict:
+    """One chunk of one run: the instrumented pass, the plain pass by class, the C twin (module docstring)."""
+    pairs = [(n, m) for n in numbers for m in modes]
     classes = {"root": empty_class(), "rest": empty_class()}
     verify_won = []  # (solution length, verify ns) per won deal
     kind = {}
+    rows = {}
     timers.install()
     try:
-        for n in numbers:
+        for pair in pairs:
             before = timers.snapshot()
-            (row,) = backends.solve_pairs([(n, mode)], limits)
+            (row,) = backends.solve_pairs([pair], limits)
             after = timers.snapshot()
-            k = kind[n] = "root" if row["nodes"] <= 1 else "rest"
+            rows[pair] = row
+            k = kind[pair] = "root" if row["nodes"] <= 1 else "rest"
             c = classes[k]
             c["deals"] += 1
             c["nodes"] += row["nodes"]
@@ -190,14 +284,28 @@ def bench_chunk(mode: str, numbers: range, limits: Limits, timers: Timers, out: 
     finally:
         timers.uninstall()
     for k in ("root", "rest"):
-        pairs = [(n, mode) for n in numbers if kind[n] == k]
-        if not pairs:
+        chosen = [pair for pair in pairs if kind[pair] == k]
+        if not chosen:
             continue
         t0 = time.process_time_ns()
-        rows = backends.solve_pairs(pairs, limits)
-        write_chunk(out, f"chunk-{mode}-{k}-{numbers[0]:08d}.parquet", rows)
+        written = backends.solve_pairs(chosen, limits)
+        write_chunk(out, f"chunk-{'+'.join(modes)}-{k}-{numbers[0]:08d}.parquet", written)
         classes[k]["total_ns"] += time.process_time_ns() - t0
-    return {"classes": classes, "verify_won": verify_won}
+    twin = {"ns": 0.0, "differ": []}
+    if c_twin is not None:
+        verdicts, twin["ns"] = c_twin.solve(pairs, limits)
+        twin["differ"] = [
+            f"deal {n} ({mode}): batch {rows[n, mode]['status']} in {rows[n, mode]['nodes']} nodes,"
+            f" C twin {status} in {nodes} nodes"
+            for (n, mode), (status, nodes) in zip(pairs, verdicts)
+            if (status, nodes) != (rows[n, mode]["status"], rows[n, mode]["nodes"])
+        ]
+    return {
+        "classes": classes,
+        "verify_won": verify_won,
+        "c_twin": twin,
+        "rows": {f"{n}:{mode}": digest(row) for (n, mode), row in rows.items()},
+    }
 
 
 def merge(total: dict | None, part: dict) -> dict:
@@ -207,6 +315,9 @@ def merge(total: dict | None, part: dict) -> dict:
         for key, value in c.items():
             total["classes"][k][key] += value
     total["verify_won"] += part["verify_won"]
+    total["c_twin"]["ns"] += part["c_twin"]["ns"]
+    total["c_twin"]["differ"] += part["c_twin"]["differ"]
+    total["rows"].update(part["rows"])
     return total
 
 
@@ -226,7 +337,7 @@ def per_deal_us(c: dict) -> dict:
 def summarise(result: dict) -> dict:
     classes = result["classes"]
     both = {key: classes["root"][key] + classes["rest"][key] for key in classes["root"]}
-    summary = {"mode": result["mode"]}
+    summary = {"run": result["run"]}
     for name, c in (("all", both), ("root", classes["root"]), ("rest", classes["rest"])):
         summary[name] = {"deals": c["deals"], "won": c["won"], "nodes": c["nodes"], "us_per_deal": per_deal_us(c)}
     won = result["verify_won"]
@@ -243,6 +354,13 @@ def summarise(result: dict) -> dict:
         "total": both["total_ns"] / 1e9,
         "search": both["search"] / 1e9,
         **{p: both[p] / 1e9 for p in ("deal", "line", "verify")},
+    }
+    summary["check_share"] = both["verify"] / both["total_ns"] if both["total_ns"] else None
+    twin = result["c_twin"]
+    summary["c_twin"] = {
+        "seconds": twin["ns"] / 1e9 if twin["ns"] else None,
+        "total_over_c_twin": both["total_ns"] / twin["ns"] if twin["ns"] else None,
+        "differ": twin["differ"],
     }
     return summary
 
@@ -312,25 +430,25 @@ def side_markdown(side: dict) -> list[str]:
         " kernels that cut a won line's detours and polish it, verification of wins, other = the rest of"
         " `solve_pairs` and the Parquet chunk):",
         "",
-        "| mode | deals | count | deal | search | line | verify | other | total | total / search"
+        "| run | deals | count | deal | search | line | verify | other | total | total / search"
         " | total / (search + line) |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for s in side["modes"]:
+    for s in side["runs"]:
         for name in ("all", "root", "rest"):
             c = s[name]
             u = c["us_per_deal"]
             ratio = f"{u['total_over_search']:.2f}" if u["total_over_search"] else "-"
             ratio_line = f"{u['total_over_search_and_line']:.2f}" if u["total_over_search_and_line"] else "-"
             lines.append(
-                f"| {s['mode']} | {name} | {c['deals']} | {u['deal']:.1f} | {u['search']:.1f} | {u['line']:.1f}"
+                f"| {s['run']} | {name} | {c['deals']} | {u['deal']:.1f} | {u['search']:.1f} | {u['line']:.1f}"
                 f" | {u['verify']:.1f} | {u['other']:.1f} | {u['total']:.1f} | {ratio} | {ratio_line} |"
             )
     lines += [
         "",
         "Totals (CPU seconds) and verification of wins:",
         "",
-        "| mode | total s | search s | line s | deal s | verify s | wins | mean length | verify us/win"
+        "| run | total s | search s | line s | deal s | verify s | wins | mean length | verify us/win"
         " | us per 52 moves |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
@@ -338,10 +456,10 @@ def side_markdown(side: dict) -> list[str]:
     def fmt(x, spec=".1f"):
         return "-" if x is None else format(x, spec)
 
-    for s in side["modes"]:
+    for s in side["runs"]:
         t, v = s["seconds"], s["verify"]
         lines.append(
-            f"| {s['mode']} | {t['total']:.2f} | {t['search']:.2f} | {t['line']:.2f} | {t['deal']:.2f}"
+            f"| {s['run']} | {t['total']:.2f} | {t['search']:.2f} | {t['line']:.2f} | {t['deal']:.2f}"
             f" | {t['verify']:.2f}"
             f" | {v['won_deals']} | {fmt(v['mean_solution_length'])} | {fmt(v['us_per_won_deal'])}"
             f" | {fmt(v['us_per_52_moves'])} |"
@@ -354,9 +472,44 @@ def side_markdown(side: dict) -> list[str]:
     return lines + [""]
 
 
+def _fmt(x, spec: str) -> str:
+    return "-" if x is None else format(x, spec)
+
+
+def headline(report: dict) -> list[str]:
+    """Per run and side: the batch against its C twin, the check's share and cost, the verdicts."""
+    sides = report["sides"]
+    lines = [
+        "The batch's CPU (the plain pass) against its C twin's (the same search as native C, its native calls"
+        " alone), and the check of the wins (`verify_solution`) as a share of the batch's CPU:",
+        "",
+        "| run | code | deals | wins | batch CPU s | C twin CPU s | batch / C twin | check s | check share"
+        " | check us/win | verdicts |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for i, run in enumerate(report["runs"]):
+        for side in sides:
+            s = side["runs"][i]
+            twin, t, v = s["c_twin"], s["seconds"], s["verify"]
+            same = "C twin: " + ("same" if not twin["differ"] else f"{len(twin['differ'])} DIFFER")
+            if report["paired"]:
+                same += ", sides: " + ("same" if not report["rows_differ"][run] else "DIFFER")
+            lines.append(
+                f"| {run} | {side['label']} | {s['all']['deals']} | {v['won_deals']} | {t['total']:.2f}"
+                f" | {_fmt(twin['seconds'], '.2f')} | {_fmt(twin['total_over_c_twin'], '.2f')} | {t['verify']:.2f}"
+                f" | {_fmt(s['check_share'] and 100 * s['check_share'], '.1f')}%"
+                f" | {_fmt(v['us_per_won_deal'], '.1f')} | {same} |"
+            )
+    differ = [d for side in sides for s in side["runs"] for d in s["c_twin"]["differ"]]
+    differ += [d for run in report["runs"] for d in report.get("rows_differ", {}).get(run, [])]
+    if differ:
+        lines += ["", "Differences (first 20):", ""] + [f"* {d}" for d in differ[:20]]
+    return lines + [""]
+
+
 def markdown(report: dict) -> str:
     lines = [
-        f"# Batch throughput, deals {report['first']}-{report['last']}",
+        f"# Batch throughput: {', '.join(report['runs'])}",
         "",
         f"Chunks of {report['chunk']} deals; node budget {report['nodes']:,}."
         + (
@@ -365,15 +518,16 @@ def markdown(report: dict) -> str:
             else ""
         ),
         "",
+        *headline(report),
     ]
     if report["paired"]:
         this, base = report["sides"]
-        lines += ["| mode | baseline total s | this total s | baseline / this | this total / this search |"]
+        lines += ["| run | baseline total s | this total s | baseline / this | this total / this search |"]
         lines += ["|---|---:|---:|---:|---:|"]
-        for a, b in zip(this["modes"], base["modes"]):
+        for a, b in zip(this["runs"], base["runs"]):
             ta, tb = a["seconds"]["total"], b["seconds"]["total"]
             lines.append(
-                f"| {a['mode']} | {tb:.2f} | {ta:.2f} | {tb / ta:.2f} | {ta / max(a['seconds']['search'], 1e-12):.2f} |"
+                f"| {a['run']} | {tb:.2f} | {ta:.2f} | {tb / ta:.2f} | {ta / max(a['seconds']['search'], 1e-12):.2f} |"
             )
         lines.append("")
     for side in report["sides"]:
@@ -384,7 +538,7 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def serve(limits: Limits) -> None:
+def serve(limits: Limits, with_c_twin: bool) -> None:
     """A side's worker process: JSON requests on stdin, one JSON answer a line on stdout."""
     import json
 
@@ -396,10 +550,13 @@ def serve(limits: Limits) -> None:
     backends.warm_up(MODES)
     timers = Timers()
     timers.calibrate()
+    c_twin = CTwin(timers.bias) if with_c_twin else None  # before any timer is installed: it copies the kernel
     timed = timers.install()
     timers.uninstall()
     with tempfile.TemporaryDirectory() as tmp:
         write_chunk(Path(tmp), "warm-up.parquet", backends.solve_pairs([(1, m) for m in MODES], limits))  # pyarrow
+        if c_twin is not None:
+            c_twin.solve([(n, m) for n in (1, 5) for m in MODES], limits)  # warm up its path
         package = Path(scorpion_solver.__file__).resolve().parent
         # the checkout's own folder name and the commit, not a machine's absolute path
         code = f"{package.parent.name}/{package.name} at {_commit(package.parent)}"
@@ -410,22 +567,23 @@ def serve(limits: Limits) -> None:
                 answer = root_split(request["split"], 1, request["calls"])
             else:
                 numbers = range(request["first"], request["last"] + 1)
-                answer = bench_chunk(request["mode"], numbers, limits, timers, Path(tmp))
+                answer = bench_chunk(tuple(request["modes"]), numbers, limits, timers, Path(tmp), c_twin)
             print(json.dumps(answer), file=reply, flush=True)
 
 
 class Side:
     """One code base measured in its own process (``PYTHONPATH`` points at its checkout)."""
 
-    def __init__(self, label: str, root: Path, nodes: int) -> None:
+    def __init__(self, label: str, root: Path, nodes: int, with_c_twin: bool) -> None:
         import json
         import os
         import subprocess
 
         self.label = label
         env = dict(os.environ, PYTHONPATH=str(root))
+        command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--nodes", str(nodes)]
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--serve", "--nodes", str(nodes)],
+            command + ([] if with_c_twin else ["--no-c-twin"]),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -434,7 +592,7 @@ class Side:
         )
         hello = json.loads(self.process.stdout.readline())
         self.code, self.timed, self.bias = hello["code"], hello["timed"], hello["bias"]
-        self.results: dict[str, dict | None] = {}
+        self.results: dict[str, dict] = {}
         self.splits: list[dict] = []
 
     def ask(self, request: dict) -> dict:
@@ -454,57 +612,95 @@ class Side:
             "code": self.code,
             "timed": self.timed,
             "timer_bias_ns": self.bias,
-            "modes": [summarise({"mode": m, **r}) for m, r in self.results.items()],
+            "runs": [summarise({"run": run, **r}) for run, r in self.results.items()],
             "root_split": self.splits,
         }
 
 
+def rows_differ(this: dict, base: dict) -> list[str]:
+    """The deals whose rows (status, nodes, solution) differ between two sides of one run."""
+    return [
+        f"deal {key.replace(':', ' (')}): this {this[key][:2]}, baseline {base.get(key, ['missing'])[:2]}"
+        + (" (solutions differ)" if this[key][:2] == base.get(key, [None])[:2] else "")
+        for key in this
+        if this[key] != base.get(key)
+    ]
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", default="1-20000", help="FIRST-LAST (default 1-20000; the issue's range: 1-100000)")
-    parser.add_argument("--modes", default=",".join(MODES))
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--runs",
+        default=DEFAULT_RUNS,
+        help=f"MODES:FIRST-LAST,... with MODES clear, classic or clear+classic (default {DEFAULT_RUNS})",
+    )
     parser.add_argument("--chunk", type=int, default=1000, help="deals per chunk (scorpion batch's for 100000 deals)")
     parser.add_argument("--nodes", type=int, default=Limits().nodes, help="node budget per solve")
     parser.add_argument("--split-calls", type=int, default=2000, help="calls per round in the root split (0: skip)")
     parser.add_argument("--baseline", help="a checkout of other code (e.g. git archive main) measured paired with this")
     parser.add_argument("--label", default="this checkout", help="what this code is (recorded in the report)")
     parser.add_argument("--baseline-label", default="baseline")
+    parser.add_argument("--no-c-twin", action="store_true", help="skip the C twin (it needs gcc)")
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.chunk < 1:
+        parser.error("--chunk must be at least 1")
     limits = Limits(nodes=args.nodes)
     if args.serve:
-        serve(limits)
+        serve(limits, not args.no_c_twin)
         return
-    first, last = parse_range(args.deals)
-    modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
+    runs = parse_runs(args.runs)
+    if not args.no_c_twin:
+        from c_kernel import build
+
+        try:
+            build()  # once, here: a missing gcc is one clear line, not a worker's traceback
+        except RuntimeError as exc:
+            raise SystemExit(f"error: {exc} (or run with --no-c-twin)") from None
     wall = time.perf_counter()
-    sides = [Side(args.label, Path(__file__).resolve().parent.parent, args.nodes)]
+    here = Path(__file__).resolve().parent.parent
+    sides = [Side(args.label, here, args.nodes, not args.no_c_twin)]
     if args.baseline:
-        sides.append(Side(args.baseline_label, Path(args.baseline).resolve(), args.nodes))
-    for mode in modes:
-        print(f"{mode}: deals {first}-{last} ...", file=sys.stderr, flush=True)
+        sides.append(Side(args.baseline_label, Path(args.baseline).resolve(), args.nodes, not args.no_c_twin))
+    labels = []
+    for modes, first, last in runs:
+        label = run_label(modes, first, last)
+        labels.append(label)
+        print(f"{label} ...", file=sys.stderr, flush=True)
         for i, start in enumerate(range(first, last + 1, args.chunk)):
-            request = {"mode": mode, "first": start, "last": min(last, start + args.chunk - 1)}
+            request = {"modes": modes, "first": start, "last": min(last, start + args.chunk - 1)}
             for side in sides if i % 2 == 0 else sides[::-1]:
-                side.results[mode] = merge(side.results.get(mode), side.ask(request))
+                side.results[label] = merge(side.results.get(label), side.ask(request))
     if args.split_calls:
-        for mode in modes:
+        for mode in dict.fromkeys(m for modes, _, _ in runs for m in modes):
             for side in sides:
                 side.splits.append(side.ask({"split": mode, "calls": args.split_calls}))
     for side in sides:
         side.close()
+    differ = {}
+    if len(sides) == 2:
+        differ = {
+            label: rows_differ(sides[0].results[label]["rows"], sides[1].results[label]["rows"]) for label in labels
+        }
     report = {
-        "first": first,
-        "last": last,
+        "runs": labels,
         "chunk": args.chunk,
         "nodes": args.nodes,
         "paired": len(sides) == 2,
+        "rows_differ": differ,
         "sides": [side.record() for side in sides],
         "machine": machine_record(),
         "wall_seconds": time.perf_counter() - wall,
     }
+    first = min(first for _, first, _ in runs)
+    last = max(last for _, _, last in runs)
     write_report(args.out, f"batch-{first}-{last}", report, markdown(report))
+    if any(differ.values()) or any(s["c_twin"]["differ"] for side in report["sides"] for s in side["runs"]):
+        print("VERDICTS DIFFER (see the report)", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import tempfile
 import types
 import weakref
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -104,16 +105,23 @@ _NARGS = 23
 
 
 def load_c_kernel(
-    compiler: str = "gcc", source_path: Path = SOURCE, flags: list[str] = CFLAGS
+    compiler: str = "gcc",
+    source_path: Path = SOURCE,
+    flags: list[str] = CFLAGS,
+    wrap_native: Callable[[Callable[[int], int]], Callable[[int], int]] | None = None,
 ) -> types.SimpleNamespace:
     """The kernel module's namespace with ``search`` replaced by the C implementation.
 
     ``source_path`` and ``flags`` are there for experiments on variants of the C file.
+    ``wrap_native`` wraps the native call alone (the ctypes call, without this module's
+    argument handling): ``bench_batch.py`` times the C search with it.
     """
     lib = ctypes.CDLL(str(build(compiler, source_path, flags)))
     fn = lib.scorpion_search_packed
     fn.argtypes = [ctypes.c_void_p]
     fn.restype = ctypes.c_int64
+    if wrap_native is not None:
+        fn = wrap_native(fn)
     args = (ctypes.c_int64 * _NARGS)()
     args_pointer = ctypes.addressof(args)
     # Data pointers of checked arrays, remembered per array object: arr.ctypes.data and the

@@ -4,7 +4,10 @@
 in the same position. Checked three ways: on the solver's winning lines (and
 mutations of them) for deals in every preset; move by move along random games,
 trying every card onto every column and the tail at each position; and one
-test per kind of wrong solution, each with the reason it is refused.
+test per kind of wrong solution, each with the reason it is refused. Since
+``check_solution`` is ``replay`` (``is_legal`` on one in-place board), the
+last tests hold the replay to the listing it replaced: every move looked for
+among ``legal_moves`` and played on a Position of its own.
 """
 
 from __future__ import annotations
@@ -20,11 +23,13 @@ from scorpion_solver.game.engine import (
     Move,
     MoveError,
     apply_move,
+    is_legal,
     is_won,
     legal_moves,
     parse_move,
     parse_moves,
     replay,
+    replay_positions,
 )
 from scorpion_solver.game.position import NUM_COLUMNS
 from scorpion_solver.game.rules import GOODSOL, PRESETS, SCORPION2, WASP
@@ -374,3 +379,71 @@ def test_solve_uses_the_check_and_a_failed_check_raises(monkeypatch):
     monkeypatch.setattr(lines, "check_solution", wrong)
     with pytest.raises(VerificationError, match="does not win"):
         solve(deal(5))
+
+
+# --------------------------------------------------------------------------
+# The replay against the listing: is_legal and the in-place board against legal_moves and Positions
+
+
+def listing_replay(start, moves, rules):
+    """What the check must equal: each move looked for among all legal moves (``legal_moves``), then
+    played on a Position of its own (``apply_move``); (accepted, final position, number of the refused move)."""
+    p = start
+    for number, move in enumerate(moves, start=1):
+        if move not in legal_moves(p, rules):
+            return False, None, number
+        p = apply_move(p, move, rules)
+    return True, p, None
+
+
+def replayed(start, moves, rules):
+    try:
+        return True, replay(start, moves, rules), None
+    except MoveError as exc:
+        return False, None, int(str(exc).split(":")[0].removeprefix("move "))
+
+
+@pytest.mark.parametrize("rules", [CLEAR, CLASSIC, GOODSOL, SCORPION2], ids=lambda r: r.name)
+def test_replay_equals_the_listing_on_solutions_and_mutations(rules):
+    rng = random.Random(32)
+    lines = winning_lines(rules, range(1, 61))
+    refused_count = 0
+    for n, start, moves in lines:
+        assert (
+            replayed(start, moves, rules)
+            == listing_replay(start, moves, rules)
+            == (True, replay(start, moves, rules), None)
+        )
+        assert is_won(replay(start, moves, rules), rules)
+        assert replay(start, moves, rules) == replay_positions(start, moves, rules)[-1]  # Position by Position
+        for variant in mutations(moves, start, rules, rng):
+            expected = listing_replay(start, variant, rules)
+            assert replayed(start, variant, rules) == expected, (n, rules.name, variant)
+            refused_count += not expected[0]
+    assert len(lines) > 2 and refused_count > 10
+
+
+@pytest.mark.parametrize("rules", [CLEAR, CLASSIC], ids=lambda r: r.name)
+def test_is_legal_on_positions_equals_the_listing(rules):
+    rng = random.Random(rules.name)
+    for n in range(1, 6):
+        p = deal(n, rules)
+        for _ in range(40):
+            legal = legal_moves(p, rules)
+            for m in candidate_moves(p, rng) + [Move(-1, 2, 3), Move(60, 0, 1), Move(0, 0, 9)]:
+                assert is_legal(p, m, rules) == (m in legal), (str(p), m)
+            if not legal:
+                break
+            p = apply_move(p, rng.choice(legal), rules)
+
+
+def test_a_corrupted_line_from_the_solver_is_refused():
+    start = deal(5)
+    moves = parse_moves(solve(start).solution)
+    for i in (0, len(moves) // 2, len(moves) - 1):
+        m = moves[i]
+        wrong = Move(m.card, m.src, (m.dst + 1) % NUM_COLUMNS)
+        with pytest.raises(VerificationError, match=f"solution does not replay: move {i + 1}: "):
+            verify_solution(start, moves[:i] + [wrong] + moves[i + 1 :], CLEAR)
+    with pytest.raises(VerificationError, match="solution does not replay: move 2: tail is not legal here"):
+        verify_solution(start, [TAIL, TAIL] + moves, CLEAR)

@@ -95,10 +95,10 @@ def position_problems(pos: Position) -> list[str]:
 def run_start(col: tuple[int, ...], hidden: int, suit: int) -> int | None:
     """Index of the King of the suit's complete face-up run in col, if it lies there."""
     run = run_of_suit(suit)
-    for start in range(hidden, len(col) - RUN_LENGTH + 1):
-        if col[start : start + RUN_LENGTH] == run:
-            return start
-    return None
+    if run[0] not in col:
+        return None
+    start = col.index(run[0])  # a card lies in one place: the run can start only at its King
+    return start if start >= hidden and tuple(col[start : start + RUN_LENGTH]) == run else None
 
 
 def frozen_floor(pos: Position, column: int) -> int:
