@@ -121,10 +121,12 @@ class CommitPolicy(HopPolicy):
         judged = judge_commitments(
             view, pairs, layouts, self.rules, self._run, screen=(SCREEN, KEEP), judge_undecided_root=False
         )
-        wins = judged.won.sum(axis=0)
-        alive = judged.alive
-        best = min(alive, key=lambda i: (-wins[i], i))
+        best = self._pick(view, pairs, layouts, judged, history)
         return pairs[best].path + (pairs[best].move,)
+
+    def _pick(self, view: Observation, pairs: list[RevealingPair], layouts: list, judged: Judged, history) -> int:
+        """The index of the commitment to play: the most layouts won (ties: the nearest reveal)."""
+        return ranked(judged)[0]
 
 
 @dataclass
@@ -185,9 +187,14 @@ def judge_commitments(
             won[row, col] = result.status == WON
             undecided[row, col] = result.status not in (WON, LOST)
         if screen and judged.root_won == screen[0] and root.status == WON and len(judged.alive) > screen[1]:
-            wins = won.sum(axis=0)
-            judged.alive = sorted(judged.alive, key=lambda i: (-wins[i], i))[: screen[1]]
+            judged.alive = ranked(judged)[: screen[1]]
     return judged
+
+
+def ranked(judged: Judged) -> list[int]:
+    """The commitments judged on every layout, the most layouts won first (ties: the nearest reveal first)."""
+    wins = judged.won.sum(axis=0)
+    return sorted(judged.alive, key=lambda i: (-wins[i], i))
 
 
 def _after_key(pair: RevealingPair, rules: Rules) -> tuple:
