@@ -22,8 +22,8 @@ from scorpion_solver.game.engine import apply_move, parse_moves
 from scorpion_solver.game.rules import CLASSIC, CLEAR
 from scorpion_solver.game.view import Observation, sample_positions
 from scorpion_solver.play import History, make_policy, play_game
-from scorpion_solver.play.commit import _distinct
-from scorpion_solver.play.commit2 import _cards, _condition, _first_commitment, _play
+from scorpion_solver.play.commit import _distinct, slot_cards
+from scorpion_solver.play.commit2 import _condition, _first_commitment, _play
 from scorpion_solver.play.exact import reveal_closure
 from scorpion_solver.solver.result import WON
 from scorpion_solver.solver.search import solve
@@ -49,7 +49,7 @@ def test_conditioning_by_transposition_gives_every_agreeing_arrangement_equally_
     counts = Counter()
     for arrangement in itertools.permutations(unseen):
         conditioned = _condition(view, slots, view.filled(arrangement), revealed)
-        counts[tuple(_cards(conditioned, slots))] += 1
+        counts[tuple(slot_cards(conditioned, slots))] += 1
     agreeing = [a for a in itertools.permutations(unseen) if all(a[k] == c for k, c in enumerate(revealed.values()))]
     assert sorted(counts) == sorted(agreeing)  # only arrangements that show the revealed cards, and all of them
     assert set(counts.values()) == {len(list(itertools.permutations(unseen))) // len(agreeing)}

@@ -177,7 +177,7 @@ def judge_commitments(
             judged.root_undecided += 1
             if not judge_undecided_root:
                 continue
-        cards = [layout.columns[i][j] if i >= 0 else layout.tail[j] for i, j in slots]
+        cards = slot_cards(layout, slots)
         for col in judged.alive:
             if col == free:
                 won[row, col] = True
@@ -215,9 +215,26 @@ def _distinct(pairs: list[RevealingPair], rules: Rules) -> list[RevealingPair]:
 
 def _first_commitment(view: Observation, line: tuple[Move, ...], rules: Rules) -> tuple | None:
     """The position (up to interchangeable columns) the solver's line reaches by its first reveal, on the stand-in."""
-    for move in line:
+    found = first_reveal(view, line, rules)
+    if found is None:
+        return None
+    before, length = found
+    return symmetric_key(apply_move(before.stand_in(), line[length - 1], rules))
+
+
+def first_reveal(view: Observation, line: tuple[Move, ...], rules: Rules) -> tuple[Observation, int] | None:
+    """Where ``line`` first turns a card up: the view before that move, and the moves up to it (itself included).
+
+    None if the line reveals nothing.
+    """
+    for n, move in enumerate(line):
         following = view.after(move, rules)
         if following is None:  # the move reveals a card
-            return symmetric_key(apply_move(view.stand_in(), move, rules))
+            return view, n + 1
         view = following
     return None
+
+
+def slot_cards(layout, slots: list[tuple[int, int]]) -> list[int]:
+    """The cards ``layout`` holds in the hidden ``slots`` of a view (``Observation.hidden_slots``)."""
+    return [layout.columns[i][j] if i >= 0 else layout.tail[j] for i, j in slots]

@@ -57,7 +57,7 @@ from ..game.position import Position
 from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
 from ..solver.result import WON
-from .commit import DEFAULT_MAX_VIEWS, CommitPolicy, Judged, ranked
+from .commit import DEFAULT_MAX_VIEWS, CommitPolicy, Judged, first_reveal, ranked, slot_cards
 from .exact import RevealingPair
 
 DEEP_TOP = 3  # first commitments of commit's ranking judged two levels deep
@@ -114,7 +114,7 @@ class TwoLevelCommitPolicy(CommitPolicy):
             seen = Observation.of(after)
             key = seen.key()
             if key not in values:
-                cards = _cards(layout, slots)
+                cards = slot_cards(layout, slots)
                 revealed = {s: c for s, c in zip(slots, cards, strict=True) if _turned_up(s, after)}
                 conditioned = [_play(_condition(view, slots, b, revealed), first, self.rules) for b in base]
                 same = [q for q in conditioned if Observation.of(q).key() == key]
@@ -163,10 +163,6 @@ def _play(position: Position, moves: Commitment, rules: Rules) -> Position:
     return reduce(lambda p, m: apply_move(p, m, rules), moves, position)
 
 
-def _cards(layout: Position, slots: list[tuple[int, int]]) -> list[int]:
-    return [layout.columns[i][j] if i >= 0 else layout.tail[j] for i, j in slots]
-
-
 def _turned_up(slot: tuple[int, int], after: Position) -> bool:
     """Whether a hidden slot of the view is face up in ``after`` (face-down cards and the tail keep their slots)."""
     i, j = slot
@@ -175,7 +171,7 @@ def _turned_up(slot: tuple[int, int], after: Position) -> bool:
 
 def _condition(view: Observation, slots: list, layout: Position, revealed: dict) -> Position:
     """``layout`` with the ``revealed`` cards swapped into their slots: uniform given them, if ``layout`` is."""
-    cards = _cards(layout, slots)
+    cards = slot_cards(layout, slots)
     for slot, card in revealed.items():
         a, b = slots.index(slot), cards.index(card)
         cards[a], cards[b] = cards[b], cards[a]
@@ -184,9 +180,5 @@ def _condition(view: Observation, slots: list, layout: Position, revealed: dict)
 
 def _first_commitment(seen: Observation, line: tuple[Move, ...], rules: Rules) -> Commitment | None:
     """The moves of ``line`` up to its first reveal, as the view ``seen`` tells it; None if it reveals nothing."""
-    view = seen
-    for n, move in enumerate(line):
-        view = view.after(move, rules)
-        if view is None:
-            return tuple(line[: n + 1])
-    return None
+    found = first_reveal(seen, line, rules)
+    return None if found is None else tuple(line[: found[1]])
