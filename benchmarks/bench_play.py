@@ -43,11 +43,12 @@ from common import machine_record, winnable_deals  # noqa: E402
 from scorpion_solver.game.deal import deal  # noqa: E402
 from scorpion_solver.game.rules import get_rules  # noqa: E402
 from scorpion_solver.play import make_policy, play_game  # noqa: E402
+from scorpion_solver.play.players import LOOKAHEAD  # noqa: E402
 
 
 def bench(policy_name: str, mode: str, deals: list[int], samples: int, nodes: int, exact_endgame: int = 0) -> dict:
     rules = get_rules(mode)
-    options = {"samples": samples, "nodes": nodes, "exact_endgame": exact_endgame}
+    options = {"samples": samples, "nodes": nodes, "exact_endgame": exact_endgame} if policy_name in LOOKAHEAD else {}
     play_game(deal(5, rules), rules, make_policy(policy_name, rules, **options))  # warm-up
     decisions = solves = solve_nodes = won = moves = 0
     cpu = 0.0
@@ -92,10 +93,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     rows = []
-    lookahead = ["hop", "commit", "commit2"]
-    players = [(name, 0) for name in ([] if args.only_exact else ["random", "greedy"]) + lookahead]
+    players = [(name, 0) for name in ([] if args.only_exact else ["random", "greedy"]) + list(LOOKAHEAD)]
     if args.exact_endgame:
-        players += [(name, args.exact_endgame) for name in lookahead]
+        players += [(name, args.exact_endgame) for name in LOOKAHEAD]
     for mode in ("clear", "classic"):
         deals = winnable_deals(mode, args.deals)
         for name, exact in players:
