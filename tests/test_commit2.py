@@ -17,11 +17,13 @@ from collections import Counter
 
 import pytest
 
+from scorpion_solver.batch.plan import parse_range
+from scorpion_solver.batch.play_runs import PlaySettings, default_play_out
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import apply_move, parse_moves
 from scorpion_solver.game.rules import CLASSIC, CLEAR
 from scorpion_solver.game.view import Observation, sample_positions
-from scorpion_solver.play import History, make_policy, play_game
+from scorpion_solver.play import History, PolicySpec, make_policy, play_game
 from scorpion_solver.play.commit import _distinct, slot_cards
 from scorpion_solver.play.commit2 import _condition, _first_commitment, _play
 from scorpion_solver.play.exact import reveal_closure
@@ -100,3 +102,27 @@ def test_commit2_takes_commits_options_and_its_own():
         make_policy("commit2", CLEAR, bandit=True)
     with pytest.raises(ValueError, match="at least one"):
         make_policy("commit2", CLEAR, inner=0)
+
+
+@pytest.mark.parametrize("name", ["commit", "commit2"])
+def test_rejudge_tail_judges_again_where_an_earlier_commitment_would_deal_the_tail(name):
+    rules = CLEAR
+    view = Observation.of(deal(49, rules))
+    (tail,) = [m for m in view.legal_moves(rules) if m.is_tail]
+    options = {"samples": 8, "nodes": 500}
+    fresh = make_policy(name, rules, seed=11, **options).choose(view, History())
+    assert not fresh.is_tail  # so that the two rules differ here
+    following, rejudging = (make_policy(name, rules, seed=11, rejudge_tail=r, **options) for r in (False, True))
+    for policy in (following, rejudging):
+        policy._commit_plan[view.key()] = (tail,)  # as if an earlier commitment's path ended here with the tail
+    assert following.choose(view, History()) == tail
+    assert rejudging.choose(view, History()) == fresh
+    assert rejudging.settings()["rejudge_tail"] is True and "rejudge_tail" not in following.settings()
+
+
+def test_rejudge_tail_is_recorded_and_names_the_folder():
+    spec = PolicySpec("commit2", samples=100, rejudge_tail=True, exact_endgame=5)
+    assert spec.record()["rejudge_tail"] is True and "rejudge_tail" not in PolicySpec("commit2").record()
+    assert spec.build(CLEAR, 3).rejudge_tail
+    out = default_play_out(PlaySettings(parse_range("1-20"), ("clear",), spec))
+    assert out.name == "play-1-20-clear-commit2-k100-n1000-x5-rt-s0"

@@ -284,6 +284,7 @@ def default_play_out(settings: PlaySettings) -> Path:
     if spec.name in LOOKAHEAD:
         name += f"-k{spec.samples}-n{spec.nodes}" + ("-ucb" if spec.bandit else "")
         name += f"-x{spec.exact_endgame}" if spec.exact_endgame else ""
+        name += "-rt" if spec.rejudge_tail else ""
     if spec.reductions not in (None, PLAY_REDUCTIONS):
         name += f"-{spec.reductions}"
     return Path("results") / f"{name}-s{spec.seed}"

@@ -88,6 +88,12 @@ def _results_option(holding: str):
     "hop, commit, commit2: node budget per solve of a sampled layout (unknown counts as not winnable).",
 )
 @click.option("--bandit", is_flag=True, help="hop: spread the samples among the moves with UCB1.")
+@click.option(
+    "--rejudge-tail",
+    is_flag=True,
+    help="commit, commit2: where a commitment chosen earlier would deal the tail, judge the view again "
+    "(the folder's name ends with -rt).",
+)
 @shown_option(
     "--exact-endgame",
     click.IntRange(0, 8),
@@ -133,6 +139,7 @@ def play_command(
     samples: int,
     nodes: int,
     bandit: bool,
+    rejudge_tail: bool,
     exact_endgame: int,
     rules: tuple[Rules, ...] | None,
     seed: int,
@@ -161,7 +168,18 @@ def play_command(
         raise UserError(f"--exact-endgame is an option of --policy {', '.join(LOOKAHEAD)}")
     if bandit and policy != "hop":
         raise UserError("--bandit is an option of --policy hop")
-    spec = PolicySpec(policy, samples, nodes, bandit, seed, exact_endgame=exact_endgame, reductions=reductions)
+    if rejudge_tail and policy not in ("commit", "commit2"):
+        raise UserError("--rejudge-tail is an option of --policy commit and commit2")
+    spec = PolicySpec(
+        policy,
+        samples,
+        nodes,
+        bandit,
+        seed,
+        rejudge_tail=rejudge_tail,
+        exact_endgame=exact_endgame,
+        reductions=reductions,
+    )
     if is_deal_number(source) or _is_position_file(source):
         _play_one(source, spec, rules, move_cap, proof_nodes, as_json)
         return

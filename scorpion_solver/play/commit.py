@@ -66,12 +66,26 @@ class _ClosureTooBig(Exception):
 
 class CommitPolicy(HopPolicy):
     name = "commit"
-    OPTIONS = ("samples", "nodes", "memory_mb", "exact_endgame", "reductions", "max_views")
+    OPTIONS = ("samples", "nodes", "memory_mb", "exact_endgame", "reductions", "max_views", "rejudge_tail")
 
-    def __init__(self, rules: Rules = CLEAR, seed: int = 0, max_views: int = DEFAULT_MAX_VIEWS, **hop_options) -> None:
-        """``hop_options``: hop's ``samples``, ``nodes``, ``memory_mb``, ``exact_endgame``, ``reductions``."""
+    def __init__(
+        self,
+        rules: Rules = CLEAR,
+        seed: int = 0,
+        max_views: int = DEFAULT_MAX_VIEWS,
+        rejudge_tail: bool = False,
+        **hop_options,
+    ) -> None:
+        """``hop_options``: hop's ``samples``, ``nodes``, ``memory_mb``, ``exact_endgame``, ``reductions``.
+
+        ``rejudge_tail``: when a commitment chosen earlier reaches its tail deal, judge the view again
+        instead of dealing (nothing was learned on the way, but the tail is the costliest reveal to
+        commit to in advance: ``benchmarks/tail_decisions.py``). Off by default: the committed folders
+        were played without it.
+        """
         super().__init__(rules, seed, bandit=False, **hop_options)
         self.max_views = max_views
+        self.rejudge_tail = rejudge_tail
         self._commit_plan: dict = {}  # view key -> the rest of a chosen commitment (path, then the reveal)
         self.commitments = 0  # decisions taken over commitments (the others went to hop)
 
@@ -79,11 +93,13 @@ class CommitPolicy(HopPolicy):
         out = super().settings()
         del out["bandit"]
         out["max_views"] = self.max_views
+        if self.rejudge_tail:
+            out["rejudge_tail"] = True
         return out
 
     def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
         planned = self._commit_plan.pop(view.key(), None)
-        if planned is not None:
+        if planned is not None and not (self.rejudge_tail and planned[0].is_tail):
             return self._follow(view, planned)
         if len(view.hidden_slots()) <= 1 or 2 <= len(view.hidden_slots()) <= self.exact_endgame:
             return super()._choose(view, moves, history)  # perfect information, or the exact endgame

@@ -76,13 +76,14 @@ class TwoLevelCommitPolicy(CommitPolicy):
         rules: Rules = CLEAR,
         seed: int = 0,
         max_views: int = DEFAULT_MAX_VIEWS,
+        rejudge_tail: bool = False,
         top: int = DEEP_TOP,
         outer: int = DEEP_OUTER,
         inner: int = DEEP_INNER,
         **hop_options,
     ) -> None:
         """``top``, ``outer``, ``inner``: the second level's commitments and layouts; the rest as commit."""
-        super().__init__(rules, seed, max_views, **hop_options)
+        super().__init__(rules, seed, max_views, rejudge_tail, **hop_options)
         if min(top, outer, inner) < 1:
             raise ValueError("commit2 needs at least one commitment, outcome and inner layout")
         self.top, self.outer, self.inner = top, outer, inner

@@ -48,6 +48,7 @@ class PolicySpec:
     bandit: bool = False
     seed: int = 0
     extra: dict = field(default_factory=dict)
+    rejudge_tail: bool = False  # commit, commit2: judge again where an earlier commitment would deal the tail
     exact_endgame: int = 0  # hop, commit, commit2: play the exact endgame from this many unseen cards down (0: never)
     # The preset of the search reductions of the game's solves (the policy's and the harness's proofs); None:
     # the play folder's, or PLAY_REDUCTIONS (a folder that records none was played with that one).
@@ -64,6 +65,8 @@ class PolicySpec:
             options["bandit"] = self.bandit
         if self.exact_endgame:
             options["exact_endgame"] = self.exact_endgame
+        if self.rejudge_tail:
+            options["rejudge_tail"] = True
         return make_policy(self.name, rules, game_seed, **options)
 
     def record(self) -> dict:
@@ -75,4 +78,6 @@ class PolicySpec:
                 out["bandit"] = self.bandit
             if self.exact_endgame:  # recorded only when on: the folders made before it read the same
                 out["exact_endgame"] = self.exact_endgame
+            if self.rejudge_tail:  # likewise
+                out["rejudge_tail"] = True
         return out
