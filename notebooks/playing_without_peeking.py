@@ -61,7 +61,8 @@ for path, meta in folders:
     play = meta["play"]
     t["folder"] = path.name
     t["K"] = play.get("samples") if play["policy"] == "hop" else None
-    t["label"] = play["policy"] + (f" K={play['samples']}" if play["policy"] == "hop" else "")
+    t["label"] = (play["policy"] + (f" K={play['samples']}" if play["policy"] == "hop" else "")
+                  + (" rejudge-tail" if play.get("rejudge_tail") else ""))
     frames.append(t)
     done = t.groupby("mode")["deal"].nunique().to_dict()
     if len(done) == len(meta["modes"]) and all(v == meta["deals"]["count"] for v in done.values()):
@@ -103,7 +104,11 @@ overview
 # deals. A folder still running is left out here (it is paired on its own deals below).
 
 # %%
-common = set.intersection(*[set(zip(t["deal"], t["mode"])) for f, t in games.groupby("folder") if f in complete])
+common = set()  # per mode, over the complete folders that play it
+for mode in ("clear", "classic"):
+    sets = [set(t.loc[t["mode"] == mode, "deal"]) for f, t in games.groupby("folder")
+            if f in complete and (t["mode"] == mode).any()]
+    common |= {(d, mode) for d in set.intersection(*sets)} if sets else set()
 key = list(zip(games["deal"], games["mode"]))
 same = games[np.array([k in common for k in key]) & games["folder"].isin(complete).to_numpy()]
 print(f"{len(common):,} (deal, mode) pairs finished in every folder "
@@ -246,7 +251,9 @@ if (RESULTS / "_batch.json").exists():
 # player can actually choose before the next card turns up: a path of moves that reveal
 # nothing and the revealing move that ends it. `commit2` (`play.commit2`) judges its best
 # commitments two levels deep: after each card the first can turn up, the best second
-# commitment, clairvoyant only after the second reveal. Each pair of folders is compared on
+# commitment, clairvoyant only after the second reveal; `commit2 rejudge-tail` (Clear runs
+# only) also judges the view again wherever an earlier commitment would deal the tail. Each
+# pair of folders is compared on
 # the winnable deals both finished (`batch.play_stats.pair_play`, what `scorpion stats DIR
 # --against DIR2` prints): the deals only one of them won, and McNemar's test of those. The
 # ratio is games won / winnable deals; the targets (issues 24 and 31) are 0.70 in Clear runs
@@ -274,9 +281,11 @@ def cpu_per_game(label, mode, deals):
 
 
 HOP100 = folder_label("hop", 100)
+labels = set(games["label"])
 paired_rows = []
-for first, second in [("commit", HOP100), ("commit2", HOP100), ("commit2", "commit")]:
-    if not (folder_label(first) and second and folder_label(second.split()[0])):
+for first, second in [("commit", HOP100), ("commit2", HOP100), ("commit2", "commit"),
+                      ("commit2 rejudge-tail", "commit2"), ("commit2 rejudge-tail", "commit")]:
+    if first not in labels or second not in labels:
         continue
     a, b = columns_of(first), columns_of(second)
     for mode, p in pair_play(a, b).items():
@@ -366,7 +375,8 @@ for folder in sorted(PLAY_ROOT.glob("losses-*")):
     if (folder / "_batch.json").is_file():
         meta = read_metadata(folder)
         t = studies.read_study_folder(folder, studies.LOSS_SCHEMA).to_pandas()
-        t["player"] = t["policy"] + (" K=100" if t["policy"].iloc[0] == "hop" else "")
+        t["player"] = (t["policy"] + (" K=100" if t["policy"].iloc[0] == "hop" else "")
+                       + (" rejudge-tail" if (meta.get("play") or {}).get("rejudge_tail") else ""))
         t["measured"] = ", ".join(meta["settings"].get("kinds", [])) or "all"
         # games per mode: a study of some kinds records them (a game may have no such decision)
         t["games"] = t["mode"].map(meta.get("games_by_mode") or t.groupby("mode")["deal"].nunique().to_dict())
@@ -404,7 +414,8 @@ else:
 #
 # commit lost most at the tail deal in Clear runs: it reveals three cards and leaves every
 # face-down card hidden, which commit's clairvoyance after the reveal does not see. commit2
-# judges "deal the tail now" against "play on and deal later" two levels deep. The sampled loss
+# judges "deal the tail now" against "play on and deal later" two levels deep, and with
+# `--rejudge-tail` judges the view again where an earlier commitment would deal it. The sampled loss
 # at the tail deal per game played (the same measure, seeds and layouts as the full study:
 # `scorpion losses PLAYDIR --kind tail` gives exactly the tail rows of a full study):
 
