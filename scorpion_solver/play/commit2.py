@@ -57,7 +57,7 @@ from ..game.position import Position
 from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
 from ..solver.result import WON
-from .commit import DEFAULT_MAX_VIEWS, CommitPolicy, Judged, first_reveal, ranked, slot_cards
+from .commit import CommitPolicy, Judged, first_reveal, ranked, slot_cards
 from .exact import RevealingPair
 
 DEEP_TOP = 3  # first commitments of commit's ranking judged two levels deep
@@ -75,15 +75,13 @@ class TwoLevelCommitPolicy(CommitPolicy):
         self,
         rules: Rules = CLEAR,
         seed: int = 0,
-        max_views: int = DEFAULT_MAX_VIEWS,
-        rejudge_tail: bool = False,
         top: int = DEEP_TOP,
         outer: int = DEEP_OUTER,
         inner: int = DEEP_INNER,
-        **hop_options,
+        **commit_options,
     ) -> None:
-        """``top``, ``outer``, ``inner``: the second level's commitments and layouts; the rest as commit."""
-        super().__init__(rules, seed, max_views, rejudge_tail, **hop_options)
+        """``top``, ``outer``, ``inner``: the second level's commitments and layouts; ``commit_options`` as commit."""
+        super().__init__(rules, seed, **commit_options)
         if min(top, outer, inner) < 1:
             raise ValueError("commit2 needs at least one commitment, outcome and inner layout")
         self.top, self.outer, self.inner = top, outer, inner
