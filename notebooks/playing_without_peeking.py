@@ -131,7 +131,7 @@ for ax, mode in zip(axes, ["clear", "classic"]):
                         wilson_interval(int(round(v * deals)), deals)[1] - v] for v in values]).T
     ax.bar(names, values, yerr=errors, color=["C0"] * len(labels) + ["C3"], capsize=3)
     ax.set(title=f"{mode}: {deals:,} deals", ylabel="win rate")
-    ax.tick_params(axis="x", rotation=30)
+    plt.setp(ax.get_xticklabels(), rotation=30, ha="right")
     ax.yaxis.set_major_formatter(plt.matplotlib.ticker.PercentFormatter(1))
 fig.tight_layout()
 plt.show()
