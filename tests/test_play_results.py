@@ -56,6 +56,7 @@ def _reproduce(folder: Path, tmp_path: Path) -> None:
         play.get("nodes", 1000),
         play.get("bandit", False),
         play["seed"],
+        rejudge_tail=play.get("rejudge_tail", False),
         exact_endgame=play.get("exact_endgame", 0),
     )
     settings = PlaySettings(
