@@ -6,8 +6,9 @@ Plays the first winnable deals of each mode (the exact results say which:
 folder is absent) with ``random``, ``greedy`` and ``hop`` (K samples, N nodes
 per solve), as ``scorpion play`` does (the harness's proof solves included),
 after a warm-up game (compile time excluded). ``commit`` (``play.commit``:
-hindsight optimisation over commitments) plays beside hop with the same K
-and node budget. Times are CPU seconds of this
+hindsight optimisation over commitments) and ``commit2`` (``play.commit2``:
+commitments judged two levels deep) play beside hop with the same K and
+node budget. Times are CPU seconds of this
 process (``time.process_time``), so a loaded machine slows the wall clock, not
 the figures. For ``hop`` it also reports solves per second and the mean nodes
 per solve: sampled layouts are mostly decided in a few nodes, so the fixed
@@ -16,9 +17,9 @@ every win) matters more than nodes per second.
 
     python benchmarks/bench_play.py                   # 20 winnable deals a mode, hop K=10
     python benchmarks/bench_play.py --deals 5 --samples 3 --quick
-    python benchmarks/bench_play.py --exact-endgame 5 --only-exact   # hop, commit, with and without the endgame
+    python benchmarks/bench_play.py --exact-endgame 5 --only-exact   # hop, commit, commit2, with and without it
 
-With ``--exact-endgame N`` it adds hop and commit playing the exact endgame
+With ``--exact-endgame N`` it adds hop, commit and commit2 playing the exact endgame
 (``play.exact``) once 2 to N cards are unseen, on the same deals and seeds,
 and the exact V's cost by number of unseen cards (``bench_exact``'s views:
 the first view with 1..N unseen cards on each deal's winning line).
@@ -42,11 +43,12 @@ from common import machine_record, winnable_deals  # noqa: E402
 from scorpion_solver.game.deal import deal  # noqa: E402
 from scorpion_solver.game.rules import get_rules  # noqa: E402
 from scorpion_solver.play import make_policy, play_game  # noqa: E402
+from scorpion_solver.play.players import LOOKAHEAD  # noqa: E402
 
 
 def bench(policy_name: str, mode: str, deals: list[int], samples: int, nodes: int, exact_endgame: int = 0) -> dict:
     rules = get_rules(mode)
-    options = {"samples": samples, "nodes": nodes, "exact_endgame": exact_endgame}
+    options = {"samples": samples, "nodes": nodes, "exact_endgame": exact_endgame} if policy_name in LOOKAHEAD else {}
     play_game(deal(5, rules), rules, make_policy(policy_name, rules, **options))  # warm-up
     decisions = solves = solve_nodes = won = moves = 0
     cpu = 0.0
@@ -80,20 +82,20 @@ def bench(policy_name: str, mode: str, deals: list[int], samples: int, nodes: in
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20, help="winnable deals per mode (the first of 1-1000)")
-    parser.add_argument("--samples", type=int, default=10, help="hop: layouts per decision")
-    parser.add_argument("--nodes", type=int, default=1000, help="hop: node budget per solve")
+    parser.add_argument("--samples", type=int, default=10, help="hop, commit, commit2: layouts per decision")
+    parser.add_argument("--nodes", type=int, default=1000, help="hop, commit, commit2: node budget per solve")
     parser.add_argument("--quick", action="store_true", help="no report file")
     parser.add_argument(
         "--exact-endgame", type=int, default=0, metavar="N", help="also hop with the exact endgame from N unseen cards"
     )
-    parser.add_argument("--only-exact", action="store_true", help="only hop with and without the exact endgame")
+    parser.add_argument(
+        "--only-exact", action="store_true", help="only hop, commit and commit2 with and without the exact endgame"
+    )
     args = parser.parse_args()
     rows = []
-    players = [("hop", 0), ("commit", 0)] if args.only_exact else [("random", 0), ("greedy", 0), ("hop", 0)]
-    if not args.only_exact:
-        players.append(("commit", 0))
+    players = [(name, 0) for name in ([] if args.only_exact else ["random", "greedy"]) + list(LOOKAHEAD)]
     if args.exact_endgame:
-        players += [("hop", args.exact_endgame), ("commit", args.exact_endgame)]
+        players += [(name, args.exact_endgame) for name in LOOKAHEAD]
     for mode in ("clear", "classic"):
         deals = winnable_deals(mode, args.deals)
         for name, exact in players:
@@ -133,7 +135,7 @@ def main() -> None:
         lines = [
             f"# Play benchmark {stamp}",
             "",
-            f"hop K={args.samples}, {args.nodes} nodes per solve; CPU seconds of one process; "
+            f"hop, commit, commit2 K={args.samples}, {args.nodes} nodes per solve; CPU seconds of one process; "
             f"load average {report['machine']['load_average']}",
             "",
             "| mode | policy | games | won | decisions/s | CPU s/game | games/h | solves/s | nodes/solve |",

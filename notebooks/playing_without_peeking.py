@@ -50,7 +50,7 @@ from common import ROOT, pct, results_folder, shown_path, style
 RESULTS = results_folder()
 PLAY_ROOT = Path(os.environ.get("SCORPION_PLAY") or ROOT / "results").resolve()
 print(f"exact results: {shown_path(RESULTS)}")
-folders = []
+folders, complete = [], set()
 for path in sorted(PLAY_ROOT.glob("play-*")):
     meta = read_metadata(path)
     if is_play_folder(meta):
@@ -61,11 +61,14 @@ for path, meta in folders:
     play = meta["play"]
     t["folder"] = path.name
     t["K"] = play.get("samples") if play["policy"] == "hop" else None
-    t["label"] = play["policy"] + (f" K={play['samples']}" if play["policy"] == "hop" else "")
+    t["label"] = (play["policy"] + (f" K={play['samples']}" if play["policy"] == "hop" else "")
+                  + (" rejudge-tail" if play.get("rejudge_tail") else ""))
     frames.append(t)
     done = t.groupby("mode")["deal"].nunique().to_dict()
+    if len(done) == len(meta["modes"]) and all(v == meta["deals"]["count"] for v in done.values()):
+        complete.add(path.name)
     print(f"{path.name}: deals {meta['deals']['spec']}, finished {done}"
-          + ("" if all(v == meta["deals"]["count"] for v in done.values()) else "  (PARTIAL: still running or stopped)"))
+          + ("" if path.name in complete else "  (PARTIAL: still running or stopped)"))
 games = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 if games.empty:
     raise FileNotFoundError(f"no play folders under {PLAY_ROOT}: run `scorpion play`, or set SCORPION_PLAY")
@@ -96,13 +99,18 @@ overview
 # %% [markdown]
 # ## The value of peeking, on the same deals
 #
-# To compare policies fairly, only the deals every folder has finished (the common prefix of
-# deal numbers): the win rate of each policy beside the thoughtful rate of those deals.
+# To compare policies fairly, only the deals every complete folder has finished (the common
+# prefix of deal numbers): the win rate of each policy beside the thoughtful rate of those
+# deals. A folder still running is left out here (it is paired on its own deals below).
 
 # %%
-common = set.intersection(*[set(zip(t["deal"], t["mode"])) for _, t in games.groupby("folder")])
+common = set()  # per mode, over the complete folders that play it
+for mode in ("clear", "classic"):
+    sets = [set(t.loc[t["mode"] == mode, "deal"]) for f, t in games.groupby("folder")
+            if f in complete and (t["mode"] == mode).any()]
+    common |= {(d, mode) for d in set.intersection(*sets)} if sets else set()
 key = list(zip(games["deal"], games["mode"]))
-same = games[[k in common for k in key]]
+same = games[np.array([k in common for k in key]) & games["folder"].isin(complete).to_numpy()]
 print(f"{len(common):,} (deal, mode) pairs finished in every folder "
       f"(deals up to {max(d for d, _ in common) if common else 0:,})")
 fig, axes = plt.subplots(1, 2, figsize=(12, 4), sharey=True)
@@ -123,7 +131,7 @@ for ax, mode in zip(axes, ["clear", "classic"]):
                         wilson_interval(int(round(v * deals)), deals)[1] - v] for v in values]).T
     ax.bar(names, values, yerr=errors, color=["C0"] * len(labels) + ["C3"], capsize=3)
     ax.set(title=f"{mode}: {deals:,} deals", ylabel="win rate")
-    ax.tick_params(axis="x", rotation=30)
+    plt.setp(ax.get_xticklabels(), rotation=30, ha="right")
     ax.yaxis.set_major_formatter(plt.matplotlib.ticker.PercentFormatter(1))
 fig.tight_layout()
 plt.show()
@@ -237,22 +245,27 @@ if (RESULTS / "_batch.json").exists():
     display(pd.DataFrame(counts).T)
 
 # %% [markdown]
-# ## commit against hop, paired
+# ## commit and commit2 against hop, paired
 #
 # `commit` (hindsight optimisation over commitments, `play.commit`) judges what a blind
 # player can actually choose before the next card turns up: a path of moves that reveal
-# nothing and the revealing move that ends it. Here its folder is paired with hop K=100's
-# on the winnable deals both finished (`batch.play_stats.pair_play`): the deals only one of
-# them won, and McNemar's test of those. The ratio is games won / winnable deals; the targets
-# of issue 24 were 0.70 (Clear runs) and 0.80 (classic).
+# nothing and the revealing move that ends it. `commit2` (`play.commit2`) judges its best
+# commitments two levels deep: after each card the first can turn up, the best second
+# commitment, clairvoyant only after the second reveal; `commit2 rejudge-tail` (Clear runs
+# only) also judges the view again wherever an earlier commitment would deal the tail. Each
+# pair of folders is compared on
+# the winnable deals both finished (`batch.play_stats.pair_play`, what `scorpion stats DIR
+# --against DIR2` prints): the deals only one of them won, and McNemar's test of those. The
+# ratio is games won / winnable deals; the targets (issues 24 and 31) are 0.70 in Clear runs
+# and 0.80 in classic, at most 10 CPU seconds a game.
 
 # %%
 from scorpion_solver.batch.play_stats import pair_play
 from scorpion_solver.play.intervals import wilson_interval as wilson
 
 
-def columns_of(label_prefix):
-    t = games[games["label"].str.startswith(label_prefix)]
+def columns_of(label):
+    t = games[games["label"] == label]
     return {c: t[c].to_numpy() for c in t.columns}
 
 
@@ -262,24 +275,35 @@ def folder_label(policy, samples=None):
     return hits[0] if hits else None
 
 
-COMMIT, HOP100 = folder_label("commit"), folder_label("hop", 100)
+def cpu_per_game(label, mode, deals):
+    t = games[(games["label"] == label) & (games["mode"] == mode) & games["played"] & games["deal"].isin(deals)]
+    return t["cpu_seconds"].mean()
+
+
+HOP100 = folder_label("hop", 100)
+labels = set(games["label"])
 paired_rows = []
-if COMMIT and HOP100:
-    paired = pair_play(columns_of(COMMIT), columns_of(HOP100))
-    for mode, p in paired.items():
-        lo_c, hi_c = wilson(p["first_won"], p["deals"])
-        lo_h, hi_h = wilson(p["second_won"], p["deals"])
-        cost = games[(games["label"] == COMMIT) & (games["mode"] == mode) & games["played"]]["cpu_seconds"]
-        paired_rows.append({"mode": mode, "winnable deals": p["deals"],
-                            "commit won": p["first_won"], "commit ratio": f"{pct(p['first_won'] / p['deals'])} "
-                            f"({pct(lo_c)} - {pct(hi_c)})",
-                            "hop K=100 won": p["second_won"], "hop ratio": f"{pct(p['second_won'] / p['deals'])} "
-                            f"({pct(lo_h)} - {pct(hi_h)})",
-                            "commit only": p["first_only"], "hop only": p["second_only"],
-                            "McNemar p": p["p_value"], "commit CPU s / game": cost.mean()})
+for first, second in [("commit", HOP100), ("commit2", HOP100), ("commit2", "commit"),
+                      ("commit2 rejudge-tail", "commit2"), ("commit2 rejudge-tail", "commit")]:
+    if first not in labels or second not in labels:
+        continue
+    a, b = columns_of(first), columns_of(second)
+    for mode, p in pair_play(a, b).items():
+        on = set(games[(games["label"] == first) & (games["mode"] == mode)]["deal"])
+        lo_a, hi_a = wilson(p["first_won"], p["deals"])
+        lo_b, hi_b = wilson(p["second_won"], p["deals"])
+        paired_rows.append({"A": first, "B": second, "mode": mode, "winnable deals": p["deals"],
+                            "A won": p["first_won"], "A ratio": f"{pct(p['first_won'] / p['deals'])} "
+                            f"({pct(lo_a)} - {pct(hi_a)})",
+                            "B won": p["second_won"], "B ratio": f"{pct(p['second_won'] / p['deals'])} "
+                            f"({pct(lo_b)} - {pct(hi_b)})",
+                            "A only": p["first_only"], "B only": p["second_only"], "McNemar p": p["p_value"],
+                            "A CPU s / game": cpu_per_game(first, mode, on),
+                            "B CPU s / game": cpu_per_game(second, mode, on)})
+if paired_rows:
     display(pd.DataFrame(paired_rows))
 else:
-    print("no commit folder, or no hop K=100 folder, under", PLAY_ROOT)
+    print("no commit or commit2 folder, or no hop K=100 folder, under", PLAY_ROOT)
 
 # %% [markdown]
 # ## The bracket: the best player, UB_1 and the thoughtful rate
@@ -342,19 +366,27 @@ if not bracket.empty:
 # expectation, to the thoughtful share at the start minus the win rate; the games here are
 # those on winnable deals, where the reveals lean towards a win, so they add up to less (the
 # docstring of `play/losses.py`). Left: the loss per game by the number of unseen cards;
-# right: by kind of move.
+# right: by kind of move. A study of some kinds only (`scorpion losses --kind tail`) is left
+# out of these and shown in the table of the tail deal below.
 
 # %%
 loss_frames = []
 for folder in sorted(PLAY_ROOT.glob("losses-*")):
     if (folder / "_batch.json").is_file():
+        meta = read_metadata(folder)
         t = studies.read_study_folder(folder, studies.LOSS_SCHEMA).to_pandas()
-        t["player"] = t["policy"] + (" K=100" if "k100" in folder.name else "")
+        t["player"] = (t["policy"] + (" K=100" if t["policy"].iloc[0] == "hop" else "")
+                       + (" rejudge-tail" if (meta.get("play") or {}).get("rejudge_tail") else ""))
+        t["measured"] = ", ".join(meta["settings"].get("kinds", [])) or "all"
+        # games per mode: a study of some kinds records them (a game may have no such decision)
+        t["games"] = t["mode"].map(meta.get("games_by_mode") or t.groupby("mode")["deal"].nunique().to_dict())
         loss_frames.append(t)
-losses = pd.concat(loss_frames, ignore_index=True) if loss_frames else pd.DataFrame()
+study_rows = pd.concat(loss_frames, ignore_index=True) if loss_frames else pd.DataFrame()
+losses = study_rows[study_rows["measured"] == "all"] if not study_rows.empty else study_rows
 if losses.empty:
     print("no losses folders under", PLAY_ROOT)
 else:
+    losses = losses.copy()
     losses["loss"] = (losses["before"] - losses["after"]) / losses["samples"]
     losses["exact loss"] = losses["exact_before"] - losses["exact_after"]
     per_game = losses.groupby(["player", "mode"])["deal"].nunique()
@@ -376,3 +408,23 @@ else:
     display(losses.groupby(["player", "mode", "kind"]).agg(decisions=("loss", "size"), mean_loss=("loss", "mean"),
                                                            exact_decisions=("exact loss", "count"),
                                                            mean_exact_loss=("exact loss", "mean")))
+
+# %% [markdown]
+# ## The tail deal in Clear runs
+#
+# commit lost most at the tail deal in Clear runs: it reveals three cards and leaves every
+# face-down card hidden, which commit's clairvoyance after the reveal does not see. commit2
+# judges "deal the tail now" against "play on and deal later" two levels deep, and with
+# `--rejudge-tail` judges the view again where an earlier commitment would deal it. The sampled loss
+# at the tail deal per game played (the same measure, seeds and layouts as the full study:
+# `scorpion losses PLAYDIR --kind tail` gives exactly the tail rows of a full study):
+
+# %%
+if not study_rows.empty:
+    tail = study_rows[study_rows["kind"] == "tail"].copy()
+    tail["loss"] = (tail["before"] - tail["after"]) / tail["samples"]
+    display(tail.groupby(["mode", "player", "measured"]).agg(
+        games=("games", "first"), tail_decisions=("loss", "size"), loss_sum=("loss", "sum"),
+        mean_loss=("loss", "mean")).assign(loss_per_game=lambda d: d["loss_sum"] / d["games"])
+        .drop(columns="loss_sum").round(4))
+

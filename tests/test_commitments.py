@@ -157,6 +157,15 @@ def test_decision_losses_are_paired_and_exact_where_small():
     assert {"flip", "build", "tail"} <= kinds
 
 
+def test_the_losses_of_one_kind_are_those_rows_of_the_whole_measure():
+    rules = CLEAR
+    truth = deal(56, rules)
+    line = parse_moves(solve(truth, rules).solution)
+    whole = decision_losses(truth, line, rules, samples=6, seed=1, nodes=20_000, exact_unseen=0)
+    tail = decision_losses(truth, line, rules, samples=6, seed=1, nodes=20_000, exact_unseen=0, kinds=("tail",))
+    assert len(tail) == 1 and tail == [r for r in whole if r["kind"] == "tail"]
+
+
 def test_move_kinds():
     view = Observation.of(deal(5, CLEAR))
     kinds = {str(m): move_kind(view, m, CLEAR) for m in view.legal_moves(CLEAR)}

@@ -55,6 +55,7 @@ def _policies(rules):
         make_policy("hop", rules, seed=4, samples=3, nodes=300, bandit=True),
         make_policy("commit", rules, seed=4, samples=4, nodes=300),
         make_policy("commit", rules, seed=4, samples=3, nodes=300, exact_endgame=4),
+        make_policy("commit2", rules, seed=4, samples=6, nodes=300, outer=3, inner=3),
     ]
 
 
@@ -82,7 +83,7 @@ def test_a_policy_refuses_a_position():
 
 
 def test_make_policy_refuses_an_option_the_policy_does_not_take():
-    with pytest.raises(ValueError, match="'samples' is an option of hop and commit, not of random"):
+    with pytest.raises(ValueError, match="'samples' is an option of hop, commit and commit2, not of random"):
         make_policy("random", CLEAR, samples=3)
     with pytest.raises(ValueError, match="'bandit' is an option of hop, not of commit"):
         make_policy("commit", CLEAR, bandit=True)

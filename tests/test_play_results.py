@@ -2,8 +2,8 @@
 
 * every won game replays to a win in the reference engine, on a deal the exact results show winnable;
 * every deal of a finished chunk has its row, and the known-lost deals are marked not played;
-* ``scorpion play`` with the folder's settings reproduces its first chunk game for game (hop and
-  commit folders behind the ``slow`` marker).
+* ``scorpion play`` with the folder's settings reproduces its first chunk game for game (the folders
+  of the players that solve sampled layouts, hop, commit and commit2, behind the ``slow`` marker).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import is_won, parse_moves, replay
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.play import PolicySpec
+from scorpion_solver.play.players import LOOKAHEAD
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -55,6 +56,7 @@ def _reproduce(folder: Path, tmp_path: Path) -> None:
         play.get("nodes", 1000),
         play.get("bandit", False),
         play["seed"],
+        rejudge_tail=play.get("rejudge_tail", False),
         exact_endgame=play.get("exact_endgame", 0),
     )
     settings = PlaySettings(
@@ -76,7 +78,7 @@ def _reproduce(folder: Path, tmp_path: Path) -> None:
 
 
 def _samples_layouts(folder: Path) -> bool:
-    return "-hop-" in folder.name or "-commit-" in folder.name
+    return read_metadata(folder)["play"]["policy"] in LOOKAHEAD
 
 
 @pytest.mark.parametrize("folder", [f for f in FOLDERS if not _samples_layouts(f)], ids=_ids)

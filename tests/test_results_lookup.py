@@ -69,10 +69,18 @@ def test_a_play_folder_without_verdicts_has_an_unknown_thoughtful_rate(tmp_path,
     assert summary["thoughtful_unknown"] == 6
 
 
-def test_stats_of_a_play_folder_refuses_against(tmp_path):
-    folder = ROOT / "results" / "play-1-2000-clear+classic-hop-k3-n1000-s0"
+def test_stats_of_a_play_folder_pairs_it_with_another_play_folder_only(tmp_path):
+    folder = ROOT / "results" / "play-1-2000-clear+classic-commit-k100-n1000-x5-s0"
+    hop = ROOT / "results" / "play-1-2000-clear+classic-hop-k100-n1000-s0"
     message = assert_user_error(run("stats", folder, "--against", ROOT / "results" / "deals-1-1000000"))
-    assert "is a play folder" in message and "--against" in message
+    assert "deals-1-1000000: not a play folder" in message and "--against" in message
+    message = assert_user_error(run("stats", folder, "--pair", "clear:wasp"))
+    assert "is a play folder" in message and "--pair" in message
+    paired = json.loads(run("stats", folder, "--against", hop, "--json").stdout)["paired"][0]["modes"]
+    # results/README.md: commit won 40 Clear runs deals hop K=100 lost and lost 31 it won; classic 22 and 10
+    assert [(m["deals"], m["first_only"], m["second_only"]) for m in paired.values()] == [(230, 40, 31), (191, 22, 10)]
+    text = run("stats", folder, "--against", hop).stdout
+    assert "| clear | 230 | 148 (64.35%) | 139 (60.43%) | 40 | 31 |" in text
 
 
 @pytest.mark.parametrize("column", ["status", "mode"])

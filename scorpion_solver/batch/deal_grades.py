@@ -23,13 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..play.players import LOOKAHEAD  # the players whose wins make a deal medium
 from ..solver.result import WON
 from .folder import read_folder, read_metadata
 from .play_runs import EXACT_NAME, is_play_folder, read_play_folder
 
 GRADES = ("easy", "medium", "hard")
 UNGRADED = "ungraded"
-LOOKAHEAD = ("hop", "commit")  # the players whose wins make a deal medium
 
 
 def play_folders(root: Path) -> list[tuple[Path, dict]]:

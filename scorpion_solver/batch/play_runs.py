@@ -29,7 +29,7 @@ import pyarrow as pa
 
 from .. import __version__
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES, WON, play_game
-from ..play.players import PolicySpec
+from ..play.players import LOOKAHEAD, PolicySpec
 from ..play.policies import PLAY_REDUCTIONS
 from ..solver.result import LOST
 from .backends import warm_up
@@ -281,9 +281,10 @@ def with_reductions(settings: PlaySettings, meta: dict | None) -> PlaySettings:
 def default_play_out(settings: PlaySettings) -> Path:
     spec = settings.policy
     name = f"play-{settings.deals.label}-{'+'.join(settings.modes)}-{spec.name}"
-    if spec.name in ("hop", "commit"):
+    if spec.name in LOOKAHEAD:
         name += f"-k{spec.samples}-n{spec.nodes}" + ("-ucb" if spec.bandit else "")
         name += f"-x{spec.exact_endgame}" if spec.exact_endgame else ""
+        name += "-rt" if spec.rejudge_tail else ""
     if spec.reductions not in (None, PLAY_REDUCTIONS):
         name += f"-{spec.reductions}"
     return Path("results") / f"{name}-s{spec.seed}"

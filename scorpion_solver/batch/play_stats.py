@@ -167,3 +167,21 @@ def pair_play(first: dict, second: dict) -> dict:
             "method": test.method,
         }
     return out
+
+
+def format_pairing(modes: dict, first: str, second: str) -> str:
+    """``pair_play``'s result as a table: the wins of each player, the deals only one won, McNemar's p."""
+    lines = [
+        f"paired on the winnable deals both played: {first} (A) against {second} (B)",
+        "| mode | deals | A won | B won | A only | B only | McNemar p |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for mode, p in modes.items():
+        lines.append(
+            f"| {mode} | {p['deals']} | {p['first_won']} ({_pct(p['first_won'] / p['deals'])}) | "
+            f"{p['second_won']} ({_pct(p['second_won'] / p['deals'])}) | {p['first_only']} | {p['second_only']} | "
+            f"{p['p_value']:.3g} ({p['method']}) |"
+        )
+    if not modes:
+        lines.append("(no winnable deal played by both)")
+    return "\n".join(lines) + "\n"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import time
 import zlib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -279,9 +280,11 @@ LOSS_SCHEMA = pa.schema(
 )
 
 
-def loss_study(play_folder: Path, samples: int, nodes: int, exact_unseen: int, chunk: int = 10) -> Study:
-    """The loss of every decision of the games a play folder played (``play.losses``)."""
-    from ..play.losses import game_loss_rows
+def loss_study(
+    play_folder: Path, samples: int, nodes: int, exact_unseen: int, chunk: int = 10, kinds: tuple[str, ...] = ()
+) -> Study:
+    """The loss of every decision (or of those of ``kinds``) of the games a play folder played (``play.losses``)."""
+    from ..play.losses import KINDS, game_loss_rows
     from .play_runs import read_play_folder
 
     meta = read_metadata(play_folder) or {}
@@ -296,11 +299,14 @@ def loss_study(play_folder: Path, samples: int, nodes: int, exact_unseen: int, c
         "games": len(games),
         "chunk": chunk,
     }
+    if kinds:  # recorded only when some kinds are left out: the folders measuring all of them read the same
+        record["settings"]["kinds"] = sorted(kinds)
+        record["games_by_mode"] = dict(Counter(mode for _, mode, _, _ in games))  # also those with no such decision
     plan = []
     for lo in range(0, len(games), chunk):
         part = games[lo : lo + chunk]
         name = f"chunk-{lo + 1:08d}-{lo + len(part):08d}.parquet"  # games, counted from 1 in (deal, mode) order
-        plan.append(StudyChunk(name, tuple(part), game_loss_rows, (part, samples, nodes, exact_unseen)))
+        plan.append(StudyChunk(name, tuple(part), game_loss_rows, (part, samples, nodes, exact_unseen, kinds or KINDS)))
     modes = tuple(sorted({mode for _, mode, _, _ in games}, key=lambda m: (m != "clear", m)))
     return Study("losses", LOSS_FORMAT, LOSS_SCHEMA, modes, record, plan)
 
@@ -308,10 +314,11 @@ def loss_study(play_folder: Path, samples: int, nodes: int, exact_unseen: int, c
 def loss_summary(out: Path) -> dict:
     """Per mode, the losses grouped by number of unseen cards (``by_unseen``) and by kind of move (``by_kind``)."""
     rows = read_study_folder(out, LOSS_SCHEMA).to_pylist()
+    played = (read_metadata(out) or {}).get("games_by_mode", {})  # a study of some kinds: every game counts
     modes: dict = {}
     for mode in sorted({r["mode"] for r in rows}, key=lambda m: (m != "clear", m)):
         mine = [r for r in rows if r["mode"] == mode]
-        games = len({r["deal"] for r in mine})
+        games = played.get(mode) or len({r["deal"] for r in mine})
         modes[mode] = {f"by_{name}": _loss_groups(mine, name, games) for name in ("unseen", "kind")}
     return modes
 

@@ -191,7 +191,8 @@ def _print_report(report: BatchReport, retry: bool) -> None:
     "against",
     multiple=True,
     type=click.Path(path_type=Path),
-    help="Another results folder whose modes DIR's modes are paired with, deal by deal (repeatable).",
+    help="Another results folder whose modes DIR's modes are paired with, deal by deal (repeatable); for a "
+    "play folder DIR, another play folder: the two players paired on the winnable deals both played (McNemar).",
 )
 @click.option(
     "--pair",
@@ -222,12 +223,12 @@ def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ..
         raise BatchError(f"{folder} is not a folder")
     meta = read_metadata(folder)
     if is_play_folder(meta):
-        if against or pairs:
+        if pairs:
             raise BatchError(
-                f"{folder} is a play folder: --against and --pair pair the exact verdicts of results folders; "
-                "`scorpion stats` on a play folder already sets the realistic rate beside the thoughtful one"
+                f"{folder} is a play folder: --pair pairs the presets of results folders; "
+                "--against PLAYDIR pairs two players deal by deal"
             )
-        _play_stats(folder, meta, as_json)
+        _play_stats(folder, meta, as_json, against)
         return
     table = read_folder(folder, columns=["deal", "mode", "status", "nodes", "seconds", "budget_nodes"])
     if table.num_rows == 0:
@@ -254,23 +255,37 @@ def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ..
         sys.exit(1)
 
 
-def _play_stats(folder: Path, meta: dict, as_json: bool) -> None:
-    """``scorpion stats`` on a play folder: realistic vs thoughtful rates (``batch.play_stats``)."""
+def _play_stats(folder: Path, meta: dict, as_json: bool, against: tuple[Path, ...] = ()) -> None:
+    """``scorpion stats`` on a play folder: realistic vs thoughtful rates (``batch.play_stats``), paired with others."""
     from ..batch import play_runs, play_stats
+
+    columns = _play_columns(folder)
+    summary = play_stats.summarize_play(columns, meta)
+    paired = []
+    for other in against:
+        if not other.is_dir() or not play_runs.is_play_folder(read_metadata(other)):
+            raise BatchError(f"--against {other}: not a play folder (a play folder pairs only with another)")
+        modes = play_stats.pair_play(columns, _play_columns(other))
+        paired.append({"against": str(other), "modes": modes})
+    if as_json:
+        echo_json({"folder": str(folder), **summary, **({"paired": paired} if against else {})}, indent=2)
+    else:
+        title = f"{folder}: deals {meta['deals']['spec']}, modes {', '.join(meta['modes'])}; scorpion-solver {meta['package_version']}"
+        click.echo(play_stats.format_play_summary(summary, title), nl=False)
+        for p in paired:
+            click.echo("")
+            click.echo(play_stats.format_pairing(p["modes"], folder.name, Path(p["against"]).name), nl=False)
+    if any(e["contradictions"] for e in summary["modes"].values()):
+        sys.exit(1)
+
+
+def _play_columns(folder: Path) -> dict:
+    from ..batch import play_runs
 
     table = play_runs.read_play_folder(folder)
     if table.num_rows == 0:
         raise BatchError(f"{folder} holds no finished chunk files (chunk-*.parquet)")
-    summary = play_stats.summarize_play(
-        {n: table.column(n).to_numpy(zero_copy_only=False) for n in table.column_names}, meta
-    )
-    if as_json:
-        echo_json({"folder": str(folder), **summary}, indent=2)
-    else:
-        title = f"{folder}: deals {meta['deals']['spec']}, modes {', '.join(meta['modes'])}; scorpion-solver {meta['package_version']}"
-        click.echo(play_stats.format_play_summary(summary, title), nl=False)
-    if any(e["contradictions"] for e in summary["modes"].values()):
-        sys.exit(1)
+    return {n: table.column(n).to_numpy(zero_copy_only=False) for n in table.column_names}
 
 
 def _settings(meta: dict | None) -> dict | None:

@@ -26,7 +26,7 @@ from ..batch.play_runs import (
 )
 from ..game.rules import Rules
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES
-from ..play.players import POLICIES, PolicySpec
+from ..play.players import LOOKAHEAD, POLICIES, PolicySpec
 from ..play.policies import DEFAULT_NODES, DEFAULT_SAMPLES, PLAY_REDUCTIONS
 from ..solver.reductions import PRESETS as REDUCTION_PRESETS
 from .common import (
@@ -73,23 +73,32 @@ def _results_option(holding: str):
     "--policy",
     type=click.Choice(POLICIES),
     required=True,
-    help="The player: random, greedy, hop or commit (docs/play.md).",
+    help="The player: random, greedy, hop, commit or commit2 (docs/play.md).",
 )
 @shown_option(
-    "--samples", click.IntRange(1), DEFAULT_SAMPLES, "hop, commit: layouts of the hidden cards sampled per decision."
+    "--samples",
+    click.IntRange(1),
+    DEFAULT_SAMPLES,
+    "hop, commit, commit2: layouts of the hidden cards sampled per decision.",
 )
 @shown_option(
     "--nodes",
     NODES,
     DEFAULT_NODES,
-    "hop, commit: node budget per solve of a sampled layout (unknown counts as not winnable).",
+    "hop, commit, commit2: node budget per solve of a sampled layout (unknown counts as not winnable).",
 )
 @click.option("--bandit", is_flag=True, help="hop: spread the samples among the moves with UCB1.")
+@click.option(
+    "--rejudge-tail",
+    is_flag=True,
+    help="commit, commit2: where a commitment chosen earlier would deal the tail, judge the view again "
+    "(the folder's name ends with -rt).",
+)
 @shown_option(
     "--exact-endgame",
     click.IntRange(0, 8),
     0,
-    "hop, commit: once 2 to N cards are unseen, play the exact no-peek endgame (play/exact.py); 0: never.",
+    "hop, commit, commit2: once 2 to N cards are unseen, play the exact no-peek endgame (play/exact.py); 0: never.",
     metavar="N",
 )
 @rules_options(
@@ -130,6 +139,7 @@ def play_command(
     samples: int,
     nodes: int,
     bandit: bool,
+    rejudge_tail: bool,
     exact_endgame: int,
     rules: tuple[Rules, ...] | None,
     seed: int,
@@ -154,11 +164,22 @@ def play_command(
     interrupted run. Summarise a folder with `scorpion stats DIR`. One deal
     number, or a position file, plays one game and prints its record.
     """
-    if exact_endgame and policy not in ("hop", "commit"):
-        raise UserError("--exact-endgame is an option of --policy hop and commit")
+    if exact_endgame and policy not in LOOKAHEAD:
+        raise UserError(f"--exact-endgame is an option of --policy {', '.join(LOOKAHEAD)}")
     if bandit and policy != "hop":
         raise UserError("--bandit is an option of --policy hop")
-    spec = PolicySpec(policy, samples, nodes, bandit, seed, exact_endgame=exact_endgame, reductions=reductions)
+    if rejudge_tail and policy not in ("commit", "commit2"):
+        raise UserError("--rejudge-tail is an option of --policy commit and commit2")
+    spec = PolicySpec(
+        policy,
+        samples,
+        nodes,
+        bandit,
+        seed,
+        rejudge_tail=rejudge_tail,
+        exact_endgame=exact_endgame,
+        reductions=reductions,
+    )
     if is_deal_number(source) or _is_position_file(source):
         _play_one(source, spec, rules, move_cap, proof_nodes, as_json)
         return
@@ -244,7 +265,7 @@ def _play_one(
     "--grade",
     type=click.Choice(["easy", "medium", "hard"]),
     default=None,
-    help="easy: won by greedy; medium: won by hop or commit, not greedy; hard: won only with peeking [default: any].",
+    help="easy: won by greedy; medium: won by hop, commit or commit2, not greedy; hard: won only with peeking [default: any].",
 )
 @shown_option("-n", click.IntRange(1), 10, "How many deals.", "count")
 @shown_option("--seed", click.IntRange(0), 0, "Which ones (a uniform draw).")
@@ -258,7 +279,7 @@ def deals_command(
 
     From the committed results: the exact verdicts (results/deals-1-1000000)
     and the play folders (results/play-*). Grades: easy (the greedy policy
-    wins it), medium (only hop or commit wins it), hard (winnable only with peeking);
+    wins it), medium (only hop, commit or commit2 wins it), hard (winnable only with peeking);
     the rule is documented in scorpion_solver/batch/deal_grades.py. Without
     --grade the deals are drawn from the graded ones (the deals the play
     folders cover), so every deal listed has a grade.

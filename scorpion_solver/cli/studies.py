@@ -22,7 +22,7 @@ from ..batch.plan import parse_range
 from ..batch.play_runs import EXACT_NAME, find_results, thoughtful_verdicts
 from ..game.rules import Rules
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
-from ..play.losses import DEFAULT_EXACT_UNSEEN, DEFAULT_LOSS_NODES, DEFAULT_LOSS_SAMPLES
+from ..play.losses import DEFAULT_EXACT_UNSEEN, DEFAULT_LOSS_NODES, DEFAULT_LOSS_SAMPLES, KINDS
 from .common import NODES, interruptible, recorded_command, rules_options, shown_option, user_errors
 
 
@@ -140,6 +140,13 @@ def bound_command(
     DEFAULT_EXACT_UNSEEN,
     "The exact no-peek loss where the view has 2 to N unseen cards.",
 )
+@click.option(
+    "--kind",
+    "kinds",
+    type=click.Choice(KINDS),
+    multiple=True,
+    help="Measure only the decisions of this kind (repeatable; the folder's name ends with them) [default: all].",
+)
 @_study_options("Games", 10, "Losses")
 @user_errors
 def losses_command(
@@ -147,6 +154,7 @@ def losses_command(
     samples: int,
     nodes: int,
     exact_unseen: int,
+    kinds: tuple[str, ...],
     as_json: bool,
     **run,
 ) -> None:
@@ -158,8 +166,9 @@ def losses_command(
     loss (V before minus the move's exact value). scorpion_solver/play/losses.py
     has the definitions.
     """
-    default_out = play_folder.parent / f"losses-{play_folder.name}-k{samples}"
-    study = functools.partial(studies.loss_study, play_folder, samples, nodes, exact_unseen)
+    kinds = tuple(k for k in KINDS if k in kinds)
+    default_out = play_folder.parent / f"losses-{play_folder.name}-k{samples}{''.join('-' + k for k in kinds)}"
+    study = functools.partial(studies.loss_study, play_folder, samples, nodes, exact_unseen, kinds=kinds)
     out, report = _run(study, default_out, **run)
     modes = studies.loss_summary(out)
     if as_json:

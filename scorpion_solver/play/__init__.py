@@ -4,6 +4,7 @@
 * ``policies``: ``random``, ``greedy`` and ``hop`` (hindsight optimisation), whose
   one entry point takes an Observation, never a Position;
 * ``commit``: hindsight optimisation over commitments (blind until the next reveal);
+* ``commit2``: commitments judged two levels deep (blind until the second reveal);
 * ``players``: the players by name (``make_policy``, ``PolicySpec``);
 * ``exact``: the exact no-peek endgame;
 * ``fair``: fair hints, every move judged over sampled layouts of the hidden cards;
@@ -14,6 +15,7 @@ Sits beside ``analysis`` (above ``solver`` and ``game``); ``batch`` runs games i
 """
 
 from .commit import CommitPolicy
+from .commit2 import TwoLevelCommitPolicy
 from .game import GameRecord, play_game
 from .players import POLICIES, PolicySpec, make_policy
 from .policies import GreedyPolicy, History, HopPolicy, Policy, RandomPolicy
@@ -28,6 +30,7 @@ __all__ = [
     "Policy",
     "PolicySpec",
     "RandomPolicy",
+    "TwoLevelCommitPolicy",
     "make_policy",
     "play_game",
 ]

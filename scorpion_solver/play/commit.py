@@ -66,12 +66,26 @@ class _ClosureTooBig(Exception):
 
 class CommitPolicy(HopPolicy):
     name = "commit"
-    OPTIONS = ("samples", "nodes", "memory_mb", "exact_endgame", "reductions", "max_views")
+    OPTIONS = ("samples", "nodes", "memory_mb", "exact_endgame", "reductions", "max_views", "rejudge_tail")
 
-    def __init__(self, rules: Rules = CLEAR, seed: int = 0, max_views: int = DEFAULT_MAX_VIEWS, **hop_options) -> None:
-        """``hop_options``: hop's ``samples``, ``nodes``, ``memory_mb``, ``exact_endgame``, ``reductions``."""
+    def __init__(
+        self,
+        rules: Rules = CLEAR,
+        seed: int = 0,
+        max_views: int = DEFAULT_MAX_VIEWS,
+        rejudge_tail: bool = False,
+        **hop_options,
+    ) -> None:
+        """``hop_options``: hop's ``samples``, ``nodes``, ``memory_mb``, ``exact_endgame``, ``reductions``.
+
+        ``rejudge_tail``: when a commitment chosen earlier reaches its tail deal, judge the view again
+        instead of dealing (nothing was learned on the way, but the tail is the costliest reveal to
+        commit to in advance: ``benchmarks/tail_decisions.py``). Off by default: the committed folders
+        were played without it.
+        """
         super().__init__(rules, seed, bandit=False, **hop_options)
         self.max_views = max_views
+        self.rejudge_tail = rejudge_tail
         self._commit_plan: dict = {}  # view key -> the rest of a chosen commitment (path, then the reveal)
         self.commitments = 0  # decisions taken over commitments (the others went to hop)
 
@@ -79,11 +93,13 @@ class CommitPolicy(HopPolicy):
         out = super().settings()
         del out["bandit"]
         out["max_views"] = self.max_views
+        if self.rejudge_tail:
+            out["rejudge_tail"] = True
         return out
 
     def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
         planned = self._commit_plan.pop(view.key(), None)
-        if planned is not None:
+        if planned is not None and not (self.rejudge_tail and planned[0].is_tail):
             return self._follow(view, planned)
         if len(view.hidden_slots()) <= 1 or 2 <= len(view.hidden_slots()) <= self.exact_endgame:
             return super()._choose(view, moves, history)  # perfect information, or the exact endgame
@@ -121,10 +137,12 @@ class CommitPolicy(HopPolicy):
         judged = judge_commitments(
             view, pairs, layouts, self.rules, self._run, screen=(SCREEN, KEEP), judge_undecided_root=False
         )
-        wins = judged.won.sum(axis=0)
-        alive = judged.alive
-        best = min(alive, key=lambda i: (-wins[i], i))
+        best = self._pick(view, pairs, layouts, judged, history)
         return pairs[best].path + (pairs[best].move,)
+
+    def _pick(self, view: Observation, pairs: list[RevealingPair], layouts: list, judged: Judged, history) -> int:
+        """The index of the commitment to play: the most layouts won (ties: the nearest reveal)."""
+        return ranked(judged)[0]
 
 
 @dataclass
@@ -175,7 +193,7 @@ def judge_commitments(
             judged.root_undecided += 1
             if not judge_undecided_root:
                 continue
-        cards = [layout.columns[i][j] if i >= 0 else layout.tail[j] for i, j in slots]
+        cards = slot_cards(layout, slots)
         for col in judged.alive:
             if col == free:
                 won[row, col] = True
@@ -185,9 +203,14 @@ def judge_commitments(
             won[row, col] = result.status == WON
             undecided[row, col] = result.status not in (WON, LOST)
         if screen and judged.root_won == screen[0] and root.status == WON and len(judged.alive) > screen[1]:
-            wins = won.sum(axis=0)
-            judged.alive = sorted(judged.alive, key=lambda i: (-wins[i], i))[: screen[1]]
+            judged.alive = ranked(judged)[: screen[1]]
     return judged
+
+
+def ranked(judged: Judged) -> list[int]:
+    """The commitments judged on every layout, the most layouts won first (ties: the nearest reveal first)."""
+    wins = judged.won.sum(axis=0)
+    return sorted(judged.alive, key=lambda i: (-wins[i], i))
 
 
 def _after_key(pair: RevealingPair, rules: Rules) -> tuple:
@@ -208,9 +231,26 @@ def _distinct(pairs: list[RevealingPair], rules: Rules) -> list[RevealingPair]:
 
 def _first_commitment(view: Observation, line: tuple[Move, ...], rules: Rules) -> tuple | None:
     """The position (up to interchangeable columns) the solver's line reaches by its first reveal, on the stand-in."""
-    for move in line:
+    found = first_reveal(view, line, rules)
+    if found is None:
+        return None
+    before, length = found
+    return symmetric_key(apply_move(before.stand_in(), line[length - 1], rules))
+
+
+def first_reveal(view: Observation, line: tuple[Move, ...], rules: Rules) -> tuple[Observation, int] | None:
+    """Where ``line`` first turns a card up: the view before that move, and the moves up to it (itself included).
+
+    None if the line reveals nothing.
+    """
+    for n, move in enumerate(line):
         following = view.after(move, rules)
         if following is None:  # the move reveals a card
-            return symmetric_key(apply_move(view.stand_in(), move, rules))
+            return view, n + 1
         view = following
     return None
+
+
+def slot_cards(layout, slots: list[tuple[int, int]]) -> list[int]:
+    """The cards ``layout`` holds in the hidden ``slots`` of a view (``Observation.hidden_slots``)."""
+    return [layout.columns[i][j] if i >= 0 else layout.tail[j] for i, j in slots]

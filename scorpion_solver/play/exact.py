@@ -87,6 +87,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 from ..game.engine import Move, apply_move, is_won, legal_moves, move_text
 from ..game.rules import CLEAR, Rules
@@ -177,19 +178,25 @@ def _fraction(value: Fraction | None) -> str | None:
 
 @dataclass
 class RevealingPair:
-    """A revealing move ``move`` of ``view`` (a view of the closure), reached by ``path`` from the closure's root.
+    """A revealing move ``move`` of ``view`` (a view of the closure), reached by ``path`` from the closure's ``root``.
 
     ``position`` is the closure root's stand-in moved along ``path``: the
     unknown slots keep the root's stand-in cards (a move that reveals nothing
     does not touch them), so a layout of the root fills them the same way.
+    ``view`` is made on first use: a closure has many pairs, and most are
+    never looked at (building each view was a tenth of a commit game's CPU).
     """
 
-    view: Observation
+    root: Observation
     move: Move
     path: tuple[Move, ...]
     position: object = None
     outcomes: list = field(default_factory=list)  # (probability, outcome view)
     bound: Fraction = ONE
+
+    @cached_property
+    def view(self) -> Observation:
+        return self.root.masked(self.position)
 
 
 class ExactEndgame:
@@ -472,10 +479,15 @@ def reveal_closure(
         position, path = queue.popleft()
         for move in legal_moves(position, rules):
             after = apply_move(position, move, rules)
-            if (move.is_tail and tail_unknown) or any(
-                (i, j) in unknown for i in range(len(after.hidden)) for j in range(after.hidden[i], position.hidden[i])
+            if (move.is_tail and tail_unknown) or (
+                after.hidden != position.hidden  # most moves turn nothing up: skip the slot test
+                and any(
+                    (i, j) in unknown
+                    for i in range(len(after.hidden))
+                    for j in range(after.hidden[i], position.hidden[i])
+                )
             ):
-                pairs.append(RevealingPair(view.masked(position), move, path, position))
+                pairs.append(RevealingPair(view, move, path, position))
                 continue
             if is_won(after, rules):
                 return path + (move,), []
@@ -496,10 +508,15 @@ def symmetric_key(position) -> tuple:
     the same revealing moves up to the renaming of columns: exploring one is
     enough.
     """
-    first = 0 if not position.tail else 3
-    free = [i for i in range(first, len(position.columns)) if not position.hidden[i]]
-    fixed = tuple(col if i not in free else None for i, col in enumerate(position.columns))
-    return fixed, tuple(sorted(position.columns[i] for i in free)), position.hidden, position.tail, position.frozen
+    columns, hidden = position.columns, position.hidden
+    fixed = list(columns)
+    free = []
+    for i in range(3 if position.tail else 0, len(columns)):
+        if not hidden[i]:
+            free.append(columns[i])
+            fixed[i] = None
+    free.sort()
+    return tuple(fixed), tuple(free), hidden, position.tail, position.frozen
 
 
 def _revealed_slots(view: Observation, move: Move, position) -> list[tuple[int, int]]:

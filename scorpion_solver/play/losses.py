@@ -46,6 +46,7 @@ from .exact import ExactEndgame
 DEFAULT_LOSS_SAMPLES = 50
 DEFAULT_LOSS_NODES = 20_000
 DEFAULT_EXACT_UNSEEN = 5
+KINDS = ("build", "flip", "king-space", "tail")
 
 
 def move_kind(view: Observation, move: Move, rules: Rules) -> str:
@@ -67,8 +68,13 @@ def decision_losses(
     seed: int = 0,
     nodes: int = DEFAULT_LOSS_NODES,
     exact_unseen: int = DEFAULT_EXACT_UNSEEN,
+    kinds: tuple[str, ...] = KINDS,
 ) -> list[dict]:
-    """One row per move of the game from ``position``: its view's size, kind and losses (module docstring)."""
+    """One row per move of ``kinds`` of the game from ``position``: its view's size, kind and losses (module docstring).
+
+    A decision's layouts depend on the game's seed and its step only, so a row
+    is the same whether the other kinds are measured or not.
+    """
     from ..solver.search import solve  # numba loads on first use
 
     limits = Limits(nodes=nodes, memory_mb=64)
@@ -80,6 +86,10 @@ def decision_losses(
     rows = []
     for step, move in enumerate(moves):
         view = Observation.of(position)
+        kind = move_kind(view, move, rules)
+        if kind not in kinds:
+            position = apply_move(position, move, rules)
+            continue
         unseen = len(view.hidden_slots())
         layouts = sample_positions(view, 1 if unseen <= 1 else samples, seed + step)
         before = after = unknown = 0
@@ -104,7 +114,7 @@ def decision_losses(
             {
                 "step": step,
                 "unseen": unseen,
-                "kind": move_kind(view, move, rules),
+                "kind": kind,
                 "samples": len(layouts),
                 "before": before,
                 "after": after,
@@ -122,12 +132,15 @@ def _float(value: Fraction | None) -> float | None:
     return None if value is None else float(value)
 
 
-def game_loss_rows(games: list[tuple[int, str, str, str]], samples: int, nodes: int, exact_unseen: int) -> list[dict]:
+def game_loss_rows(
+    games: list[tuple[int, str, str, str]], samples: int, nodes: int, exact_unseen: int, kinds: tuple[str, ...] = KINDS
+) -> list[dict]:
     """The rows of a chunk of games (deal, mode, policy, moves text); runs in a worker process."""
     rows = []
     for number, mode, policy, moves in games:
         rules = get_rules(mode)
         seed = number * 1_000 + zlib.crc32(mode.encode())
-        for row in decision_losses(deal(number, rules), parse_moves(moves), rules, samples, seed, nodes, exact_unseen):
+        position = deal(number, rules)
+        for row in decision_losses(position, parse_moves(moves), rules, samples, seed, nodes, exact_unseen, kinds):
             rows.append({"deal": number, "mode": mode, "policy": policy, **row})
     return rows

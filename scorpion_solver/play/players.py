@@ -7,10 +7,14 @@ from dataclasses import dataclass, field
 from ..game.rules import CLEAR, Rules
 from ..solver.reductions import Reductions, get_reductions
 from .commit import CommitPolicy
+from .commit2 import TwoLevelCommitPolicy
 from .policies import DEFAULT_NODES, DEFAULT_SAMPLES, PLAY_REDUCTIONS, GreedyPolicy, HopPolicy, Policy, RandomPolicy
 
-PLAYERS: dict[str, type[Policy]] = {p.name: p for p in (RandomPolicy, GreedyPolicy, HopPolicy, CommitPolicy)}
+PLAYERS: dict[str, type[Policy]] = {
+    p.name: p for p in (RandomPolicy, GreedyPolicy, HopPolicy, CommitPolicy, TwoLevelCommitPolicy)
+}
 POLICIES = tuple(PLAYERS)
+LOOKAHEAD = tuple(name for name, p in PLAYERS.items() if issubclass(p, HopPolicy))  # they solve sampled layouts
 
 
 def make_policy(name: str, rules: Rules = CLEAR, seed: int = 0, **options) -> Policy:
@@ -19,7 +23,8 @@ def make_policy(name: str, rules: Rules = CLEAR, seed: int = 0, **options) -> Po
     hop takes ``samples``, ``nodes``, ``bandit``, ``memory_mb``,
     ``exact_endgame`` and ``reductions`` (those of its solves; None:
     ``PLAY_REDUCTIONS``); commit takes the same but ``bandit``, and
-    ``max_views``; random and greedy take none. An option the policy does not
+    ``max_views``; commit2 takes commit's and ``top``, ``outer``,
+    ``inner``; random and greedy take none. An option the policy does not
     take is refused (ValueError), never ignored.
     """
     player = PLAYERS.get(name)
@@ -28,7 +33,8 @@ def make_policy(name: str, rules: Rules = CLEAR, seed: int = 0, **options) -> Po
     for option in options:
         if option not in player.OPTIONS:
             takers = [p.name for p in PLAYERS.values() if option in p.OPTIONS]
-            raise ValueError(f"'{option}' is an option of {' and '.join(takers) or 'no policy'}, not of {name}")
+            named = " and ".join([", ".join(takers[:-1]), takers[-1]] if len(takers) > 1 else takers)
+            raise ValueError(f"'{option}' is an option of {named or 'no policy'}, not of {name}")
     return player(rules, seed, **options)
 
 
@@ -42,7 +48,8 @@ class PolicySpec:
     bandit: bool = False
     seed: int = 0
     extra: dict = field(default_factory=dict)
-    exact_endgame: int = 0  # hop, commit: play the exact endgame from this many unseen cards down (0: never)
+    rejudge_tail: bool = False  # commit, commit2: judge again where an earlier commitment would deal the tail
+    exact_endgame: int = 0  # hop, commit, commit2: play the exact endgame from this many unseen cards down (0: never)
     # The preset of the search reductions of the game's solves (the policy's and the harness's proofs); None:
     # the play folder's, or PLAY_REDUCTIONS (a folder that records none was played with that one).
     reductions: str | None = None
@@ -52,21 +59,25 @@ class PolicySpec:
 
     def build(self, rules: Rules, game_seed: int) -> Policy:
         options = {}
-        if self.name in ("hop", "commit"):  # the policies that solve sampled layouts
+        if self.name in LOOKAHEAD:
             options = {"samples": self.samples, "nodes": self.nodes, "reductions": self.search_reductions()}
         if self.bandit or self.name == "hop":
             options["bandit"] = self.bandit
         if self.exact_endgame:
             options["exact_endgame"] = self.exact_endgame
+        if self.rejudge_tail:
+            options["rejudge_tail"] = True
         return make_policy(self.name, rules, game_seed, **options)
 
     def record(self) -> dict:
         """The policy's settings as a play folder records them (``reductions``: the preset's name)."""
         out = {"policy": self.name, "seed": self.seed, "reductions": self.reductions or PLAY_REDUCTIONS}
-        if self.name in ("hop", "commit"):
+        if self.name in LOOKAHEAD:
             out.update(samples=self.samples, nodes=self.nodes)
             if self.name == "hop":
                 out["bandit"] = self.bandit
             if self.exact_endgame:  # recorded only when on: the folders made before it read the same
                 out["exact_endgame"] = self.exact_endgame
+            if self.rejudge_tail:  # likewise
+                out["rejudge_tail"] = True
         return out
