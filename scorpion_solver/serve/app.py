@@ -2,10 +2,14 @@
 
 Routes are thin: each reads and checks its request (:func:`read_json`,
 :func:`_int`), then calls the table (``serve.table``), the database
-(``serve.store``) or the pool (``serve.helpers``). Every answer is JSON in the
-project's card notation; every refusal is a 4xx ``{"error": message}`` (a 409
-also carries the current ``game``), never a 500 or a traceback. The API is in
-``serve/API.md`` and docs/serve.md.
+(``serve.store``) or the pool (``serve.helpers``). Every API answer is JSON in
+the project's card notation; every refusal is a 4xx ``{"error": message}`` (a
+409 also carries the current ``game``, a refused move the ``rule`` it breaks),
+never a 500 or a traceback; an address a person opens gets its refusal as a
+small HTML page. Before any route, ``serve.guard`` refuses a foreign Host and a
+state-changing request that is not same-origin JSON. No answer depends on a
+card the player has not seen unless peeking is on (docs/serve.md, "Fair
+play"). The API is in ``serve/API.md`` and docs/serve.md.
 
 Concurrency. Moves, undo and the like run on the event loop itself: each is a
 few milliseconds of engine work and one SQLite transaction, and running them
