@@ -89,7 +89,7 @@ def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
     if target is None:
         if rules.space != SPACE_ANY and not is_king(move.card):
             return Refusal("space-king", f"{name} cannot go into an empty column: only a King may go there.")
-        return Refusal("changes-nothing", f"moving all of column {move.src + 1} into an empty column changes nothing.")
+        return whole_column_refusal(move.src)
     on = card_text(target)
     if is_king(move.card):
         return Refusal("king", f"{name} cannot go on {on}: a King goes on no card, only into an empty column.")
@@ -103,6 +103,11 @@ def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
             f"({name} on {card_text(move.card + 1)}).",
         )
     return Refusal("one-rank-up", f"{name} cannot go on {on}: only {wanted}, one rank lower, goes on {on}.")
+
+
+def whole_column_refusal(src: int) -> Refusal:
+    """A whole column moved into an empty column: the position stays the same game."""
+    return Refusal("changes-nothing", f"moving all of column {src + 1} into an empty column changes nothing.")
 
 
 def _tail_refusal(pos: Position) -> Refusal:

@@ -38,7 +38,7 @@ from ..game.engine import (
     read_moves,
 )
 from ..game.position import NUM_COLUMNS, Position, run_start
-from ..game.refusals import Refusal, refusal
+from ..game.refusals import refusal, whole_column_refusal
 from ..game.rules import MODES, TAIL_WHEN_STUCK, Rules, get_rules
 from ..game.view import UNKNOWN, Observation
 from .store import Played
@@ -188,9 +188,7 @@ class Table:
         if why is None:
             # legal in the shown order but not in the engine's: only a whole-column move between the player's
             # interchangeable columns can be (it changes nothing)
-            why = Refusal(
-                "changes-nothing", f"moving all of column {move.src + 1} into an empty column changes nothing."
-            )
+            why = whole_column_refusal(move.src)
         raise GameError(f"{move_text(move)} is not legal here: {why.sentence}", rule=why.rule)
 
     def push(self, played: Played) -> None:
