@@ -92,7 +92,7 @@ def test_make_policy_refuses_an_option_the_policy_does_not_take():
     with pytest.raises(ValueError, match="unknown policy 'best'"):
         make_policy("best", CLEAR)
     commit = make_policy("commit", CLEAR, seed=2, samples=5, nodes=400, max_views=7)
-    assert (commit.samples, commit.limits.nodes, commit.max_views, commit.seed) == (5, 400, 7, 2)
+    assert (commit.options.samples, commit.limits.nodes, commit.options.max_views, commit.seed) == (5, 400, 7, 2)
 
 
 def test_random_never_relocates_a_whole_column_and_follows_its_seed():
