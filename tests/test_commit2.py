@@ -96,7 +96,8 @@ def test_commit2_plays_whole_commitments_judges_deeper_and_is_reproducible():
 
 def test_commit2_takes_commits_options_and_its_own():
     policy = make_policy("commit2", CLEAR, seed=2, samples=5, nodes=400, max_views=7, top=2, outer=6, inner=4)
-    assert (policy.samples, policy.max_views, policy.top, policy.outer, policy.inner) == (5, 7, 2, 6, 4)
+    options = policy.options
+    assert (options.samples, options.max_views, options.top, options.outer, options.inner) == (5, 7, 2, 6, 4)
     assert policy.settings()["policy"] == "commit2"
     with pytest.raises(ValueError, match="'bandit' is an option of hop, not of commit2"):
         make_policy("commit2", CLEAR, bandit=True)
@@ -123,6 +124,6 @@ def test_rejudge_tail_judges_again_where_an_earlier_commitment_would_deal_the_ta
 def test_rejudge_tail_is_recorded_and_names_the_folder():
     spec = PolicySpec("commit2", samples=100, rejudge_tail=True, exact_endgame=5)
     assert spec.record()["rejudge_tail"] is True and "rejudge_tail" not in PolicySpec("commit2").record()
-    assert spec.build(CLEAR, 3).rejudge_tail
+    assert spec.build(CLEAR, 3).options.rejudge_tail
     out = default_play_out(PlaySettings(parse_range("1-20"), ("clear",), spec))
     assert out.name == "play-1-20-clear-commit2-k100-n1000-x5-rt-s0"

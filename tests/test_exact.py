@@ -372,7 +372,7 @@ def test_the_exact_endgame_is_off_by_default_and_recorded_only_when_on():
         "bandit": False,
     }
     assert PolicySpec("hop", exact_endgame=5).record()["exact_endgame"] == 5
-    assert make_policy("hop", CLEAR).exact_endgame == 0
+    assert make_policy("hop", CLEAR).options.exact_endgame == 0
     with pytest.raises(ValueError, match="option of hop"):
         make_policy("greedy", CLEAR, exact_endgame=3)
 

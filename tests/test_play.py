@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -92,7 +93,66 @@ def test_make_policy_refuses_an_option_the_policy_does_not_take():
     with pytest.raises(ValueError, match="unknown policy 'best'"):
         make_policy("best", CLEAR)
     commit = make_policy("commit", CLEAR, seed=2, samples=5, nodes=400, max_views=7)
-    assert (commit.samples, commit.limits.nodes, commit.max_views, commit.seed) == (5, 400, 7, 2)
+    assert (commit.options.samples, commit.limits.nodes, commit.options.max_views, commit.seed) == (5, 400, 7, 2)
+
+
+@pytest.mark.parametrize(
+    "name, foreign, refusal",
+    [
+        ("hop", "max_views", "'max_views' is an option of commit and commit2, not of hop"),
+        ("commit", "bandit", "'bandit' is an option of hop, not of commit"),
+        ("commit2", "bandit", "'bandit' is an option of hop, not of commit2"),
+    ],
+)
+def test_each_lookahead_policy_refuses_an_option_it_does_not_take(name, foreign, refusal):
+    with pytest.raises(ValueError, match=f"^{re.escape(refusal)}$"):
+        make_policy(name, CLEAR, **{foreign: True})
+    with pytest.raises(ValueError, match=f"^'budget' is an option of no policy, not of {name}$"):
+        make_policy(name, CLEAR, budget=3)
+
+
+@pytest.mark.parametrize(
+    "name, bad, refusal",
+    [
+        ("hop", {"samples": 0}, "hop needs at least one sample"),
+        ("commit", {"samples": 0}, "hop needs at least one sample"),  # commit samples as hop does
+        ("commit2", {"samples": 0, "inner": 0}, "hop needs at least one sample"),  # hop's check comes first
+        ("commit2", {"top": 0}, "commit2 needs at least one commitment, outcome and inner layout"),
+        ("commit2", {"outer": 0}, "commit2 needs at least one commitment, outcome and inner layout"),
+        ("commit2", {"inner": -1}, "commit2 needs at least one commitment, outcome and inner layout"),
+    ],
+)
+def test_each_lookahead_policy_refuses_a_bad_value(name, bad, refusal):
+    with pytest.raises(ValueError, match=f"^{re.escape(refusal)}$"):
+        make_policy(name, CLEAR, **bad)
+
+
+def test_settings_list_each_policys_options_in_order():
+    """What ``settings()`` reports: memory and reductions never, exact_endgame and rejudge_tail only when on."""
+    defaults = {"samples": 10, "nodes": 1000}
+    expected = {
+        ("random", ()): {},
+        ("greedy", ()): {},
+        ("hop", ()): {**defaults, "bandit": False},
+        ("hop", (("bandit", True), ("exact_endgame", 4), ("memory_mb", 32))): {
+            **defaults,
+            "bandit": True,
+            "exact_endgame": 4,
+        },
+        ("commit", ()): {**defaults, "max_views": 2000},
+        ("commit", (("rejudge_tail", True), ("exact_endgame", 5), ("samples", 3))): {
+            "samples": 3,
+            "nodes": 1000,
+            "exact_endgame": 5,
+            "max_views": 2000,
+            "rejudge_tail": True,
+        },
+        ("commit2", ()): {**defaults, "max_views": 2000, "top": 3, "outer": 20, "inner": 8},
+    }
+    for (name, options), settings in expected.items():
+        policy = make_policy(name, CLEAR, seed=7, **dict(options))
+        assert list(policy.settings().items()) == [("policy", name), ("seed", 7), *settings.items()]
+    assert make_policy("commit", CLEAR).options.bandit is False  # commit never spreads its layouts by UCB1
 
 
 def test_random_never_relocates_a_whole_column_and_follows_its_seed():

@@ -44,7 +44,8 @@ gives the same move whatever the hidden cards are (``tests/test_play.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,7 @@ from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
 from ..solver.result import LOST, WON
 from .exact import RevealingPair, reveal_closure, symmetric_key
-from .policies import History, HopPolicy
+from .policies import History, HopOptions, HopPolicy, option
 
 DEFAULT_MAX_VIEWS = 2_000  # views of one closure walked before the decision goes to hop (plain Python)
 SCREEN = 8  # layouts with a winnable position that judge every commitment
@@ -64,44 +65,43 @@ class _ClosureTooBig(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class CommitOptions(HopOptions):
+    """commit's options: hop's but ``bandit``, and its own.
+
+    * ``samples``, ``nodes``, ``exact_endgame``, ``memory_mb``, ``reductions``: as hop's (``HopOptions``);
+    * ``max_views``: the most views of a closure walked; a larger closure leaves the decision to hop;
+    * ``rejudge_tail``: when a commitment chosen earlier reaches its tail deal, judge the view again
+      instead of dealing (nothing was learned on the way, but the tail is the costliest reveal to
+      commit to in advance: ``benchmarks/tail_decisions.py``). Off by default: the committed folders
+      were played without it.
+    """
+
+    # Where commit leaves a decision to hop, hop judges every move in every layout: the bandit is
+    # always off, and no option of commit (``make_policy`` refuses it).
+    bandit: bool = field(default=False, init=False)
+    max_views: int = option(DEFAULT_MAX_VIEWS)
+    rejudge_tail: bool = option(False, shown="when set")
+
+
 class CommitPolicy(HopPolicy):
     name = "commit"
-    OPTIONS = ("samples", "nodes", "memory_mb", "exact_endgame", "reductions", "max_views", "rejudge_tail")
+    Options = CommitOptions
+    options: CommitOptions
+    # decisions taken over commitments, the others went to hop (a class default, as commit2's
+    # deep_decisions: the first count makes it the policy's own)
+    commitments = 0
 
-    def __init__(
-        self,
-        rules: Rules = CLEAR,
-        seed: int = 0,
-        max_views: int = DEFAULT_MAX_VIEWS,
-        rejudge_tail: bool = False,
-        **hop_options,
-    ) -> None:
-        """``hop_options``: hop's ``samples``, ``nodes``, ``memory_mb``, ``exact_endgame``, ``reductions``.
-
-        ``rejudge_tail``: when a commitment chosen earlier reaches its tail deal, judge the view again
-        instead of dealing (nothing was learned on the way, but the tail is the costliest reveal to
-        commit to in advance: ``benchmarks/tail_decisions.py``). Off by default: the committed folders
-        were played without it.
-        """
-        super().__init__(rules, seed, bandit=False, **hop_options)
-        self.max_views = max_views
-        self.rejudge_tail = rejudge_tail
+    def __init__(self, rules: Rules = CLEAR, seed: int = 0, **options: Any) -> None:
+        """``options``: those of ``CommitOptions``."""
+        super().__init__(rules, seed, **options)
         self._commit_plan: dict = {}  # view key -> the rest of a chosen commitment (path, then the reveal)
-        self.commitments = 0  # decisions taken over commitments (the others went to hop)
-
-    def settings(self) -> dict:
-        out = super().settings()
-        del out["bandit"]
-        out["max_views"] = self.max_views
-        if self.rejudge_tail:
-            out["rejudge_tail"] = True
-        return out
 
     def _choose(self, view: Observation, moves: list[Move], history: History) -> Move:
         planned = self._commit_plan.pop(view.key(), None)
-        if planned is not None and not (self.rejudge_tail and planned[0].is_tail):
+        if planned is not None and not (self.options.rejudge_tail and planned[0].is_tail):
             return self._follow(view, planned)
-        if len(view.hidden_slots()) <= 1 or 2 <= len(view.hidden_slots()) <= self.exact_endgame:
+        if len(view.hidden_slots()) <= 1 or 2 <= len(view.hidden_slots()) <= self.options.exact_endgame:
             return super()._choose(view, moves, history)  # perfect information, or the exact endgame
         line = self._best_commitment(view, history)
         if line is None:
@@ -121,7 +121,7 @@ class CommitPolicy(HopPolicy):
         def count() -> None:
             nonlocal walked
             walked += 1
-            if walked > self.max_views:
+            if walked > self.options.max_views:
                 raise _ClosureTooBig
 
         try:
@@ -133,7 +133,7 @@ class CommitPolicy(HopPolicy):
             return None
         if len(pairs) == 1:
             return pairs[0].path + (pairs[0].move,)
-        layouts = sample_positions(view, self.samples, int(self.rng(history).integers(2**63)))
+        layouts = sample_positions(view, self.options.samples, int(self.rng(history).integers(2**63)))
         judged = judge_commitments(
             view, pairs, layouts, self.rules, self._run, screen=(SCREEN, KEEP), judge_undecided_root=False
         )

@@ -50,15 +50,17 @@ gives the same move whatever the hidden cards are (``tests/test_play.py``).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from functools import reduce
 
 from ..game.engine import Move, apply_move
 from ..game.position import Position
-from ..game.rules import CLEAR, Rules
+from ..game.rules import Rules
 from ..game.view import Observation, sample_positions
 from ..solver.result import WON
-from .commit import CommitPolicy, Judged, first_reveal, ranked, slot_cards
+from .commit import CommitOptions, CommitPolicy, Judged, first_reveal, ranked, slot_cards
 from .exact import RevealingPair
+from .policies import option
 
 DEEP_TOP = 3  # first commitments of commit's ranking judged two levels deep
 DEEP_OUTER = 20  # layouts of commit's sample whose revealed cards make the outcomes
@@ -67,40 +69,46 @@ DEEP_INNER = 8  # layouts conditioned on each outcome (the same base layouts for
 Commitment = tuple[Move, ...]
 
 
+@dataclass(frozen=True)
+class TwoLevelOptions(CommitOptions):
+    """commit2's options: commit's, and the second level's (each at least one).
+
+    * ``top``: the first commitments of commit's ranking judged two levels deep;
+    * ``outer``: the layouts of commit's sample whose revealed cards make the outcomes;
+    * ``inner``: the layouts conditioned on each outcome.
+    """
+
+    top: int = option(DEEP_TOP)
+    outer: int = option(DEEP_OUTER)
+    inner: int = option(DEEP_INNER)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if min(self.top, self.outer, self.inner) < 1:
+            raise ValueError("commit2 needs at least one commitment, outcome and inner layout")
+
+
 class TwoLevelCommitPolicy(CommitPolicy):
     name = "commit2"
-    OPTIONS = (*CommitPolicy.OPTIONS, "top", "outer", "inner")
-
-    def __init__(
-        self,
-        rules: Rules = CLEAR,
-        seed: int = 0,
-        top: int = DEEP_TOP,
-        outer: int = DEEP_OUTER,
-        inner: int = DEEP_INNER,
-        **commit_options,
-    ) -> None:
-        """``top``, ``outer``, ``inner``: the second level's commitments and layouts; ``commit_options`` as commit."""
-        super().__init__(rules, seed, **commit_options)
-        if min(top, outer, inner) < 1:
-            raise ValueError("commit2 needs at least one commitment, outcome and inner layout")
-        self.top, self.outer, self.inner = top, outer, inner
-        self.deep_decisions = 0  # decisions where the second level judged more than one commitment
-
-    def settings(self) -> dict:
-        return {**super().settings(), "top": self.top, "outer": self.outer, "inner": self.inner}
+    Options = TwoLevelOptions
+    options: TwoLevelOptions
+    # decisions where the second level judged more than one commitment (a class default: the first
+    # count makes it the policy's own)
+    deep_decisions = 0
 
     def _pick(self, view: Observation, pairs: list[RevealingPair], layouts: list, judged: Judged, history) -> int:
         order = ranked(judged)
         wins = judged.won.sum(axis=0)
-        chosen = _contenders(order, pairs, self.top)
+        chosen = _contenders(order, pairs, self.options.top)
         if len(chosen) == 1 or wins[order[0]] == 0:
             return order[0]
         self.deep_decisions += 1
         rng = self.rng(history)
         rng.integers(2**63)  # the first draw seeded commit's layouts
-        base = sample_positions(view, self.inner, int(rng.integers(2**63)))
-        score = {i: self._second_level(view, _commitment(pairs[i]), layouts[: self.outer], base) for i in chosen}
+        base = sample_positions(view, self.options.inner, int(rng.integers(2**63)))
+        score = {
+            i: self._second_level(view, _commitment(pairs[i]), layouts[: self.options.outer], base) for i in chosen
+        }
         return max(chosen, key=lambda i: (score[i], -order.index(i)))
 
     def _second_level(self, view: Observation, first: Commitment, outer: list[Position], base: list[Position]) -> float:

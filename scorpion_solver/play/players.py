@@ -18,14 +18,16 @@ LOOKAHEAD = tuple(name for name, p in PLAYERS.items() if issubclass(p, HopPolicy
 
 
 def make_policy(name: str, rules: Rules = CLEAR, seed: int = 0, **options) -> Policy:
-    """The policy called ``name``, with ``options``: keyword settings of its class (``OPTIONS``).
+    """The policy called ``name``, with ``options``: the fields of its class's ``Options`` (named in ``OPTIONS``).
 
-    hop takes ``samples``, ``nodes``, ``bandit``, ``memory_mb``,
-    ``exact_endgame`` and ``reductions`` (those of its solves; None:
-    ``PLAY_REDUCTIONS``); commit takes the same but ``bandit``, and
-    ``max_views``; commit2 takes commit's and ``top``, ``outer``,
-    ``inner``; random and greedy take none. An option the policy does not
-    take is refused (ValueError), never ignored.
+    hop takes ``samples``, ``nodes``, ``bandit``, ``exact_endgame``,
+    ``memory_mb`` and ``reductions`` (those of its solves; None:
+    ``PLAY_REDUCTIONS``): ``HopOptions``; commit takes the same but
+    ``bandit`` (it always plays with it off), and ``max_views`` and
+    ``rejudge_tail``: ``CommitOptions``; commit2 takes commit's and ``top``,
+    ``outer``, ``inner``: ``TwoLevelOptions``; random and greedy take none.
+    An option the policy does not take is refused (ValueError), never
+    ignored, and so is a bad value (``samples`` below 1, say).
     """
     player = PLAYERS.get(name)
     if player is None:

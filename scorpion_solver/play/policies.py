@@ -38,7 +38,8 @@ them to show it).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
 
 import numpy as np
 
@@ -59,6 +60,68 @@ EXACT_VIEWS = 20_000  # views it may walk between reveals for one decision (abou
 # the committed play folders were played with, which recorded no preset (``PolicySpec.reductions``). The
 # others decide more samples within the same node budget, so they would change hop's choices.
 PLAY_REDUCTIONS = "deadlock"
+
+
+ShownInSettings = Literal["always", "when set", "never"]
+
+
+def option(default: Any, shown: ShownInSettings = "always") -> Any:
+    """A field of a policy's options: its default, and whether ``settings()`` reports it.
+
+    ``shown``: "always"; "when set" (true or nonzero), so that the settings of
+    policies made before the option existed read the same; or "never".
+    """
+    return field(default=default, metadata={"shown": shown})
+
+
+@dataclass(frozen=True)
+class PolicyOptions:
+    """A policy's keyword options, declared once as the fields of a subclass (random and greedy take none).
+
+    Each field is an option: its name, type and default (``option``); the
+    subclass's ``__post_init__`` checks the values. A field with
+    ``init=False`` is a fixed setting, not an option.
+    """
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The names of the options, the fields a caller may set (``make_policy`` refuses any other name)."""
+        return tuple(f.name for f in fields(cls) if f.init)
+
+    def settings(self) -> dict:
+        """The options that ``Policy.settings`` reports, in the order they are declared."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            shown = f.metadata.get("shown", "always")
+            if f.init and (shown == "always" or (shown == "when set" and value)):
+                out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True)
+class HopOptions(PolicyOptions):
+    """hop's options.
+
+    * ``samples``: K, the layouts of the hidden cards sampled at each decision (at least one);
+    * ``nodes``, ``memory_mb``: the budget of each solve (``Limits``);
+    * ``bandit``: spread the layouts among the moves by UCB1 instead of judging every move in every layout;
+    * ``exact_endgame``: N, play the exact no-peek endgame once 2 to N cards are unseen (0: never);
+    * ``reductions``: the search reductions of the solves (None: ``PLAY_REDUCTIONS``).
+    """
+
+    samples: int = option(DEFAULT_SAMPLES)
+    nodes: int = option(DEFAULT_NODES)
+    bandit: bool = option(False)
+    exact_endgame: int = option(0, shown="when set")
+    # Not in settings(), as before they were declared here: a play folder records the reductions' preset
+    # by name (``PolicySpec.record``), and no folder records the memory of a solve's table.
+    memory_mb: int = option(64, shown="never")
+    reductions: Reductions | None = option(None, shown="never")
+
+    def __post_init__(self) -> None:
+        if self.samples < 1:
+            raise ValueError("hop needs at least one sample")
 
 
 @dataclass(frozen=True)
@@ -89,14 +152,21 @@ def _solve(position, rules: Rules, limits: Limits, shorten: bool = True, reducti
 
 
 class Policy:
-    """Base: a named player with a seed and a cost counter."""
+    """Base: a named player with a seed, its options (an ``Options``) and a cost counter."""
 
     name = "policy"
-    OPTIONS: tuple[str, ...] = ()  # the keyword settings ``make_policy`` passes on
+    Options: type[PolicyOptions] = PolicyOptions  # the options the policy takes, declared once
+    OPTIONS: tuple[str, ...] = ()  # their names, which ``make_policy`` passes on: ``Options.names()``
 
-    def __init__(self, rules: Rules = CLEAR, seed: int = 0) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.OPTIONS = cls.Options.names()
+
+    def __init__(self, rules: Rules = CLEAR, seed: int = 0, **options: Any) -> None:
+        """``options``: fields of the policy's ``Options`` (an unknown one is a TypeError, a bad value a ValueError)."""
         self.rules = rules
         self.seed = seed
+        self.options = self.Options(**options)
         self.cost = Cost()
 
     def rng(self, history: History) -> np.random.Generator:
@@ -116,7 +186,8 @@ class Policy:
         raise NotImplementedError
 
     def settings(self) -> dict:
-        return {"policy": self.name, "seed": self.seed}
+        """The policy's name, seed and options, as ``PolicyOptions.settings`` reports them."""
+        return {"policy": self.name, "seed": self.seed, **self.options.settings()}
 
 
 class RandomPolicy(Policy):
@@ -137,36 +208,17 @@ class GreedyPolicy(Policy):
 
 class HopPolicy(Policy):
     name = "hop"
-    OPTIONS = ("samples", "nodes", "bandit", "memory_mb", "exact_endgame", "reductions")
+    Options = HopOptions
+    options: HopOptions
 
-    def __init__(
-        self,
-        rules: Rules = CLEAR,
-        seed: int = 0,
-        samples: int = DEFAULT_SAMPLES,
-        nodes: int = DEFAULT_NODES,
-        bandit: bool = False,
-        memory_mb: int = 64,
-        exact_endgame: int = 0,
-        reductions: Reductions | None = None,
-    ) -> None:
-        super().__init__(rules, seed)
-        if samples < 1:
-            raise ValueError("hop needs at least one sample")
-        self.samples = samples
-        self.limits = Limits(nodes=nodes, memory_mb=memory_mb)
-        self.reductions = reductions or get_reductions(PLAY_REDUCTIONS)
-        self.bandit = bandit
+    def __init__(self, rules: Rules = CLEAR, seed: int = 0, **options: Any) -> None:
+        """``options``: those of ``HopOptions``."""
+        super().__init__(rules, seed, **options)
+        self.limits = Limits(nodes=self.options.nodes, memory_mb=self.options.memory_mb)
+        self.reductions = self.options.reductions or get_reductions(PLAY_REDUCTIONS)
         self._plan: dict = {}  # view key -> the rest of a known win (perfect information only)
-        self.exact_endgame = exact_endgame
         self._endgame = None  # the exact endgame, made on first use; it keeps its values through the game
         self._exact_plan: dict = {}  # view key -> the rest of an exact line (non-revealing moves, then a reveal)
-
-    def settings(self) -> dict:
-        out = {**super().settings(), "samples": self.samples, "nodes": self.limits.nodes, "bandit": self.bandit}
-        if self.exact_endgame:
-            out["exact_endgame"] = self.exact_endgame
-        return out
 
     def _run(self, position, shorten: bool = False):
         # A sampled layout's solve gives a verdict and a first move: its line is not cut or polished
@@ -181,16 +233,16 @@ class HopPolicy(Policy):
             planned = self._follow_plan(view)
             if planned is not None:
                 return planned
-        if 2 <= len(view.hidden_slots()) <= self.exact_endgame:
+        if 2 <= len(view.hidden_slots()) <= self.options.exact_endgame:
             exact = self._exact_move(view)
             if exact is not None:
                 return exact
         candidates = greedy_order(view, fresh_moves(view, moves, history.seen(), self.rules), self.rules)
         if len(candidates) == 1:
             return candidates[0]
-        k = 1 if view.fully_known else self.samples
+        k = 1 if view.fully_known else self.options.samples
         layouts = sample_positions(view, k, int(self.rng(history).integers(2**63)))
-        wins = self._bandit(layouts, candidates) if self.bandit else self._all(layouts, candidates)
+        wins = self._bandit(layouts, candidates) if self.options.bandit else self._all(layouts, candidates)
         best = max(wins.values())
         return next(m for m in candidates if wins[m] == best)  # candidates are in greedy order
 
@@ -214,7 +266,10 @@ class HopPolicy(Policy):
         if line is None:
             if self._endgame is None:
                 self._endgame = ExactEndgame(
-                    self.rules, max_unseen=self.exact_endgame, budget_nodes=EXACT_BUDGET, budget_views=EXACT_VIEWS
+                    self.rules,
+                    max_unseen=self.options.exact_endgame,
+                    budget_nodes=EXACT_BUDGET,
+                    budget_views=EXACT_VIEWS,
                 )
             solves, nodes = self._endgame.solves, self._endgame.nodes
             found = self._endgame.best_line(view)
