@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Iterable, NamedTuple, Sequence
 
-from .cards import RUN_LENGTH, CardError, card_text, is_ace, is_king, parse_card, run_of_suit, suit_of
+from .cards import NUM_CARDS, RUN_LENGTH, CardError, card_text, is_ace, is_king, parse_card, run_of_suit, suit_of
 from .position import NUM_COLUMNS, Position, frozen_floor
 from .rules import CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
 
@@ -62,9 +62,22 @@ class MoveError(ValueError):
 
 def move_text(move: Move) -> str:
     """``6C:5>2`` (group led by 6C from column 5 onto column 2) or ``tail``."""
+    text = _MOVE_TEXTS.get(move)
+    return text if text is not None else _spelled(move)
+
+
+def _spelled(move: Move) -> str:
     if move.is_tail:
         return "tail"
     return f"{card_text(move.card)}:{move.src + 1}>{move.dst + 1}"
+
+
+# Every move's text, spelled once: a batch writes about 50 000 moves a second into its rows.
+_MOVE_TEXTS = {
+    move: _spelled(move)
+    for move in [TAIL]
+    + [Move(c, s, d) for c in range(NUM_CARDS) for s in range(NUM_COLUMNS) for d in range(NUM_COLUMNS)]
+}
 
 
 def parse_move(token: str) -> Move:
@@ -244,23 +257,31 @@ def legal_moves(pos: Position, rules: Rules = CLEAR) -> list[Move]:
 def is_legal(pos: Position, move: Move, rules: Rules = CLEAR) -> bool:
     """``move in legal_moves(pos, rules)``, decided for this one move: the rules ``moves_into`` lists
     by, asked of the column the move names (the tail deal's rule may still list the tableau moves)."""
-    if is_won(pos, rules):
-        return False
+    return _legal_index(pos, move, rules) is not None
+
+
+def _legal_index(pos: Position, move: Move, rules: Rules) -> int | None:
+    """Where a legal move's leading card lies in its column (-1 for the tail deal); None for an illegal move.
+
+    :func:`is_legal`'s answer, with the index :meth:`_Board.make_at` needs, so a replay looks each card up once.
+    """
     card, src, dst = move
     if card < 0:
-        return move == TAIL and _may_deal_tail(pos, rules)
+        return -1 if move == TAIL and _may_deal_tail(pos, rules) and not is_won(pos, rules) else None
     if not (0 <= src < NUM_COLUMNS and 0 <= dst < NUM_COLUMNS) or src == dst:
-        return False
+        return None
     try:
         index = pos.columns[src].index(card)
     except ValueError:  # not in that column
-        return False
-    if not _movable(pos, src, index):
-        return False
+        return None
+    if not _movable(pos, src, index) or (not pos.tail and is_won(pos, rules)):  # a won position has tail dealt
+        return None
     target = pos.columns[dst]
-    if target:
-        return target[-1] == card + 1 and not is_ace(target[-1])  # same suit, one rank up (a King builds on nothing)
-    return _space_open(pos, dst) and index >= _space_floor(pos, src, dst) and _may_enter_space(card, rules)
+    if target:  # same suit, one rank up (a King builds on nothing)
+        return index if target[-1] == card + 1 and not is_ace(target[-1]) else None
+    if _space_open(pos, dst) and index >= _space_floor(pos, src, dst) and _may_enter_space(card, rules):
+        return index
+    return None
 
 
 def is_lost(pos: Position, rules: Rules = CLEAR) -> bool:
@@ -286,6 +307,8 @@ def settle(
             col = columns[i]
             if col and hidden[i] >= len(col):
                 hidden[i] = len(col) - 1  # a face-down card left on top turns face up
+            if len(col) - hidden[i] < RUN_LENGTH or col[-1] % RUN_LENGTH:
+                break  # no Ace on top of 13 face-up cards: nothing to complete (most moves stop here)
             suit = complete_run_on_top(col, hidden[i])
             if suit is None:
                 break
@@ -322,6 +345,10 @@ class _Board:
 
     def make(self, move: Move, rules: Rules) -> None:
         """Carry out a legal move: the touched columns rebuilt as tuples (the others stay), then settled."""
+        self.make_at(move, -1 if move.card < 0 else self.columns[move.src].index(move.card), rules)
+
+    def make_at(self, move: Move, index: int, rules: Rules) -> None:
+        """:meth:`make` with the leading card's index in its column known (``_legal_index``'s answer)."""
         columns = self.columns
         card, src, dst = move
         if card < 0:  # the tail deal
@@ -332,7 +359,6 @@ class _Board:
         else:
             touched = (src, dst)
             cards = columns[src]
-            index = cards.index(card)
             columns[dst] += cards[index:]
             columns[src] = cards[:index]
         settle(columns, self.hidden, self.frozen, touched, rules)
@@ -383,14 +409,15 @@ def _why_illegal(pos: Position, move: Move, rules: Rules) -> str:
 def replay(pos: Position, moves: Iterable[Move], rules: Rules = CLEAR) -> Position:
     """Play a move list; MoveError naming the first illegal move (1-based).
 
-    Each move is checked by :func:`is_legal` and made on one :class:`_Board`,
-    as :func:`play` would check and make it.
+    Each move is checked by :func:`is_legal` (its index-giving form) and made on one
+    :class:`_Board`, as :func:`play` would check and make it.
     """
     board = _Board(pos)
     for number, move in enumerate(moves, start=1):
-        if not is_legal(board, move, rules):
+        index = _legal_index(board, move, rules)
+        if index is None:
             raise MoveError(f"move {number}: {_illegal(board, move, rules)}")
-        board.make(move, rules)
+        board.make_at(move, index, rules)
     return board.position()
 
 
