@@ -447,3 +447,37 @@ def test_a_corrupted_line_from_the_solver_is_refused():
             verify_solution(start, moves[:i] + [wrong] + moves[i + 1 :], CLEAR)
     with pytest.raises(VerificationError, match="solution does not replay: move 2: tail is not legal here"):
         verify_solution(start, [TAIL, TAIL] + moves, CLEAR)
+
+
+# The batch checks a chunk's wins in one pass after its searches (search.WinChecks)
+
+
+def test_the_batch_checks_its_wins_after_the_chunk_and_gives_solve_deal_rows():
+    from scorpion_solver.batch.backends import solve_pairs
+    from scorpion_solver.solver.result import Limits
+    from scorpion_solver.solver.search import solve_deal
+
+    limits = Limits(nodes=200_000, memory_mb=64)
+    pairs = [(n, mode) for n in range(1, 81) for mode in ("clear", "classic")]
+    rows = solve_pairs(pairs, limits)
+    alone = [solve_deal(n, PRESETS[mode], limits) for n, mode in pairs]  # each win checked at once
+    assert sum(r.status == "won" for r in alone) >= 10
+    for row, result in zip(rows, alone):
+        assert (row["status"], row["nodes"], row["solution"]) == (result.status, result.nodes, result.solution)
+
+
+def test_a_win_whose_line_fails_the_batch_check_names_its_deal_and_gives_no_rows(monkeypatch):
+    from scorpion_solver.batch.backends import solve_pairs
+    from scorpion_solver.solver import search
+    from scorpion_solver.solver.result import Limits
+
+    real_shorten = search.shorten_path
+
+    def corrupt(position, path, rules, root=None):
+        path = real_shorten(position, path, rules, root)
+        m = path[len(path) // 2]
+        return path[: len(path) // 2] + [Move(m.card, m.src, (m.dst + 1) % NUM_COLUMNS)] + path[len(path) // 2 + 1 :]
+
+    monkeypatch.setattr(search, "shorten_path", corrupt)
+    with pytest.raises(RuntimeError, match=r"deal 5 \(clear\): VerificationError: solution does not replay: move \d+"):
+        solve_pairs([(4, "clear"), (5, "clear"), (6, "clear")], Limits(nodes=200_000, memory_mb=64))
