@@ -28,7 +28,13 @@ native C (``c_baseline/``, built by ``c_kernel.py``: needs gcc), run on the
 same deals through ``search.solve_deal`` with ``driver.kernel`` swapped (as
 ``compare_c.py`` does), of which only the native calls are timed: what a C
 program searching these deals spends (its deal and row cost next to
-nothing). Every deal's verdict and node count from the C twin must equal the
+nothing). Two ratios: to the C search alone, and to the C search plus the
+line kernels its wins call (the batch's own numba ``shorten_line`` and
+``shortest_search``, timed in the same pass): a native solver that returns
+the same lines does that work too, and no C port of it exists (numba runs
+the search at C's speed: ``compare_c.py``). The check's share is measured
+in the plain pass (its calls timed alone), so it is the share of the batch
+as it runs. Every deal's verdict and node count from the C twin must equal the
 batch's (the same search), and with ``--baseline`` every deal's row (status,
 nodes, solution) must be the same on both sides; a difference is printed and
 makes the exit status 1.
@@ -44,9 +50,10 @@ Each chunk is run three times, back to back, so that drift hits all alike:
 2. *plain*: the chunk's root deals, then its other deals, through one
    ``solve_pairs`` call each, as a batch does, their rows written to a
    Parquet file; CPU measured around each (``process_time``). This is the
-   total; *other* is the total less the measured parts.
+   total; *other* is the total less the measured parts. Only the check
+   (``verify_solution``) is wrapped in a timer here: the check's share.
 3. *C twin*: every deal through ``solve_deal`` on the C kernel, the native
-   calls timed as above.
+   calls timed as above, and the line kernels' calls apart.
 
 Each code base runs in a worker process of its own (``PYTHONPATH`` set to its
 checkout); with ``--baseline`` two workers take the chunks in alternating
@@ -119,9 +126,11 @@ class Timers:
 
         return timed
 
-    def install(self) -> list[str]:
+    def install(self, parts: tuple[str, ...] = PARTS) -> list[str]:
         installed = []
         for module_name, attr, part in TIMED:
+            if part not in parts:
+                continue
             try:
                 module = importlib.import_module(module_name)
             except ImportError:
@@ -201,11 +210,20 @@ def run_label(modes: tuple[str, ...], first: int, last: int) -> str:
 
 
 def empty_class() -> dict:
-    return {"deals": 0, "won": 0, "moves_verified": 0, "nodes": 0, "total_ns": 0, **{p: 0.0 for p in PARTS}}
+    return {
+        "deals": 0,
+        "won": 0,
+        "moves_verified": 0,
+        "nodes": 0,
+        "total_ns": 0,
+        "check_ns": 0.0,  # the check's CPU in the plain pass (``verify`` is the instrumented pass's)
+        **{p: 0.0 for p in PARTS},
+    }
 
 
 class CTwin:
-    """The same search as native C (``c_kernel.load_c_kernel``), the CPU of its native calls alone."""
+    """The same search as native C (``c_kernel.load_c_kernel``), the CPU of its native calls alone; and,
+    apart, of the line kernels its wins call (``shorten_line``, ``shortest_search``: numba, the batch's own)."""
 
     def __init__(self, bias: float) -> None:
         import threading
@@ -230,13 +248,30 @@ class CTwin:
 
         self.kernel = load_c_kernel(wrap_native=timed)
         self.stack = threading.local()  # its own stack and buffers, as compare_c.py gives each kernel
+        self.line_ns = 0
+        self.line_calls = 0
 
-    def solve(self, pairs: list[tuple[int, str]], limits: Limits) -> tuple[list[tuple[str, int]], float]:
-        """(status, nodes) of each pair, and the native search's CPU ns for them all."""
+        def timed_line(kernel_fn):
+            def call(*args):
+                t0 = clock()
+                try:
+                    return kernel_fn(*args)
+                finally:
+                    self.line_ns += clock() - t0
+                    self.line_calls += 1
+
+            return call
+
+        for name in ("shorten_line", "shortest_search"):
+            setattr(self.kernel, name, timed_line(getattr(self.kernel, name)))
+
+    def solve(self, pairs: list[tuple[int, str]], limits: Limits) -> tuple[list[tuple[str, int]], float, float]:
+        """(status, nodes) of each pair, the native search's CPU ns for them all, and the line kernels'."""
         from scorpion_solver.solver import driver, search
 
         saved = driver.kernel, driver._reused
         ns, calls = self.ns, self.calls
+        line_ns, line_calls = self.line_ns, self.line_calls
         driver.kernel, driver._reused = self.kernel, self.stack
         try:
             verdicts = []
@@ -245,7 +280,8 @@ class CTwin:
                 verdicts.append((result.status, result.nodes))
         finally:
             driver.kernel, driver._reused = saved
-        return verdicts, max(0.0, (self.ns - ns) - self.bias * (self.calls - calls))
+        search_ns = max(0.0, (self.ns - ns) - self.bias * (self.calls - calls))
+        return verdicts, search_ns, max(0.0, (self.line_ns - line_ns) - self.bias * (self.line_calls - line_calls))
 
 
 def digest(row: dict) -> list:
@@ -283,17 +319,25 @@ def bench_chunk(
                 verify_won.append((row["solution_length"], after["verify"] - before["verify"]))
     finally:
         timers.uninstall()
-    for k in ("root", "rest"):
-        chosen = [pair for pair in pairs if kind[pair] == k]
-        if not chosen:
-            continue
-        t0 = time.process_time_ns()
-        written = backends.solve_pairs(chosen, limits)
-        write_chunk(out, f"chunk-{'+'.join(modes)}-{k}-{numbers[0]:08d}.parquet", written)
-        classes[k]["total_ns"] += time.process_time_ns() - t0
-    twin = {"ns": 0.0, "differ": []}
+    check = Timers()  # the plain pass times the check alone (two clock reads a win: under 1% of its cost)
+    check.bias = timers.bias
+    check.install(parts=("verify",))
+    try:
+        for k in ("root", "rest"):
+            chosen = [pair for pair in pairs if kind[pair] == k]
+            if not chosen:
+                continue
+            before = check.snapshot()["verify"]
+            t0 = time.process_time_ns()
+            written = backends.solve_pairs(chosen, limits)
+            write_chunk(out, f"chunk-{'+'.join(modes)}-{k}-{numbers[0]:08d}.parquet", written)
+            classes[k]["total_ns"] += time.process_time_ns() - t0
+            classes[k]["check_ns"] += check.snapshot()["verify"] - before
+    finally:
+        check.uninstall()
+    twin = {"ns": 0.0, "line_ns": 0.0, "differ": []}
     if c_twin is not None:
-        verdicts, twin["ns"] = c_twin.solve(pairs, limits)
+        verdicts, twin["ns"], twin["line_ns"] = c_twin.solve(pairs, limits)
         twin["differ"] = [
             f"deal {n} ({mode}): batch {rows[n, mode]['status']} in {rows[n, mode]['nodes']} nodes,"
             f" C twin {status} in {nodes} nodes"
@@ -316,6 +360,7 @@ def merge(total: dict | None, part: dict) -> dict:
             total["classes"][k][key] += value
     total["verify_won"] += part["verify_won"]
     total["c_twin"]["ns"] += part["c_twin"]["ns"]
+    total["c_twin"]["line_ns"] += part["c_twin"]["line_ns"]
     total["c_twin"]["differ"] += part["c_twin"]["differ"]
     total["rows"].update(part["rows"])
     return total
@@ -355,11 +400,18 @@ def summarise(result: dict) -> dict:
         "search": both["search"] / 1e9,
         **{p: both[p] / 1e9 for p in ("deal", "line", "verify")},
     }
-    summary["check_share"] = both["verify"] / both["total_ns"] if both["total_ns"] else None
+    summary["check"] = {
+        "seconds": both["check_ns"] / 1e9,
+        "us_per_won_deal": both["check_ns"] / len(won) / 1000 if won else None,
+    }
+    summary["check_share"] = both["check_ns"] / both["total_ns"] if both["total_ns"] else None
     twin = result["c_twin"]
+    native = twin["ns"] + twin["line_ns"]
     summary["c_twin"] = {
         "seconds": twin["ns"] / 1e9 if twin["ns"] else None,
+        "line_seconds": twin["line_ns"] / 1e9 if twin["ns"] else None,
         "total_over_c_twin": both["total_ns"] / twin["ns"] if twin["ns"] else None,
+        "total_over_native": both["total_ns"] / native if twin["ns"] else None,
         "differ": twin["differ"],
     }
     return summary
@@ -480,24 +532,28 @@ def headline(report: dict) -> list[str]:
     """Per run and side: the batch against its C twin, the check's share and cost, the verdicts."""
     sides = report["sides"]
     lines = [
-        "The batch's CPU (the plain pass) against its C twin's (the same search as native C, its native calls"
-        " alone), and the check of the wins (`verify_solution`) as a share of the batch's CPU:",
+        "The batch's CPU (the plain pass) against its C twin's: the same search as native C, its native calls"
+        " alone (*C search*), and with the line kernels its wins call (*+ line*: `shorten_line` and"
+        " `shortest_search`, the batch's own numba kernels, which no C port has; numba runs the search at"
+        " C's speed, `compare_c.py`). The check of the wins (`verify_solution`, timed in the plain pass) as"
+        " a share of the batch's CPU:",
         "",
-        "| run | code | deals | wins | batch CPU s | C twin CPU s | batch / C twin | check s | check share"
-        " | check us/win | verdicts |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| run | code | deals | wins | batch CPU s | C search s | + line s | batch / C search"
+        " | batch / (C search + line) | check s | check share | check us/win | verdicts |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for i, run in enumerate(report["runs"]):
         for side in sides:
             s = side["runs"][i]
-            twin, t, v = s["c_twin"], s["seconds"], s["verify"]
+            twin, t, v = s["c_twin"], s["seconds"], s["check"]
             same = "C twin: " + ("same" if not twin["differ"] else f"{len(twin['differ'])} DIFFER")
             if report["paired"]:
                 same += ", sides: " + ("same" if not report["rows_differ"][run] else "DIFFER")
             lines.append(
-                f"| {run} | {side['label']} | {s['all']['deals']} | {v['won_deals']} | {t['total']:.2f}"
-                f" | {_fmt(twin['seconds'], '.2f')} | {_fmt(twin['total_over_c_twin'], '.2f')} | {t['verify']:.2f}"
-                f" | {_fmt(s['check_share'] and 100 * s['check_share'], '.1f')}%"
+                f"| {run} | {side['label']} | {s['all']['deals']} | {s['verify']['won_deals']} | {t['total']:.2f}"
+                f" | {_fmt(twin['seconds'], '.2f')} | {_fmt(twin['line_seconds'], '.2f')}"
+                f" | {_fmt(twin['total_over_c_twin'], '.2f')} | {_fmt(twin['total_over_native'], '.2f')}"
+                f" | {v['seconds']:.2f} | {_fmt(s['check_share'] and 100 * s['check_share'], '.1f')}%"
                 f" | {_fmt(v['us_per_won_deal'], '.1f')} | {same} |"
             )
     differ = [d for side in sides for s in side["runs"] for d in s["c_twin"]["differ"]]

@@ -67,5 +67,7 @@ def test_a_small_run_agrees_with_its_c_twin(tmp_path):
         assert run["verify"]["won_deals"] > 0  # deal 5 is won in both modes
         assert run["c_twin"]["differ"] == [] and run["c_twin"]["seconds"] > 0
         assert run["c_twin"]["total_over_c_twin"] > 1  # the batch does more than the search
-        assert 0 < run["check_share"] < 1
+        assert run["c_twin"]["line_seconds"] > 0  # deal 5's line is cut of its detours
+        assert 1 < run["c_twin"]["total_over_native"] < run["c_twin"]["total_over_c_twin"]
+        assert 0 < run["check_share"] < 1 and run["check"]["seconds"] > 0  # the check, timed in the plain pass
     assert "| classic 1-40 | this checkout | 40 |" in (report_file.with_suffix(".md")).read_text()
