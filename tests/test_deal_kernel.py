@@ -123,9 +123,9 @@ def test_solve_pairs_uses_the_fast_path(monkeypatch):
     numbers = []
     real = search.solve_deal
 
-    def spy(number, rules, limits, reductions):
+    def spy(number, rules, limits, reductions, checks):
         numbers.append(number)
-        return real(number, rules, limits, reductions)
+        return real(number, rules, limits, reductions, checks)
 
     monkeypatch.setattr(search, "solve_deal", spy)
     pairs = [(n, "clear") for n in range(1, 11)] + [(5, "classic"), (8, "classic")]

@@ -449,10 +449,24 @@ def test_a_corrupted_line_from_the_solver_is_refused():
         verify_solution(start, [TAIL, TAIL] + moves, CLEAR)
 
 
-# A win whose line does not replay stops the batch, naming the deal
+# The batch checks a chunk's wins in one pass after its searches (search.WinChecks)
 
 
-def test_a_win_whose_line_fails_the_check_stops_the_batch_naming_its_deal(monkeypatch):
+def test_the_batch_checks_its_wins_after_the_chunk_and_gives_solve_deal_rows():
+    from scorpion_solver.batch.backends import solve_pairs
+    from scorpion_solver.solver.result import Limits
+    from scorpion_solver.solver.search import solve_deal
+
+    limits = Limits(nodes=200_000, memory_mb=64)
+    pairs = [(n, mode) for n in range(1, 81) for mode in ("clear", "classic")]
+    rows = solve_pairs(pairs, limits)
+    alone = [solve_deal(n, PRESETS[mode], limits) for n, mode in pairs]  # each win checked at once
+    assert sum(r.status == "won" for r in alone) >= 10
+    for row, result in zip(rows, alone):
+        assert (row["status"], row["nodes"], row["solution"]) == (result.status, result.nodes, result.solution)
+
+
+def test_a_win_whose_line_fails_the_batch_check_names_its_deal_and_gives_no_rows(monkeypatch):
     from scorpion_solver.batch.backends import solve_pairs
     from scorpion_solver.solver import search
     from scorpion_solver.solver.result import Limits

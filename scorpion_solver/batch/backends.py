@@ -38,7 +38,7 @@ def solve_pairs(
     Runs in worker processes. An exception names the deal and mode.
     """
     from ..game.deal import deal
-    from ..solver.search import screen_deals, solve_deal, solve_shortest
+    from ..solver.search import WinChecks, screen_deals, solve_deal, solve_shortest
 
     if not _warm:
         warm_up()
@@ -46,16 +46,21 @@ def solve_pairs(
     if not shortest:
         for mode in dict.fromkeys(m for _, m in pairs):
             screened[mode] = screen_deals([n for n, m in pairs if m == mode], get_rules(mode), limits, reductions)
-    rows = []
+    checks = WinChecks()  # the wins' checks, run in one pass once the chunk is searched (cheaper: WinChecks)
+    results = []
     for number, mode in pairs:
         rules = get_rules(mode)
         try:
             if shortest:
                 result = solve_shortest(deal(number, rules), rules, limits, reductions)
             else:
-                result = screened[mode].get(number) or solve_deal(number, rules, limits, reductions)
+                result = screened[mode].get(number) or solve_deal(number, rules, limits, reductions, checks)
         except Exception as exc:
             raise RuntimeError(f"deal {number} ({mode}): {type(exc).__name__}: {exc}") from exc
+        results.append(result)
+    checks.run()  # before any row is made: no win leaves unchecked
+    rows = []
+    for (number, mode), result in zip(pairs, results):
         row = result.as_row()  # the line as its text and length
         row.update(
             deal=number,
