@@ -139,9 +139,9 @@ class WinChecks:
     replaying it at once; :meth:`run` replays every line in the reference
     engine (``verify_solution``) and adds each check's time to its result's
     ``seconds``, so a row costs what it did. In one pass the plain engine's
-    code and data stay in the processor's caches, where a check right after
-    a search finds them pushed out: the checks of classic deals 1-20000 cost
-    a tenth less (0.28 s against 0.31 s and 0.22 s against 0.25 s, chunks
+    code and data can stay in the processor's caches, which a search between
+    two checks pushes out (the likely reason): the checks of classic deals
+    1-20000 cost a tenth less (0.28 s against 0.31 s and 0.22 s against 0.25 s, chunks
     alternating in one process; issue 32). The caller returns no result of
     the chunk before :meth:`run` has passed, so no ``won`` leaves unchecked.
     """
