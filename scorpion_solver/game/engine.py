@@ -277,8 +277,8 @@ def _legal_index(pos: Position, move: Move, rules: Rules) -> int | None:
     if not _movable(pos, src, index) or (not pos.tail and is_won(pos, rules)):  # a won position has tail dealt
         return None
     target = pos.columns[dst]
-    if target:  # same suit, one rank up: card + 1 is not an Ace (a King builds on nothing)
-        return index if target[-1] == card + 1 and (card + 1) % RUN_LENGTH else None
+    if target:  # same suit, one rank up (a King builds on nothing)
+        return index if target[-1] == card + 1 and not is_ace(target[-1]) else None
     if _space_open(pos, dst) and index >= _space_floor(pos, src, dst) and _may_enter_space(card, rules):
         return index
     return None
@@ -307,9 +307,7 @@ def settle(
             col = columns[i]
             if col and hidden[i] >= len(col):
                 hidden[i] = len(col) - 1  # a face-down card left on top turns face up
-            if len(col) - hidden[i] < RUN_LENGTH or col[-1] % RUN_LENGTH:
-                break  # no Ace on top of 13 face-up cards: nothing to complete (most moves stop here)
-            suit = complete_run_on_top(col, hidden[i])
+            suit = complete_run_on_top(col, hidden[i])  # most columns fail its first test, at no cost
             if suit is None:
                 break
             if rules.sweeps:
