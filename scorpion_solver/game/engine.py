@@ -179,7 +179,7 @@ def _movable(pos: Position, column: int, index: int) -> bool:
     return index >= pos.hidden[column] and (not pos.frozen or index >= frozen_floor(pos, column))
 
 
-def _is_relocation(pos: Position, move: Move) -> bool:
+def is_relocation(pos: Position, move: Move) -> bool:
     """A whole column moving into an empty column (docs/rules.md, "Spaces")."""
     return not move.is_tail and pos.columns[move.src][0] == move.card and not pos.columns[move.dst]
 
@@ -218,7 +218,7 @@ def _may_deal_tail(pos: Position, rules: Rules, tableau: list[Move] | None = Non
         return False
     if rules.tail != TAIL_WHEN_STUCK:
         return True
-    return all(_is_relocation(pos, m) for m in (_tableau_moves(pos, rules) if tableau is None else tableau))
+    return all(is_relocation(pos, m) for m in (_tableau_moves(pos, rules) if tableau is None else tableau))
 
 
 def moves_into(pos: Position, dst: int, rules: Rules = CLEAR) -> list[Move]:

@@ -27,7 +27,11 @@ rule                the move breaks
 ``ace``             nothing goes onto an Ace
 ``king``            a King goes on no card: only into an empty column
 ``space-king``      only a King (with what lies on it) enters an empty column
-``changes-nothing`` a whole column into an empty column changes nothing
+``changes-nothing`` a whole column into an empty column changes nothing (both
+                    columns interchangeable: columns 4-7, or any once the
+                    tail is dealt)
+``space-leftmost``  of interchangeable empty columns, a move names the
+                    leftmost (the game is the same whichever takes the group)
 ``tail-once``       the tail is dealt once, and it is gone
 ``tail-when-stuck`` classic: the tail only when no other move exists
 ==================  ========================================================
@@ -38,7 +42,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import card_text, is_ace, is_king, suit_of
-from .engine import Move, legal_moves, move_text
+from .engine import Move, interchangeable_columns, is_relocation, legal_moves, move_text
 from .position import Position, frozen_floor
 from .rules import SPACE_ANY, Rules
 
@@ -71,7 +75,7 @@ def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
     if not legal:
         return Refusal("game-over", "the game is over: no move is legal any more.")
     if move.is_tail:
-        return _tail_refusal(pos)
+        return _tail_refusal(pos, legal)
     name = card_text(move.card)
     if move.src == move.dst:
         return Refusal("same-column", f"{name} cannot move onto its own column {move.src + 1}.")
@@ -89,7 +93,7 @@ def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
     if target is None:
         if rules.space != SPACE_ANY and not is_king(move.card):
             return Refusal("space-king", f"{name} cannot go into an empty column: only a King may go there.")
-        return whole_column_refusal(move.src)
+        return _space_refusal(pos, move, index, legal)
     on = card_text(target)
     if is_king(move.card):
         return Refusal("king", f"{name} cannot go on {on}: a King goes on no card, only into an empty column.")
@@ -105,15 +109,40 @@ def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
     return Refusal("one-rank-up", f"{name} cannot go on {on}: only {wanted}, one rank lower, goes on {on}.")
 
 
-def whole_column_refusal(src: int) -> Refusal:
+def _space_refusal(pos: Position, move: Move, index: int, legal: list[Move]) -> Refusal:
+    """A group that may enter an empty column, refused there: it is the whole column and the move changes
+    nothing, or another empty column it could take is the leftmost of the interchangeable ones."""
+    free = interchangeable_columns(pos)
+    if index == 0 and move.src in free and move.dst in free:
+        return whole_column_refusal(move.card, move.src)
+    leftmost = next(c for c in free if not pos.columns[c])  # dst is one of them, and not the leftmost
+    empties = " and ".join(str(c + 1) for c in free if not pos.columns[c])
+    canonical = Move(move.card, move.src, leftmost)
+    assert canonical in legal, "a group that may enter an empty column enters the leftmost interchangeable one"
+    return Refusal(
+        "space-leftmost",
+        f"{card_text(move.card)} may go into an empty column, but the empty columns {empties} are interchangeable "
+        f"(no tail card lands there): a move into them is written to the leftmost, {move_text(canonical)}.",
+    )
+
+
+def whole_column_refusal(card: int, src: int) -> Refusal:
     """A whole column moved into an empty column: the position stays the same game."""
-    return Refusal("changes-nothing", f"moving all of column {src + 1} into an empty column changes nothing.")
+    return Refusal(
+        "changes-nothing",
+        f"moving {card_text(card)} with all of column {src + 1} into an empty column changes nothing.",
+    )
 
 
-def _tail_refusal(pos: Position) -> Refusal:
+def _tail_refusal(pos: Position, legal: list[Move]) -> Refusal:
     if not pos.tail:
         return Refusal("tail-once", "the tail has been dealt already: it is dealt once, onto columns 1, 2 and 3.")
-    return Refusal("tail-when-stuck", "in classic the tail may be dealt only when no other move exists.")
+    other = next(m for m in legal if not is_relocation(pos, m))  # what keeps the tail locked (engine._may_deal_tail)
+    return Refusal(
+        "tail-when-stuck",
+        "in classic the tail may be dealt only when no other move exists (moving a whole column into an empty "
+        f"column does not count), and {move_text(other)} still can be played.",
+    )
 
 
 def refusal_text(pos: Position, move: Move, rules: Rules) -> str:

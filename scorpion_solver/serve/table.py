@@ -188,7 +188,7 @@ class Table:
         if why is None:
             # legal in the shown order but not in the engine's: only a whole-column move between the player's
             # interchangeable columns can be (it changes nothing)
-            why = whole_column_refusal(move.src)
+            why = whole_column_refusal(move.card, move.src)
         raise GameError(f"{move_text(move)} is not legal here: {why.sentence}", rule=why.rule)
 
     def push(self, played: Played) -> None:

@@ -86,7 +86,7 @@
   // The rule book's section (/rules, docs/rules.md) for each rule a refusal names (game/refusals.py).
   var RULE_SECTIONS = {
     "same-suit": "1-building", "one-rank-up": "1-building", ace: "1-building", king: "1-building",
-    "space-king": "2-spaces", "changes-nothing": "2-spaces", "tail-once": "3-the-tail-deal",
+    "space-king": "2-spaces", "changes-nothing": "2-spaces", "space-leftmost": "2-spaces", "tail-once": "3-the-tail-deal",
     "tail-when-stuck": "3-the-tail-deal", frozen: "classic", "face-up": "moves", column: "moves",
     "same-column": "moves", "game-over": "both-modes"
   };
