@@ -70,6 +70,7 @@ def check_lesson_shown(page, number: int) -> None:
     expect(page.locator("#lesson-say")).to_have_text(lesson.steps[0].say)
     expect(page.locator("#lesson-say")).to_have_attribute("aria-live", "polite")
     expect(page.locator("#lesson-try")).to_have_text(lesson.invite)
+    expect(page.locator("#tail-reason")).to_have_text("")  # no "the tail is dealt" where none was dealt
     marked = [c for c in lesson.steps[0].highlight if c != "tail"]
     expect(page.locator("#board .card.lesson-mark")).to_have_count(len(marked))
     for code in marked:
@@ -194,8 +195,13 @@ def test_undo_and_restart_buttons_inside_a_lesson(fresh):
     for ply, move in enumerate(LINES[4].split()[:2], start=1):
         click_move(page, move, ply)
     expect(page.locator("#tail")).to_be_hidden()  # dealt: once
-    page.locator("#hint").click()  # the fair hint says why its top move helps
-    expect(page.locator("#hint-head")).to_contain_text(re.compile(r"Why \S+: it "), timeout=SOLVER_WAIT)
+    expect(page.locator("#tail-reason")).to_have_text("the tail is dealt")
+    page.locator("#hint").click()  # the fair hint says why its top move helps, naming it as the list does
+    head = page.locator("#hint-head")
+    expect(head).to_contain_text(re.compile(r"Why .+: it "), timeout=SOLVER_WAIT)
+    best = page.locator("#hint-list li.best .mv").inner_text()
+    assert f"Why {best}: it " in head.inner_text() and re.fullmatch(r"\S+ \d\u2192\d|tail", best), best
+    assert not re.search(r"\b[A2-9TJQK][CSHD]\b", head.inner_text())  # no card in the engine's notation
     page.locator("#undo").click()
     expect(page.locator("body")).to_have_attribute("data-ply", "1")
     expect(page.locator("#tail")).to_have_class(re.compile("lesson-mark"))  # the step is the tail again
@@ -222,6 +228,19 @@ def test_screenshots_of_each_lesson_at_phone_and_desktop_widths(browser, tmp_pat
             n = lesson.number
             page.goto(f"/learn/{n}")
             check_lesson_shown(page, n)
+            # the lesson's cards are on the first screen, under the instruction (no scrolling to find them)
+            bottoms = page.evaluate(
+                "[...document.querySelectorAll('#board .card.lesson-mark')].map(c => c.getBoundingClientRect().bottom)"
+            )
+            assert bottoms and max(bottoms) <= size[1], (n, bottoms)
+            assert page.locator("#lesson-say").bounding_box()["y"] < size[1]
+            about = page.locator("#lesson-about")
+            if size == PHONE:  # the intro is one tap away on a phone
+                expect(page.locator("#lesson-intro")).to_be_hidden()
+                about.locator("summary").click()
+            expect(page.locator("#lesson-intro")).to_have_text(lesson.intro)
+            steps = f" (step 1 of {len(lesson.steps)})" if len(lesson.steps) > 1 else ""
+            expect(about.locator("summary")).to_have_text("About this lesson" + steps)
             click_wrong_move(page, n)
             assert page.evaluate("document.documentElement.scrollWidth") <= size[0]  # fits the width
             path = folder / f"serve-lesson{n}-{name}.png"

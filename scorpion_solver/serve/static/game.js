@@ -269,7 +269,9 @@
     button.textContent = view.tail ? "Deal the tail (" + view.tail + ")" : "Tail dealt";
     var why = game.tail_locked || "";
     button.title = wrap.title = why;
-    reason.textContent = why ? "locked: " + why.replace(/^classic: /, "") : (view.tail ? "" : "the tail is dealt");
+    // "dealt" only where this game dealt it: a lesson may start with no tail at all
+    var dealt = !view.tail && game.moves.indexOf("tail") >= 0;
+    reason.textContent = why ? "locked: " + why.replace(/^classic: /, "") : (dealt ? "the tail is dealt" : "");
     if (best() === "tail") button.classList.add("hint-card"); else button.classList.remove("hint-card");
   }
 
@@ -311,7 +313,9 @@
       ? data.samples + " layouts of the " + data.unseen + " cards you cannot see: the position is winnable in " +
         pct(data.winnable_share) + " of them (95%: " + pct(data.low) + "\u2013" + pct(data.high) + ")."
       : "Every card is seen: the shares are exact.";
-    if (data.reason && data.moves.length) head.textContent += " Why " + data.moves[0].move + ": " + data.reason + ".";
+    if (data.reason && data.moves.length) {
+      head.textContent += " Why " + moveShort(data.moves[0].move) + ": " + readable(data.reason) + ".";
+    }
     if (!data.moves.length) head.textContent += " No legal move.";
     data.moves.forEach(function (m, k) {
       var item = el("li", k === 0 ? "best" : "");

@@ -53,6 +53,11 @@
       steps.appendChild(item);
     });
     steps.hidden = lesson.steps.length < 2;
+    byId("lesson-progress").textContent = lesson.steps.length < 2 ? "" :
+      "(step " + Math.min(lesson.step + 1, lesson.steps.length) + " of " + lesson.steps.length + ")";
+    if (showLesson.version === undefined && window.matchMedia("(max-width: 699px)").matches) {
+      byId("lesson-about").open = false;  // a phone: the board on the first screen; the intro one tap away
+    }
     if (said !== lesson.say) { byId("lesson-say").textContent = lesson.say; said = lesson.say; }
     byId("lesson-try").textContent = lesson.done || state.ply ? "" : lesson.try;
     byId("tail").classList.toggle("lesson-mark", lesson.highlight.indexOf("tail") >= 0);
