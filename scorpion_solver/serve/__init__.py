@@ -5,7 +5,7 @@
 * ``helpers``: the solver's help in a bounded pool off the event loop (fair hint, peeks, analysis);
 * ``app``: the Starlette routes (the API of ``API.md`` and docs/serve.md);
 * ``lessons``, ``lesson_store``, ``lessons.toml``: Learn to play, four lessons served as games;
-  ``rules_page``: docs/rules.md as a page;
+  ``rules_page``: docs/playing.md and docs/rules.md as a page;
 * ``static/``: the pages and their script (no CDN, no build step).
 
 The layer sits above ``batch | page`` and below ``cli`` (pyproject's import-linter contract).

@@ -1,12 +1,15 @@
-"""The rules page of ``scorpion serve`` (``/rules``): docs/rules.md rendered to HTML, never a second text.
+"""The rules page of ``scorpion serve`` (``/rules``): the player's part first, then the whole rule book.
 
-The text is docs/rules.md of the source checkout when the package runs from
-one (so the page always says what the rule book says); an installed package
-has no docs/ folder and reads ``pages/rules.md``, a copy shipped as package
-data that ``tests/test_lessons.py`` requires to equal docs/rules.md. Markdown
-is rendered by markdown-it-py (CommonMark with tables); headings get the
-ids GitHub gives them, so the rule book's own links (``#2-spaces``) work, and
-links to other files of the repository, which the server does not serve,
+Two texts of the repository, rendered, never a third: docs/playing.md (how to
+play, in a player's words: what the pages' refusals link to) and then
+docs/rules.md (the complete rule book, with what the tool needs besides). Each
+is read from the source checkout's docs/ when the package runs from one (so the
+page always says what the docs say); an installed package has no docs/ folder
+and reads its copy in ``pages/``, shipped as package data, which
+``tests/test_rules_page.py`` requires to equal the docs byte for byte.
+Markdown is rendered by markdown-it-py (CommonMark with tables); headings get
+the ids GitHub gives them, so the rule book's own links (``#2-spaces``) work,
+and links to other files of the repository, which the server does not serve,
 become plain text. The page prints cleanly (``rules.css``: no buttons, black
 on white).
 """
@@ -23,12 +26,21 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 HERE = Path(__file__).resolve().parent
-SOURCE = HERE.parents[1] / "docs" / "rules.md"  # a source checkout's rule book
-SHIPPED = HERE / "pages" / "rules.md"  # the installed package's copy (package data)
+DOCS = HERE.parents[1] / "docs"  # a source checkout's docs
+SHIPPED_PAGES = HERE / "pages"  # the installed package's copies (package data)
+SHIPPED = SHIPPED_PAGES / "rules.md"  # the rule book's copy
+PARTS = ("playing.md", "rules.md")  # the player's part, then the complete rule book
+BETWEEN = (
+    '<hr>\n<p class="rule-book-note" id="the-complete-rule-book">The complete rule book follows: '
+    "the same rules said exactly, the decisions taken where published rules are silent, and what the tool "
+    "needs besides.</p>\n"
+)
 
 
-def rules_source() -> Path:
-    return SOURCE if SOURCE.is_file() else SHIPPED
+def rules_source(name: str = "rules.md") -> Path:
+    """Where a part's text is read: the checkout's docs/, else the shipped copy."""
+    source = DOCS / name
+    return source if source.is_file() else SHIPPED_PAGES / name
 
 
 def slug(text: str) -> str:
@@ -54,14 +66,14 @@ def render_rules(text: str) -> str:
 
 
 @functools.cache
-def _page(path: Path, mtime: float) -> str:
+def _page(parts: tuple[tuple[Path, float], ...]) -> str:
     shell = string.Template((HERE / "pages" / "page.html").read_text(encoding="utf-8"))
     body = string.Template((HERE / "pages" / "rules.html").read_text(encoding="utf-8"))
-    content = render_rules(path.read_text(encoding="utf-8"))
+    content = BETWEEN.join(render_rules(path.read_text(encoding="utf-8")) for path, _mtime in parts)
     html = shell.substitute(title="Scorpion: the rules", body=body.substitute(content=content))
     return html.replace("</head>", '<link rel="stylesheet" href="/static/rules.css">\n</head>', 1)
 
 
 async def rules_page(request: Request) -> HTMLResponse:
-    path = rules_source()
-    return HTMLResponse(_page(path, path.stat().st_mtime))  # read again when the file changes
+    paths = [rules_source(name) for name in PARTS]
+    return HTMLResponse(_page(tuple((p, p.stat().st_mtime) for p in paths)))  # read again when a file changes

@@ -88,12 +88,14 @@
     document.title = "Scorpion: " + state.title;
   }
 
-  // The rule book's section (/rules, docs/rules.md) for each rule a refusal names (game/refusals.py).
+  // The section of the rules page's player's part (/rules, docs/playing.md) for each rule a refusal names
+  // (game/refusals.py; tests/test_rules_page.py keeps the two in step).
   var RULE_SECTIONS = {
-    "same-suit": "1-building", "one-rank-up": "1-building", ace: "1-building", king: "1-building",
-    "space-king": "2-spaces", "changes-nothing": "2-spaces", "space-leftmost": "2-spaces", "tail-once": "3-the-tail-deal",
-    "tail-when-stuck": "3-the-tail-deal", frozen: "classic", "face-up": "moves", column: "moves",
-    "same-column": "moves", "game-over": "both-modes"
+    "same-suit": "moving-cards", "one-rank-up": "moving-cards", ace: "moving-cards", king: "moving-cards",
+    "face-up": "moving-cards", column: "moving-cards", "same-column": "moving-cards",
+    "space-king": "empty-columns", "changes-nothing": "empty-columns", "space-leftmost": "empty-columns",
+    "tail-once": "the-tail", "tail-when-stuck": "the-tail",
+    frozen: "a-complete-suit-clear-runs-and-classic", "game-over": "won-and-lost"
   };
 
   function showRefusal(data) {
@@ -103,7 +105,7 @@
     why.dataset.rule = data.rule || "";
     if (data.rule) {
       var link = document.createElement("a");
-      link.href = "/rules#" + (RULE_SECTIONS[data.rule] || "moves");
+      link.href = "/rules#" + (RULE_SECTIONS[data.rule] || "moving-cards");
       link.textContent = "The rule (" + data.rule + ")";
       why.appendChild(link);
     }
