@@ -22,6 +22,8 @@ from markdown_it import MarkdownIt
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from .shell import page, page_file
+
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE.parents[1] / "docs" / "rules.md"  # a source checkout's rule book
 SHIPPED = HERE / "pages" / "rules.md"  # the installed package's copy (package data)
@@ -55,11 +57,9 @@ def render_rules(text: str) -> str:
 
 @functools.cache
 def _page(path: Path, mtime: float) -> str:
-    shell = string.Template((HERE / "pages" / "page.html").read_text(encoding="utf-8"))
-    body = string.Template((HERE / "pages" / "rules.html").read_text(encoding="utf-8"))
+    body = string.Template(page_file("rules.html"))
     content = render_rules(path.read_text(encoding="utf-8"))
-    html = shell.substitute(title="Scorpion: the rules", body=body.substitute(content=content))
-    return html.replace("</head>", '<link rel="stylesheet" href="/static/rules.css">\n</head>', 1)
+    return page("Scorpion: the rules", body.substitute(content=content), styles=("rules.css",))
 
 
 async def rules_page(request: Request) -> HTMLResponse:
