@@ -684,6 +684,32 @@ def test_a_page_of_another_origin_cannot_change_a_game_even_knowing_its_address(
     context.close()
 
 
+def test_images_of_another_site_pointing_at_deal_addresses_store_and_count_nothing(browser, server):
+    """Issue 37 item 3 in the browser: another site's page loads ``/?deal=N`` and ``/?random=G`` as images
+    (a GET each, which Chromium sends with that site's headers); the games and the statistics stay as they were."""
+
+    def read(path):
+        with urllib.request.urlopen(server + path) as answer:
+            return json.load(answer)
+
+    games, stats = read("/api/games"), read("/api/stats")
+    addresses = [f"{server}/?deal={n}&mode=clear" for n in (5, 6, 7)] + [f"{server}/?random=any&mode=classic"]
+    images = "".join(f'<img src="{a}" alt="">' for a in addresses)
+    context = browser.new_context()
+    attacker = context.new_page()
+    asked = []
+    attacker.on("request", lambda r: asked.append(r.url) if r.url.startswith(server) else None)
+    attacker.route(
+        ATTACKER + "/**",
+        lambda route: route.fulfill(status=200, content_type="text/html", body=f"<html>{images}</html>"),
+    )
+    attacker.goto(ATTACKER + "/")
+    attacker.wait_for_load_state("load")  # every image asked for (and refused as an image: they are pages)
+    assert {url for url in asked if "/?" in url} == set(addresses), asked  # (one request per address)
+    assert read("/api/games") == games and read("/api/stats") == stats
+    context.close()
+
+
 def test_a_dns_rebinding_page_gets_nothing(browser, server):
     """A name the attacker controls resolves to this machine (Chromium's resolver is told so): the server,
     seeing that name in Host, answers no page, no game and no change."""
