@@ -94,7 +94,20 @@ class Draft:
 
     def row(self) -> GameRow:
         return GameRow(
-            None, self.token, self.deal, self.mode, self.grade, 0, 0, 0, PLAYING, False, (), 0, False, self.random
+            id=None,
+            token=self.token,
+            deal=self.deal,
+            mode=self.mode,
+            grade=self.grade,
+            version=0,
+            attempt=0,
+            ply=0,
+            status=PLAYING,
+            peek=False,
+            line=(),
+            hints_asked=0,
+            imported=False,
+            random=self.random,
         )
 
 
@@ -173,7 +186,11 @@ class GameService:
         """The game's database id; a draft is stored now (its first change), under its public id."""
         if row.id is not None:
             return row.id
-        draft = self._drafts.pop(row.token)
+        with contextlib.suppress(UnknownGame):  # stored meanwhile (a change while a hint was worked out)
+            return self.store.game_id(row.token)
+        draft = self._drafts.pop(row.token, None)
+        if draft is None:  # forgotten meanwhile (DRAFTS newer ones)
+            raise NotFound(f"no game {row.token[:40]!r}")
         return self.store.create_game(draft.deal, draft.mode, draft.grade, [], PLAYING, draft.random, draft.token)
 
     # -- what the player sees -------------------------------------------------------------

@@ -155,7 +155,7 @@ def looks_like_token(text: str) -> bool:
 
 @dataclass(frozen=True)
 class GameRow:
-    id: int
+    id: int | None  # None: a draft, not stored yet (serve.service)
     token: str
     deal: int
     mode: str
