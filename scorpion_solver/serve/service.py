@@ -154,13 +154,13 @@ class GameService:
         raise NotFound(f"no game {str(ref)[:40]!r}")
 
     def table(self, row: GameRow) -> Table:
-        if row.id is None:
-            return Table.replayed(row.deal, check_mode(row.mode), row.line, row.ply)
-        cached = self._tables.get(row.id)
+        """The game's table: the deal replayed with its line (kept in a cache while its version holds)."""
+        cached = self._tables.get(row.id)  # a draft (id None) is never cached: it has no move to replay
         if cached and cached[0] == row.version and cached[1] == row.attempt:
             return cached[2]
         table = Table.replayed(row.deal, check_mode(row.mode), row.line, row.ply)
-        self._remember(row.id, row.version, row.attempt, table)
+        if row.id is not None:
+            self._remember(row.id, row.version, row.attempt, table)
         return table
 
     def _remember(self, game_id: int, version: int, attempt: int, table: Table) -> None:
