@@ -115,3 +115,38 @@ def test_the_graded_deals_read_alone_are_the_graded_deals_of_the_whole_reading()
     fast = grade_deals("classic", RESULTS, RESULTS / "deals-1-1000000", graded_only=True)
     whole = grade_deals("classic", RESULTS, RESULTS / "deals-1-1000000")
     assert fast == {d: g for d, g in whole.items() if g in GRADES} and set(fast.values()) == set(GRADES)
+
+
+def test_a_version_2_database_is_upgraded_and_its_games_count_as_before(tmp_path):
+    """A file written before issue 37 (no games.random, games.seen, seen_deals): opened, it gains them
+    empty; its finished game still counts, its deal number is still shown."""
+    import sqlite3
+
+    from scorpion_solver.serve.store import SCHEMA, Store
+
+    old = SCHEMA.replace(
+        ",\n    random      INTEGER NOT NULL DEFAULT 0,\n    seen        INTEGER NOT NULL DEFAULT 0", ""
+    )
+    old = (
+        old[: old.index("CREATE TABLE IF NOT EXISTS seen_deals")]
+        + old[old.index("CREATE TABLE IF NOT EXISTS settings") :]
+    )
+    assert "random" not in old and "seen" not in old
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(old)
+        db.execute("INSERT INTO settings VALUES ('schema', '2')")
+        db.execute(
+            "INSERT INTO games(id, token, deal, mode, grade, created, updated, status, version, ply) "
+            "VALUES (1, 'oldgame-token-1', 9, 'clear', 'easy', 0, 0, 'lost', 3, 3)"
+        )
+        db.execute("INSERT INTO results(game_id, attempt, outcome, ply, finished) VALUES (1, 0, 'lost', 3, 1)")
+    db.close()
+    store = Store(path)
+    assert store.setting("schema") == "3" and store.seen_deals() == {}
+    row = store.game(1)
+    assert (row.random, row.seen, row.finished) == (False, False, True)
+    games = GameService(Config(db=path), store, None)
+    assert games.summaries()[0]["deal"] == 9
+    assert games.stats()["modes"]["clear"]["lost"] == 1 and games.stats()["seen"] == {"clear": 0}
+    store.close()
