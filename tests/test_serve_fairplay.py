@@ -419,18 +419,37 @@ def probe_random(pair: Pair, game: dict, line: list[str], fair: bool) -> None:
         )
 
 
-@pytest.mark.parametrize("how", ["api", "address"])
-@pytest.mark.parametrize("mode, moved", [("clear", moved_bottoms), ("classic", moved_tail)], ids=["clear", "classic"])
-def test_a_random_deal_played_under_two_numbers_gets_the_same_answers_from_every_door(tmp_path, mode, moved, how):
+@pytest.mark.parametrize(
+    "mode, moved, how, seen_before",
+    [
+        ("clear", moved_bottoms, "api", False),
+        ("clear", moved_bottoms, "address", False),
+        ("classic", moved_tail, "api", False),
+        ("classic", moved_tail, "address", False),
+        ("clear", moved_bottoms, "api", True),
+    ],
+    ids=["clear-api", "clear-address", "classic-api", "classic-address", "clear-api-seen-on-one"],
+)
+def test_a_random_deal_played_under_two_numbers_gets_the_same_answers_from_every_door(
+    tmp_path, mode, moved, how, seen_before
+):
     """Twin servers whose random pick is a different deal number with the same visible cards: while the
     game is in play no answer (the state, the list, the export and its file name, the statistics, the
-    page, refusals, hints) tells the two apart, so none names the deal."""
+    page, refusals, hints) tells the two apart, so none names the deal. ``seen_before``: a peeking line
+    of a game of deal 5 was shown on both servers first, so A's random deal (5) is a seen deal and
+    B's (777777) is not: that is not told either, until the end."""
     rules = get_rules(mode)
     truth = deal(TRUE_DEAL, rules)
     other = moved(truth)
     rng = random.Random(TRUE_DEAL)  # the moves of the numbered test of deal 5 in this mode
     with twin_random_servers(tmp_path, mode, moved) as (a, b):
         pair = Pair(a, b)
+        if seen_before:  # the same requests on both; their answers differ (B deals its deal 5 moved)
+            for client in (a, b):
+                shown = client.request("POST", "/api/games", json={"deal": TRUE_DEAL, "mode": mode}).json()["game"]
+                path = f"/api/games/{shown['id']}"
+                client.request("POST", path + "/peek", json={"on": True, "version": 0})
+                assert client.request("POST", path + "/hint", json={"kind": "line", "version": 0}).status_code == 200
         if how == "api":
             game = pair.same("POST", "/api/games", {"random": "any", "mode": mode}).json()["game"]
         else:  # the start page's address: a draft, the same on both
@@ -452,12 +471,13 @@ def test_a_random_deal_played_under_two_numbers_gets_the_same_answers_from_every
             line.append(move_text(choice))
             if game["status"] == "playing":
                 assert comparable(ra) == comparable(rb)
-            else:  # the end tells each its own number, and nothing else differs
+            else:  # the end tells each its own number (and whether it was seen), and nothing else differs
                 assert (game["deal"], other_game["deal"]) == (TRUE_DEAL, OTHER_DEAL)
-                assert game | {"deal": None} == other_game | {"deal": None}
+                assert (game["seen"], other_game["seen"]) == (seen_before, False)
+                assert game | {"deal": None, "seen": None} == other_game | {"deal": None, "seen": None}
                 break
         assert len(line) >= MIN_PLIES
-        assert [g["deal"] for g in b.request("GET", "/api/games").json()["games"]] == [other_game["deal"]]
+        assert b.request("GET", "/api/games").json()["games"][0]["deal"] == other_game["deal"]  # the last changed
 
 
 def test_a_random_deals_number_is_shown_once_the_game_has_ended(tmp_path):

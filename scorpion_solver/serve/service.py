@@ -200,9 +200,10 @@ class GameService:
 
     def _state(self, row: GameRow, table: Table) -> dict:
         status = table.status
+        deal = deal_shown(row.deal, row.random, row.finished)
         return {
             "id": row.token,
-            "deal": deal_shown(row.deal, row.random, row.finished),
+            "deal": deal,
             "mode": row.mode,
             "grade": row.grade,
             "version": row.version,
@@ -219,15 +220,15 @@ class GameService:
             "hints_asked": row.hints_asked,
             "peeked": row.peek,
             "imported": row.imported,
-            "seen": row.seen,
+            "seen": row.seen if deal is not None else None,  # a bit of the deal's number: told with it
         }
 
     def summaries(self) -> list[dict]:
         """The stored games, the most recently changed first, each deal number as a player may see it."""
         out = []
         for game in self.store.summaries():
-            random, finished = game.pop("random"), game.pop("finished")
-            out.append(game | {"deal": deal_shown(game["deal"], random, finished)})
+            deal = deal_shown(game["deal"], game.pop("random"), game.pop("finished"))
+            out.append(game | {"deal": deal, "seen": game["seen"] if deal is not None else None})
         return out
 
     def stats(self) -> dict:

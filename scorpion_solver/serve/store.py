@@ -344,13 +344,16 @@ class Store:
     def help_counts(self) -> dict[str, dict[str, int]]:
         """mode -> {games, fair, peeks, peeked_games, imported, seen}: games played on the board, finished or not
         (``peeks``: the peeking help asked, PEEK_EVENTS); ``imported``: the imported games and ``seen`` the
-        games of a deal whose hidden cards were shown before (not imported), each counted apart."""
+        games of a deal whose hidden cards were shown before (not imported), each counted apart. A random
+        deal's game in play stays with the others until its first finish: counting it apart sooner would
+        tell that its deal is one already shown (something of the number it must not tell yet)."""
         kinds = ", ".join(f"'{k}'" for k in PEEK_EVENTS)
-        counted = "(g.imported = 0 AND g.seen = 0)"
+        seen = "(g.seen = 1 AND (g.random = 0 OR EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id)))"
+        counted = f"(g.imported = 0 AND NOT {seen})"
         with self.reading() as db:
             rows = db.execute(
                 f"""SELECT g.mode, SUM({counted}) AS games, SUM(g.imported) AS imported,
-                          SUM(g.seen * (1 - g.imported)) AS seen,
+                          SUM({seen} AND g.imported = 0) AS seen,
                           SUM(g.peek * {counted}) AS peeked_games,
                           SUM({counted} * (SELECT COUNT(*) FROM events e
                                 WHERE e.game_id = g.id AND e.kind = 'fair')) AS fair,
