@@ -574,11 +574,13 @@ def test_start_page_deals_a_random_winnable_deal_of_the_grade_asked(page):
     page.locator("#random-mode").select_option("classic")
     page.get_by_role("button", name="Winnable: medium").click()
     # the first graded pick reads the committed results (seconds on a loaded machine)
-    expect(page.locator("#game-title")).to_have_text(re.compile(r"^deal \d+ \(medium\)$"), timeout=SOLVER_WAIT)
+    # its number is not told while it is played (issue 37)
+    expect(page.locator("#game-title")).to_have_text("a random deal (medium)", timeout=SOLVER_WAIT)
+    expect(page).to_have_title("Scorpion: a random deal (medium), classic")
     expect(page.locator("#mode")).to_have_text("classic")
     state = page.evaluate("scorpionGame.state()")
-    assert state["grade"] == "medium" and state["mode"] == "classic"
-    assert drawn(page) == seen_columns(deal(state["deal"], CLASSIC))
+    assert state["grade"] == "medium" and state["mode"] == "classic" and state["deal"] is None
+    assert drawn(page) == [[c["card"] for c in col] for col in state["view"]["columns"]] and state["ply"] == 0
 
 
 def test_a_finger_drags_one_move_on_a_phone(browser, server):
@@ -679,6 +681,32 @@ def test_a_page_of_another_origin_cannot_change_a_game_even_knowing_its_address(
     with urllib.request.urlopen(f"{server}/api/games/{game['id']}") as answer:
         after = json.load(answer)["game"]
     assert (after["version"], after["ply"], after["peek"]) == (game["version"], 0, False)
+    context.close()
+
+
+def test_images_of_another_site_pointing_at_deal_addresses_store_and_count_nothing(browser, server):
+    """Issue 37 item 3 in the browser: another site's page loads ``/?deal=N`` and ``/?random=G`` as images
+    (a GET each, which Chromium sends with that site's headers); the games and the statistics stay as they were."""
+
+    def read(path):
+        with urllib.request.urlopen(server + path) as answer:
+            return json.load(answer)
+
+    games, stats = read("/api/games"), read("/api/stats")
+    addresses = [f"{server}/?deal={n}&mode=clear" for n in (5, 6, 7)] + [f"{server}/?random=any&mode=classic"]
+    images = "".join(f'<img src="{a}" alt="">' for a in addresses)
+    context = browser.new_context()
+    attacker = context.new_page()
+    asked = []
+    attacker.on("request", lambda r: asked.append(r.url) if r.url.startswith(server) else None)
+    attacker.route(
+        ATTACKER + "/**",
+        lambda route: route.fulfill(status=200, content_type="text/html", body=f"<html>{images}</html>"),
+    )
+    attacker.goto(ATTACKER + "/")
+    attacker.wait_for_load_state("load")  # every image asked for (and refused as an image: they are pages)
+    assert {url for url in asked if "/?" in url} == set(addresses), asked  # (one request per address)
+    assert read("/api/games") == games and read("/api/stats") == stats
     context.close()
 
 

@@ -362,3 +362,308 @@ def test_a_fair_hint_past_its_overall_deadline_is_refused_and_not_counted(tmp_pa
             "retry": True,
         }
         assert client.get(f"/api/games/{game['id']}").json()["game"]["hints_asked"] == 0
+
+
+# ---------------------------------------------------------------------------------
+# issue 37: a deal the server picked keeps its number until the game ends
+
+
+class Picks(random.Random):
+    """The server's random source, told which deal to pick (any deal, or one of a grade)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(0)
+        self.number = number
+
+    def randint(self, a, b):
+        return self.number
+
+    def choice(self, seq):
+        return self.number
+
+
+TRUE_DEAL, OTHER_DEAL = 5, 777_777  # A deals 5; B deals 777777 as deal 5 with its hidden cards moved
+
+
+@contextlib.contextmanager
+def twin_random_servers(tmp_path, mode: str = "clear", moved=moved_bottoms):
+    """(A, B) of ``two_servers``, each picking its random deals: A deal 5, B deal 777777, which B deals as
+    deal 5 with the hidden cards ``moved``: the same view under two deal numbers."""
+    as_other = moved(deal(TRUE_DEAL, get_rules(mode)))
+    with two_servers(tmp_path, lambda position: as_other) as (a, b):
+        a.app.state.server.config.chance = Picks(TRUE_DEAL)
+        b.client.app.state.server.config.chance = Picks(OTHER_DEAL)
+        yield a, b
+
+
+def probe_random(pair: Pair, game: dict, line: list[str], fair: bool) -> None:
+    """``probe``'s doors for a game whose deal the server picked (an import needs the number: not here)."""
+    gid, version = game["id"], game["version"]
+    for path in (f"/api/games/{gid}", "/api/games", f"/api/games/{gid}/export", "/api/stats", f"/game/{gid}"):
+        pair.same("GET", path)
+    export_a = pair.a.request("GET", f"/api/games/{gid}/export")
+    export_b = pair.b.request("GET", f"/api/games/{gid}/export")
+    assert export_a.headers["content-disposition"] == export_b.headers["content-disposition"]
+    for text in refused_moves(game)[::3]:
+        assert pair.same("POST", f"/api/games/{gid}/move", {"move": text, "version": version}).status_code == 400
+    pair.same("POST", f"/api/games/{gid}/move", {"move": line[-1] if line else "tail", "version": version + 7})
+    pair.same("POST", f"/api/games/{gid}/redo", {"version": version})
+    pair.same("POST", f"/api/games/{gid}/goto", {"ply": len(line) + 1, "version": version})
+    for kind in ("winnable", "peek", "line"):
+        assert pair.same("POST", f"/api/games/{gid}/hint", {"kind": kind, "version": version}).status_code == 403
+    assert pair.same("POST", f"/api/games/{gid}/analysis", {}).status_code == 403
+    if fair:
+        assert (
+            pair.same("POST", f"/api/games/{gid}/hint", {"kind": "fair", "samples": 2, "version": version}).status_code
+            == 200
+        )
+
+
+@pytest.mark.parametrize(
+    "mode, moved, how, seen_before",
+    [
+        ("clear", moved_bottoms, "api", False),
+        ("clear", moved_bottoms, "address", False),
+        ("classic", moved_tail, "api", False),
+        ("classic", moved_tail, "address", False),
+        ("clear", moved_bottoms, "api", True),
+    ],
+    ids=["clear-api", "clear-address", "classic-api", "classic-address", "clear-api-seen-on-one"],
+)
+def test_a_random_deal_played_under_two_numbers_gets_the_same_answers_from_every_door(
+    tmp_path, mode, moved, how, seen_before
+):
+    """Twin servers whose random pick is a different deal number with the same visible cards: while the
+    game is in play no answer (the state, the list, the export and its file name, the statistics, the
+    page, refusals, hints) tells the two apart, so none names the deal. ``seen_before``: a peeking line
+    of a game of deal 5 was shown on both servers first, so A's random deal (5) is a seen deal and
+    B's (777777) is not: that is not told either, until the end."""
+    rules = get_rules(mode)
+    truth = deal(TRUE_DEAL, rules)
+    other = moved(truth)
+    rng = random.Random(TRUE_DEAL)  # the moves of the numbered test of deal 5 in this mode
+    with twin_random_servers(tmp_path, mode, moved) as (a, b):
+        pair = Pair(a, b)
+        if seen_before:  # the same requests on both; their answers differ (B deals its deal 5 moved)
+            for client in (a, b):
+                shown = client.request("POST", "/api/games", json={"deal": TRUE_DEAL, "mode": mode}).json()["game"]
+                path = f"/api/games/{shown['id']}"
+                client.request("POST", path + "/peek", json={"on": True, "version": 0})
+                assert client.request("POST", path + "/hint", json={"kind": "line", "version": 0}).status_code == 200
+        if how == "api":
+            game = pair.same("POST", "/api/games", {"random": "any", "mode": mode}).json()["game"]
+        else:  # the start page's address: a draft, the same on both
+            r = pair.same("GET", f"/?random=any&mode={mode}")
+            assert r.status_code == 200 and r.url.path.startswith("/game/")
+            game = pair.same("GET", "/api/games/" + r.url.path.rsplit("/", 1)[1]).json()["game"]
+        assert game["deal"] is None and game["grade"] is None and game["status"] == "playing"
+        line: list[str] = []
+        while len(line) < MAX_PLIES:
+            probe_random(pair, game, line, fair=len(line) in (0, 6))
+            keeping = [m for m in legal_moves(truth, rules) if same_view_after(truth, other, m, rules)]
+            if game["status"] != "playing" or not keeping:
+                break
+            choice = rng.choice(keeping)
+            truth, other = apply_move(truth, choice, rules), apply_move(other, choice, rules)
+            body = {"move": move_text(choice), "version": game["version"]}
+            ra, rb = (c.request("POST", f"/api/games/{game['id']}/move", json=body) for c in (a, b))
+            game, other_game = ra.json()["game"], rb.json()["game"]
+            line.append(move_text(choice))
+            if game["status"] == "playing":
+                assert comparable(ra) == comparable(rb)
+            else:  # the end tells each its own number (and whether it was seen), and nothing else differs
+                assert (game["deal"], other_game["deal"]) == (TRUE_DEAL, OTHER_DEAL)
+                assert (game["seen"], other_game["seen"]) == (seen_before, False)
+                assert game | {"deal": None, "seen": None} == other_game | {"deal": None, "seen": None}
+                break
+        assert len(line) >= MIN_PLIES
+        assert b.request("GET", "/api/games").json()["games"][0]["deal"] == other_game["deal"]  # the last changed
+
+
+def test_a_random_deals_number_is_shown_once_the_game_has_ended(tmp_path):
+    from scorpion_solver.solver.search import solve
+
+    line = solve(deal(TRUE_DEAL, get_rules("clear")), get_rules("clear")).solution.split()
+    with twin_random_servers(tmp_path) as (client, _):
+        game = client.post("/api/games", json={"random": "any", "mode": "clear"}).json()["game"]
+        gid = game["id"]
+        for text in line[:-1]:
+            game = client.post(f"/api/games/{gid}/move", json={"move": text, "version": game["version"]}).json()["game"]
+            assert game["deal"] is None
+        export = client.get(f"/api/games/{gid}/export")
+        assert export.text.splitlines()[0] == "# a random deal (its number is shown when the game ends) mode clear"
+        assert export.headers["content-disposition"] == 'attachment; filename="scorpion-random-clear.txt"'
+        game = client.post(f"/api/games/{gid}/move", json={"move": line[-1], "version": game["version"]}).json()["game"]
+        assert (game["status"], game["deal"]) == ("won", TRUE_DEAL)
+        # shown for good: an undo after the end does not hide it again
+        game = client.post(f"/api/games/{gid}/undo", json={"version": game["version"]}).json()["game"]
+        assert (game["status"], game["deal"]) == ("playing", TRUE_DEAL)
+        assert client.get("/api/games").json()["games"][0]["deal"] == TRUE_DEAL
+        assert client.get(f"/api/games/{gid}/export").text.splitlines()[0] == f"# deal {TRUE_DEAL} mode clear"
+
+
+def test_a_graded_random_deal_keeps_its_number_too_but_a_deal_chosen_by_number_shows_it(tmp_path, monkeypatch):
+    from scorpion_solver.serve import service as service_module
+
+    monkeypatch.setattr(service_module, "grade_deals", lambda mode, root, exact, graded_only: {TRUE_DEAL: "easy"})
+    with twin_random_servers(tmp_path) as (client, _):
+        graded = client.post("/api/games", json={"random": "easy", "mode": "clear"}).json()["game"]
+        assert (graded["deal"], graded["grade"]) == (None, "easy")
+        chosen = client.post("/api/games", json={"deal": TRUE_DEAL, "mode": "clear"}).json()["game"]
+        assert chosen["deal"] == TRUE_DEAL
+        assert [g["deal"] for g in client.get("/api/games").json()["games"]] == [TRUE_DEAL, None]
+
+
+# ---------------------------------------------------------------------------------
+# issue 37: the analysis of a finished game is help like peek
+
+
+def lost_then_winnable(rules) -> tuple[int, list[str]]:
+    """A winnable deal and a line that loses it: the engine's first legal move until none is left."""
+    from scorpion_solver.solver.search import solve
+
+    for number in range(1, 200):
+        position, line = deal(number, rules), []
+        while (moves := legal_moves(position, rules)) and len(line) < 400:
+            position = apply_move(position, moves[0], rules)
+            line.append(move_text(moves[0]))
+        if not moves and solve(deal(number, rules), rules).status == "won":
+            return number, line
+    raise AssertionError("no winnable deal lost by first moves")  # pragma: no cover
+
+
+def test_the_winning_line_an_analysis_showed_is_no_counted_win_in_a_new_game_of_the_deal(tmp_path):
+    """The attack of issue 37: lose, ask the analysis (open after the end: it shows hidden cards), play its
+    line in a new game of the same deal. The win is kept but counted apart (``seen``), as is a game of
+    the deal that was in play when the analysis answered, and a draft opened before it."""
+    rules = get_rules("clear")
+    number, line = lost_then_winnable(rules)
+    with two_servers(tmp_path) as (client, _):
+        before = client.post("/api/games", json={"deal": number, "mode": "clear"}).json()["game"]  # in play meanwhile
+        draft = client.get(f"/?deal={number}&mode=clear").url.path.rsplit("/", 1)[1]
+        lost = client.post("/api/games", json={"deal": number, "mode": "clear"}).json()["game"]
+        for text in line:
+            lost = client.post(f"/api/games/{lost['id']}/move", json={"move": text, "version": lost["version"]}).json()[
+                "game"
+            ]
+        assert lost["status"] == "lost" and lost["seen"] is False
+        analysis = client.post(f"/api/games/{lost['id']}/analysis", json={}).json()["analysis"]
+        assert analysis["finding"] == "fatal" and analysis["alternative_solution"]
+        winning = line[: analysis["fatal_index"] - 1] + analysis["alternative_solution"].split()
+
+        def play_through(game: dict) -> dict:
+            for text in winning:
+                r = client.post(f"/api/games/{game['id']}/move", json={"move": text, "version": game["version"]})
+                game = r.json()["game"]
+            return game
+
+        after = play_through(client.post("/api/games", json={"deal": number, "mode": "clear"}).json()["game"])
+        assert (after["status"], after["seen"]) == ("won", True)
+        assert play_through(before) | {"id": 0} == after | {"id": 0}  # in play when the analysis answered: the same
+        assert play_through(client.get(f"/api/games/{draft}").json()["game"])["seen"] is True
+        other_mode = client.post("/api/games", json={"deal": number, "mode": "classic"}).json()["game"]
+        assert other_mode["seen"] is True  # the same cards in the other mode
+        stats = client.get("/api/stats").json()
+        assert stats["modes"]["clear"] | {"low": None, "high": None} == {
+            "games": 1,
+            "finished": 1,
+            "won": 0,
+            "lost": 1,
+            "win_rate": 0.0,
+            "low": None,
+            "high": None,
+            "best_streak": 0,
+            "fair_hints": 0,
+            "peeks": 0,
+            "peeked_games": 0,
+            "imported": 0,
+        }
+        assert stats["seen"] == {"classic": 1, "clear": 3}
+        assert client.get(f"/api/games/{lost['id']}").json()["game"]["seen"] is False  # its own loss still counts
+
+
+def test_a_peeking_line_in_one_game_makes_the_other_games_of_the_deal_count_apart(tmp_path):
+    with two_servers(tmp_path) as (client, _):
+        peeked = client.post("/api/games", json={"deal": 5, "mode": "clear"}).json()["game"]
+        other = client.post("/api/games", json={"deal": 5, "mode": "clear"}).json()["game"]
+        fair = client.post(f"/api/games/{peeked['id']}/hint", json={"kind": "fair", "samples": 2, "version": 0})
+        assert fair.status_code == 200 and client.get(f"/api/games/{other['id']}").json()["game"]["seen"] is False
+        peeked = client.post(f"/api/games/{peeked['id']}/peek", json={"on": True, "version": 0}).json()["game"]
+        assert client.get(f"/api/games/{other['id']}").json()["game"]["seen"] is False  # peek on shows nothing yet
+        r = client.post(f"/api/games/{peeked['id']}/hint", json={"kind": "line", "version": peeked["version"]})
+        assert r.status_code == 200 and r.json()["hint"]["status"] == "won"
+        assert client.get(f"/api/games/{other['id']}").json()["game"]["seen"] is True
+        assert client.get(f"/api/games/{peeked['id']}").json()["game"]["seen"] is False  # counted, as peeked
+        stats = client.get("/api/stats").json()
+        assert (stats["modes"]["clear"]["games"], stats["modes"]["clear"]["peeked_games"], stats["seen"]) == (
+            1,
+            1,
+            {"clear": 1},
+        )
+
+
+# ---------------------------------------------------------------------------------
+# issue 37: a GET stores nothing
+
+
+IMAGE_FROM_ELSEWHERE = {  # what a browser sends for <img src="http://127.0.0.1:8765/?deal=5"> on another site
+    "Sec-Fetch-Site": "cross-site",
+    "Sec-Fetch-Mode": "no-cors",
+    "Sec-Fetch-Dest": "image",
+    "Referer": "http://attacker.example/",
+    "Accept": "image/avif,image/webp,*/*",
+}
+
+
+def database(path) -> list[str]:
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return list(db.iterdump())
+
+
+def test_an_address_that_opens_a_deal_stores_nothing_until_the_first_move(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    config = Config(db=path, budget=BUDGET, tokens=counter_tokens("game"), chance=Picks(5))
+    with TestClient(create_app(config), base_url=BASE) as client:
+        empty, stats = database(path), client.get("/api/stats").json()
+        for address in ("/?deal=5", "/?deal=5&mode=classic", "/?random=any", "/?random=any&mode=classic"):
+            for headers in (IMAGE_FROM_ELSEWHERE, {}):
+                r = client.get(address, headers=headers, follow_redirects=False)
+                assert r.status_code == 303 and r.headers["location"].startswith("/game/game")
+        assert database(path) == empty and client.get("/api/stats").json() == stats == {
+            "modes": {},
+            "seen": {},
+            "note": stats["note"],
+        }
+        assert client.get("/api/games").json() == {"games": []}
+        # the address the player lands on is a game: its page, its state, refusals that change nothing
+        r = client.get("/?deal=5&mode=clear")
+        token = r.url.path.rsplit("/", 1)[1]
+        assert r.status_code == 200 and "<title>Scorpion</title>" in r.text
+        game = client.get(f"/api/games/{token}").json()["game"]
+        assert (game["id"], game["deal"], game["ply"], game["version"]) == (token, 5, 0, 0)
+        assert client.post(f"/api/games/{token}/undo", json={"version": 0}).status_code == 400
+        assert client.post(f"/api/games/{token}/move", json={"move": "AC:1>1", "version": 0}).status_code == 400
+        assert client.post(f"/api/games/{token}/hint", json={"kind": "line", "version": 0}).status_code == 403
+        assert client.post(f"/api/games/{token}/analysis", json={}).status_code == 403
+        assert database(path) == empty
+        # its first move stores it, under the same id
+        game = client.post(f"/api/games/{token}/move", json={"move": game["legal"][0]["move"], "version": 0}).json()[
+            "game"
+        ]
+        assert (game["id"], game["ply"], game["version"]) == (token, 1, 1)
+        assert [g["id"] for g in client.get("/api/games").json()["games"]] == [token]
+        assert client.get("/api/stats").json()["modes"]["clear"]["games"] == 1
+
+
+def test_drafts_are_bounded_and_forgotten_oldest_first(tmp_path):
+    from scorpion_solver.serve.service import DRAFTS
+
+    with TestClient(create_app(Config(db=tmp_path / "g.sqlite3", budget=BUDGET)), base_url=BASE) as client:
+        first = client.get("/?deal=5", follow_redirects=False).headers["location"]
+        assert client.get(first).status_code == 200
+        for _ in range(DRAFTS):
+            last = client.get("/?deal=6", follow_redirects=False).headers["location"]
+        assert client.get(first).status_code == 404 and client.get(last).status_code == 200
+        assert client.get("/api/games").json() == {"games": []}

@@ -48,33 +48,42 @@ def play_folders(root: Path) -> list[tuple[Path, dict]]:
     return found
 
 
-def grade_deals(mode: str, root: Path, exact: Path | None = None) -> dict[int, str]:
+def grade_deals(mode: str, root: Path, exact: Path | None = None, graded_only: bool = False) -> dict[int, str]:
     """deal -> easy | medium | hard | ungraded, for every deal ``exact`` shows winnable in ``mode``.
 
     ``root`` is the results folder holding the play folders; ``exact`` the
-    exact verdicts (``root / EXACT_NAME`` by default).
+    exact verdicts (``root / EXACT_NAME`` by default). ``graded_only``: the
+    graded deals alone (no ``ungraded``), reading only the exact chunks that
+    hold the deals the play folders played (``scorpion serve``'s random pick:
+    a fraction of a second where the whole folder takes seconds).
     """
     exact = root / EXACT_NAME if exact is None else exact
-    table = read_folder(exact, columns=["deal", "mode", "status"])
-    modes = table.column("mode").to_numpy(zero_copy_only=False)
-    status = table.column("status").to_numpy(zero_copy_only=False)
-    winnable = table.column("deal").to_numpy()[(modes == mode) & (status == WON)]
     greedy: dict[int, bool] = {}
     lookahead: dict[int, bool] = {}
     for path, meta in play_folders(root):
         policy = (meta.get("play") or {}).get("policy")
         if policy not in ("greedy", *LOOKAHEAD) or mode not in meta.get("modes", []):
             continue
-        rows = read_play_folder(path, ["deal", "mode", "played", "outcome"]).to_pylist()
+        rows = read_play_folder(path, ["deal", "mode", "played", "outcome"])
+        column = {name: rows.column(name).to_numpy(zero_copy_only=False) for name in rows.column_names}
+        kept = (column["mode"] == mode) & column["played"].astype(bool)
         target = greedy if policy == "greedy" else lookahead
-        for row in rows:
-            if row["mode"] == mode and row["played"]:
-                target[row["deal"]] = target.get(row["deal"], False) or row["outcome"] == WON
+        for deal, won in zip(column["deal"][kept].tolist(), (column["outcome"][kept] == WON).tolist()):
+            target[deal] = target.get(deal, False) or won
+    both = greedy.keys() & lookahead.keys()
+    if graded_only and not both:
+        return {}
+    table = read_folder(
+        exact, columns=["deal", "mode", "status"], deals=(min(both), max(both)) if graded_only else None
+    )
+    modes = table.column("mode").to_numpy(zero_copy_only=False)
+    status = table.column("status").to_numpy(zero_copy_only=False)
+    winnable = table.column("deal").to_numpy()[(modes == mode) & (status == WON)]
     grades = {}
     for deal in winnable.tolist():
-        if deal in greedy and deal in lookahead:
+        if deal in both:
             grades[deal] = "easy" if greedy[deal] else "medium" if lookahead[deal] else "hard"
-        else:
+        elif not graded_only:
             grades[deal] = UNGRADED
     return grades
 

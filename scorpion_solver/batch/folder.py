@@ -361,14 +361,19 @@ def chunk_paths(out: Path) -> list[Path]:
     return paths
 
 
-def read_folder(out: Path, columns: list[str] | None = None) -> pa.Table:
+def read_folder(out: Path, columns: list[str] | None = None, deals: tuple[int, int] | None = None) -> pa.Table:
     """Every finished row of a folder, sorted by (deal, mode), with the SCHEMA.
 
     A (deal, mode) found in two chunk files (a copied chunk, or chunks of
     another plan) is refused with a BatchError naming both files: duplicate
-    rows are never counted.
+    rows are never counted. ``deals`` (first, last): only the chunks whose
+    range meets it are read (their other rows come too).
     """
     paths = chunk_paths(out)
+    if deals is not None:
+        first, last = deals
+        ranges = [tuple(int(n) for n in CHUNK_RE.match(p.name).groups()) for p in paths]
+        paths = [p for p, (lo, hi) in zip(paths, ranges) if lo <= last and hi >= first]
     if not paths:
         return SCHEMA.empty_table() if columns is None else SCHEMA.empty_table().select(columns)
     wanted = None if columns is None else list(dict.fromkeys(["deal", "mode", *columns]))

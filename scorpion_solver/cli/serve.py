@@ -79,7 +79,8 @@ def serve_command(host: str, port: int, db: str | None, open_browser: bool, allo
     _check_port(host, port)
     try:
         names = (*LOOPBACK_NAMES, *([] if host in WILDCARDS else [host]), *allow_hosts)
-        app = create_app(Config(db=path, allowed_hosts=names))
+        # the graded deals are read in the background from the start: "Now a full game" does not wait for them
+        app = create_app(Config(db=path, allowed_hosts=names, grade_at_start=True))
     except sqlite3.Error as exc:
         raise UserError(f"{path}: cannot use the database: {exc}") from None
     shown_host = f"[{host}]" if ":" in host else host

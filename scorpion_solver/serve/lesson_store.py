@@ -1,7 +1,8 @@
 """The lessons' part of the game database: where each lesson stands and whether it was ever finished.
 
 One table of its own beside the games' (``store.SCHEMA``), in the same SQLite
-file and through the same connection and lock (``store.Store``), so a lesson
+file, through the games' store's public interface (``Store.add_schema``,
+``Store.reading``, ``Store.transaction``), so a lesson
 is kept as a game is: every change one transaction, committed before the
 answer, with a ``version`` that a stale request must match. A lesson is a
 handful of moves, so its current line is one JSON value (each move as the
@@ -23,6 +24,10 @@ CREATE TABLE IF NOT EXISTS lessons (
 
 A lesson never moved in has no row: it reads as version 0 at its start. A
 lesson has no results, events or peeking, and is not counted in the statistics.
+
+:class:`LessonStore` offers the game service (``serve.service``) the same
+methods as ``store.Store`` does for games (``game``, ``play``, ``set_ply``,
+``restart``, ``add_event``), keyed by the lesson's number.
 """
 
 from __future__ import annotations
@@ -36,20 +41,19 @@ LESSON_SCHEMA = __doc__.split("```sql\n")[1].split("```")[0]
 
 
 class LessonStore:
-    """The lessons table, through the app's :class:`Store` (its connection, lock and transactions)."""
+    """The lessons table, through the app's :class:`Store` (its public transactions)."""
 
     def __init__(self, store: Store, modes: dict[int, str]) -> None:
         self.store, self.modes = store, modes  # modes: each lesson's rules preset
-        with store._lock:
-            store._db.executescript(LESSON_SCHEMA)
+        store.add_schema(LESSON_SCHEMA)
 
     def _row(self, db, number: int):
         return db.execute("SELECT * FROM lessons WHERE number = ?", (number,)).fetchone()
 
     def game(self, number: int) -> GameRow:
         """The lesson as a game row: its public id (``token``) is ``lesson-N``; ``line`` its current moves."""
-        with self.store._lock:
-            row = self._row(self.store._db, number)
+        with self.store.reading() as db:
+            row = self._row(db, number)
         stored = json.loads(row["line"]) if row else []
         return GameRow(
             id=number,
@@ -62,27 +66,26 @@ class LessonStore:
             ply=row["ply"] if row else 0,
             status="playing",  # not used: a lesson's status is worked out from its position
             peek=False,
-            line=tuple(Played(move, shown, tuple(perm)) for move, shown, perm in stored),
+            line=tuple(Played.of_row(move, shown, perm) for move, shown, perm in stored),
             hints_asked=0,
             imported=False,
         )
 
     def finished(self, number: int) -> bool:
-        with self.store._lock:
-            row = self._row(self.store._db, number)
+        with self.store.reading() as db:
+            row = self._row(db, number)
         return bool(row and row["done"])
 
     def progress(self) -> dict[int, dict]:
         """number -> the lesson's row, for every lesson moved in at least once."""
-        with self.store._lock:
-            rows = self.store._db.execute("SELECT * FROM lessons").fetchall()
+        with self.store.reading() as db:
+            rows = db.execute("SELECT * FROM lessons").fetchall()
         return {r["number"]: dict(r) for r in rows}
 
     def _save(self, number: int, version: int, edit) -> None:
         """One transaction on the lesson still at ``version``: ``edit(line, ply, attempt)`` gives the new three."""
         now = time.time()
-
-        def run(db):
+        with self.store.transaction() as db:
             db.execute("INSERT OR IGNORE INTO lessons(number, started, updated) VALUES (?, ?, ?)", (number, now, now))
             row = self._row(db, number)
             if row["version"] != version:
@@ -94,13 +97,11 @@ class LessonStore:
                 (json.dumps(line), ply, attempt, now, number),
             )
 
-        self.store._write(run)
-
-    # the games' Store interface (serve.app.Server calls these); ``status`` is the lesson's to work out
+    # the games' Store interface (serve.service.GameService calls these); ``status`` is the lesson's to work out
 
     def play(self, number: int, version: int, played: Played, status: str) -> None:
         """A move after the current ply: the redo stack beyond it goes."""
-        move = [played.move, played.shown, list(played.perm)]
+        move = [*played.row()[:2], list(played.perm)]
         self._save(number, version, lambda line, ply, attempt: (line[:ply] + [move], ply + 1, attempt))
 
     def set_ply(self, number: int, version: int, ply: int, status: str) -> None:
@@ -115,6 +116,5 @@ class LessonStore:
     def mark_done(self, number: int) -> None:
         """The lesson's goals are all met: kept for good (undo or restart do not take it back)."""
         now = time.time()
-        self.store._write(
-            lambda db: db.execute("UPDATE lessons SET done = ? WHERE number = ? AND done IS NULL", (now, number))
-        )
+        with self.store.transaction() as db:
+            db.execute("UPDATE lessons SET done = ? WHERE number = ? AND done IS NULL", (now, number))

@@ -4,11 +4,13 @@ The lessons are data (``lessons.toml``: each one's position text, sentences and
 steps); this module reads them, checks a step's goal on the true position
 (:data:`GOALS`), and serves a lesson exactly as a game is served: a lesson is
 a :class:`LessonTable` (a ``Table`` that starts from the lesson's position
-instead of a deal) behind a :class:`LessonServer` (the app's ``Server`` over
-the lesson tables of the database, ``lesson_store.LessonStore``). Moves, undo,
-redo, goto and restart are the game's own code, so every rule and every
-refusal is the engine's; a lesson only adds its sentences, the cards to
-highlight and whether its goal is met.
+instead of a deal) behind a :class:`LessonService` (the game service,
+``service.GameService``, over the lessons' table of the database,
+``lesson_store.LessonStore``, sharing the games' store and help pool), and its
+routes are the games' (``app.game_routes``). Moves, undo, redo, goto, restart
+and the hint are the game's own code, so every rule and every refusal is the
+engine's; a lesson only adds its sentences, the cards to highlight and whether
+its goal is met.
 
 A lesson is addressed by its number (1-4) in ``/learn/N`` and
 ``/api/lessons/N``; its STATE's ``id`` is ``lesson-N``, which no game id
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import re
-import string
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,9 +37,12 @@ from ..game.engine import is_won
 from ..game.position import Position
 from ..game.position_text import parse_position
 from ..game.rules import Rules
-from .app import PAGES, ApiError, Server, read_json
+from .app import game_routes
+from .errors import Conflict, NotFound
 from .lesson_store import LessonStore
 from .rules_page import rules_page
+from .service import MISSING, GameService
+from .shell import page, page_file
 from .store import GameRow
 from .table import PLAYING, WON, Table
 
@@ -125,7 +129,7 @@ def lessons() -> tuple[Lesson, ...]:
 def lesson_number(text: str) -> int:
     """The lesson a URL names (1 to the number of lessons); 404 otherwise."""
     if not (text.isascii() and text.isdigit() and len(text) < 4 and 1 <= int(text) <= len(lessons())):
-        raise ApiError(404, f"no lesson {text[:40]!r}: the lessons are 1 to {len(lessons())}")
+        raise NotFound(f"no lesson {text[:40]!r}: the lessons are 1 to {len(lessons())}")
     return int(text)
 
 
@@ -150,21 +154,24 @@ class LessonTable(Table):
         return played
 
 
-class LessonServer(Server):
-    """The app's Server over the lessons: the same moves, undo, redo, goto and restart, on lesson tables."""
+class LessonService(GameService):
+    """The game service over the lessons: the same moves, undo, redo, goto, restart and hint, on lesson
+    tables kept in the lessons' table (the games' store and help pool, shared)."""
 
-    def __init__(self, server: Server) -> None:
-        vars(self).update(vars(server))  # the app's settings, pool and database connection, whatever they are
-        self.store = LessonStore(server.store, {lesson.number: lesson.rules.name for lesson in lessons()})
-        self._tables = {}  # not used: a lesson is replayed from its few moves on every request
+    def __init__(self, games: GameService) -> None:
+        modes = {lesson.number: lesson.rules.name for lesson in lessons()}
+        super().__init__(games.config, LessonStore(games.store, modes), games.pool)
 
-    def game_id(self, request: Request) -> int:
-        return lesson_number(request.path_params["number"])
+    def row(self, number: int) -> GameRow:
+        return self.store.game(number)
 
-    def load(self, number: int) -> tuple[GameRow, Table]:
-        lesson = lessons()[number - 1]
-        row = self.store.game(number)
-        return row, LessonTable(0, lesson.rules, list(row.line), row.ply, lesson=lesson)
+    def exists(self, number: int) -> None:
+        """Lesson numbers are checked where the address is read (:func:`lesson_number`)."""
+
+    def table(self, row: GameRow) -> Table:
+        """A lesson is replayed from its few moves on every request (no cache)."""
+        lesson = lessons()[row.id - 1]
+        return LessonTable(0, lesson.rules, list(row.line), row.ply, lesson=lesson)
 
     def _state(self, row: GameRow, table: Table) -> dict:
         state = super()._state(row, table)
@@ -188,18 +195,17 @@ class LessonServer(Server):
         }
         return state
 
-    def move(self, number: int, data: dict) -> dict:
+    def move(self, number: int, version, move=MISSING) -> dict:
         row, table = self.load(number)
         if table.status in (DONE, WON):
-            raise ApiError(
-                409,
+            raise Conflict(
                 f"lesson {number} is finished: restart it (or undo) to play it again, or go on to the next",
                 game=self._state(row, table),
             )
-        return self._noted(number, super().move(number, data))
+        return self._noted(number, super().move(number, version, move))
 
-    def set_ply(self, number: int, data: dict, how: str) -> dict:
-        return self._noted(number, super().set_ply(number, data, how))
+    def set_ply(self, number: int, version, how: str, ply=MISSING) -> dict:
+        return self._noted(number, super().set_ply(number, version, how, ply))
 
     def _noted(self, number: int, state: dict) -> dict:
         """Keep for good that the lesson was finished, the first time its goals are met."""
@@ -224,64 +230,39 @@ class LessonServer(Server):
 # routes and the page
 
 
-def learning_routes(server: Server, guarded, hint) -> list[Route]:
-    """The lessons' pages and API and the rules page (docs/serve.md, "Learning"), answered as the game's are:
-    ``guarded`` turns refusals into 4xx answers, ``hint`` is the game's hint route (fair only here: a
-    lesson never peeks)."""
-    learning = LessonServer(server)
+def learning_routes(games: GameService) -> list[Route]:
+    """The lessons' pages and API and the rules page (docs/serve.md, "Learning"): the games' routes
+    (``app.game_routes``: state, moves, undo, redo, goto, restart, hint) over a :class:`LessonService`."""
+    learning = LessonService(games)
 
-    def action(how):
-        async def run(request: Request):
-            number = learning.game_id(request)
-            data = await read_json(request)
-            if how == "move":
-                return JSONResponse({"game": learning.move(number, data)})
-            if how == "restart":
-                return JSONResponse({"game": learning.restart(number, data)})
-            return JSONResponse({"game": learning.set_ply(number, data, how)})
-
-        return run
-
-    async def one_lesson(request: Request):
-        return JSONResponse({"game": learning.state(learning.game_id(request))})
+    def number(request: Request) -> int:
+        return lesson_number(request.path_params["number"])
 
     async def all_lessons(request: Request):
         return JSONResponse(learning.summaries())
 
-    async def lesson_hint(request: Request):
-        return await hint(request, server=learning)
+    async def lesson(request: Request):
+        return HTMLResponse(lesson_page(number(request)))
 
-    async def page(request: Request):
-        return HTMLResponse(lesson_page(learning.game_id(request)))
-
-    routes = [
-        Route("/learn/{number}", page),
+    return [
+        Route("/learn/{number}", lesson),
         Route("/rules", rules_page),
         Route("/api/lessons", all_lessons),
-        Route("/api/lessons/{number}", one_lesson),
-        Route("/api/lessons/{number}/hint", lesson_hint, methods=["POST"]),
+        *game_routes(learning, "/api/lessons/{number}", number),
     ]
-    routes += [
-        Route(f"/api/lessons/{{number}}/{how}", action(how), methods=["POST"])
-        for how in ("move", "undo", "redo", "goto", "restart")
-    ]
-    return [Route(r.path, guarded(r.endpoint), methods=r.methods) for r in routes]
 
 
 @functools.cache
 def lesson_page(number: int) -> str:
     """The board page (``game.html``) with the lesson's panel: game.js plays it, lesson.js says what to do."""
     lesson = lessons()[number - 1]
-    body = (PAGES / "game.html").read_text(encoding="utf-8")
+    body = page_file("game.html")
     body = re.sub(
         r'<body class="([^"]*)"',
         lambda m: f'<body class="{m.group(1)} lesson-page" data-api="/api/lessons/{number}"',
         body,
         count=1,
     )
-    panel = (PAGES / "lesson-panel.html").read_text(encoding="utf-8")
-    body = body.replace("</header>", "</header>\n" + panel, 1)
+    body = body.replace("</header>", "</header>\n" + page_file("lesson-panel.html"), 1)
     body = body.replace("</body>", '<script src="/static/lesson.js"></script>\n</body>', 1)
-    shell = string.Template((PAGES / "page.html").read_text(encoding="utf-8"))
-    html = shell.substitute(title=f"Scorpion: lesson {number}, {lesson.title}", body=body)
-    return html.replace("</head>", '<link rel="stylesheet" href="/static/lesson.css">\n</head>', 1)
+    return page(f"Scorpion: lesson {number}, {lesson.title}", body, styles=("lesson.css",))

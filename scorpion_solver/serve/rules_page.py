@@ -25,6 +25,8 @@ from markdown_it import MarkdownIt
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from .shell import page, page_file
+
 HERE = Path(__file__).resolve().parent
 DOCS = HERE.parents[1] / "docs"  # a source checkout's docs
 SHIPPED_PAGES = HERE / "pages"  # the installed package's copies (package data)
@@ -67,11 +69,9 @@ def render_rules(text: str) -> str:
 
 @functools.cache
 def _page(parts: tuple[tuple[Path, float], ...]) -> str:
-    shell = string.Template((HERE / "pages" / "page.html").read_text(encoding="utf-8"))
-    body = string.Template((HERE / "pages" / "rules.html").read_text(encoding="utf-8"))
+    body = string.Template(page_file("rules.html"))
     content = BETWEEN.join(render_rules(path.read_text(encoding="utf-8")) for path, _mtime in parts)
-    html = shell.substitute(title="Scorpion: the rules", body=body.substitute(content=content))
-    return html.replace("</head>", '<link rel="stylesheet" href="/static/rules.css">\n</head>', 1)
+    return page("Scorpion: the rules", body.substitute(content=content), styles=("rules.css",))
 
 
 async def rules_page(request: Request) -> HTMLResponse:

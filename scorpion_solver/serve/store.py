@@ -8,6 +8,9 @@ Schema (``SCHEMA`` below is the source of truth; docs/serve.md shows it):
 * ``games``: one row a game: ``token`` (the game's public id, random: what the
   addresses and the API call the game; ``id`` stays inside the database), deal,
   mode, ``imported`` (created from a move list: kept and replayable, never in
+  the statistics), ``random`` (the server picked the deal: its number is not
+  shown until the game's first finish), ``seen`` (created for a deal whose
+  hidden cards the server had shown, ``seen_deals``: counted apart, never in
   the statistics), ``version`` (bumped by every change
   of the position: two tabs that disagree about it get a conflict), ``attempt``
   (bumped by a restart), ``ply`` (how many moves of the current line are
@@ -19,7 +22,13 @@ Schema (``SCHEMA`` below is the source of truth; docs/serve.md shows it):
   another empty column), ``perm`` the column mapping after it.
 * ``results``: the first finish (won or lost) of each attempt of a game.
 * ``events``: hints asked, peeks switched on, analyses (what help was used, when).
+* ``seen_deals``: every deal whose hidden cards an answer has shown (a peeking
+  hint, an analysis: ``SHOWS_HIDDEN``), with the game that asked.
 * ``settings``: key/value pairs (the schema version).
+
+Other modules reach the database through this class only: its reads and
+writes, and :meth:`Store.transaction` / :meth:`Store.reading` (the public
+transaction ``lesson_store`` builds on) and :meth:`Store.add_schema`.
 
 A game's position is not stored: it is the deal replayed with the current line
 (the engine is the one authority on what a move does).
@@ -27,6 +36,7 @@ A game's position is not stored: it is the deal replayed with the current line
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -35,9 +45,11 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
-SCHEMA_VERSION = "2"  # 2: games.token and games.imported (a version-1 file is upgraded on open)
+from ..game.engine import Move, move_text, parse_move
+
+SCHEMA_VERSION = "3"  # 2: games.token, games.imported; 3: games.random, games.seen, seen_deals (upgraded on open)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -53,7 +65,9 @@ CREATE TABLE IF NOT EXISTS games (
     status      TEXT NOT NULL DEFAULT 'playing',
     peek        INTEGER NOT NULL DEFAULT 0,
     token       TEXT,
-    imported    INTEGER NOT NULL DEFAULT 0
+    imported    INTEGER NOT NULL DEFAULT 0,
+    random      INTEGER NOT NULL DEFAULT 0,
+    seen        INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS moves (
     id          INTEGER PRIMARY KEY,
@@ -84,6 +98,11 @@ CREATE TABLE IF NOT EXISTS events (
     at          REAL NOT NULL,
     detail      TEXT
 );
+CREATE TABLE IF NOT EXISTS seen_deals (
+    deal        INTEGER PRIMARY KEY,
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    at          REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS settings (
     key         TEXT PRIMARY KEY,
     value       TEXT NOT NULL
@@ -94,6 +113,8 @@ FINISHED = ("won", "lost")
 # the events that are peeking help (each one asked counts once): the three peeking hints, and an analysis
 # of a game not yet finished (after a finish the analysis is open to every game and not a peek)
 PEEK_EVENTS = ("winnable", "peek", "line", "analysis_unfinished")
+# the events whose answer showed hidden cards: the deal is seen from then on (``seen_deals``), in every mode
+SHOWS_HIDDEN = (*PEEK_EVENTS, "analysis")
 
 
 class StaleVersion(Exception):
@@ -106,11 +127,21 @@ class UnknownGame(LookupError):
 
 @dataclass(frozen=True)
 class Played:
-    """One move of a game's line: the engine's move, what the player sent, the column mapping after it."""
+    """One move of a game's line: the engine's move, the player's (in the columns shown), the mapping after it.
 
-    move: str
-    shown: str
+    Moves are values here; the database keeps them as text (``Played.row``, ``Played.of_row``), its edge.
+    """
+
+    move: Move
+    shown: Move
     perm: tuple[int, ...]
+
+    def row(self) -> tuple[str, str, str]:
+        return move_text(self.move), move_text(self.shown), "".join(str(c) for c in self.perm)
+
+    @classmethod
+    def of_row(cls, move: str, shown: str, perm) -> "Played":
+        return cls(parse_move(move), parse_move(shown), tuple(int(c) for c in perm))
 
 
 def new_token() -> str:
@@ -124,7 +155,7 @@ def looks_like_token(text: str) -> bool:
 
 @dataclass(frozen=True)
 class GameRow:
-    id: int
+    id: int | None  # None: a draft, not stored yet (serve.service)
     token: str
     deal: int
     mode: str
@@ -137,16 +168,15 @@ class GameRow:
     line: tuple[Played, ...]  # the current attempt's line, redo stack included (``ply`` of them are played)
     hints_asked: int
     imported: bool
+    random: bool = False  # the server picked the deal
+    finished: bool = False  # the game has a result (its first finish): a random deal's number is shown from then
+    seen: bool = False  # created for a deal whose hidden cards were shown (counted apart)
 
 
 def default_path() -> Path:
     """The database in the user's data directory (XDG_DATA_HOME, else ~/.local/share)."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "scorpion-solver" / "games.sqlite3"
-
-
-def _perm_text(perm: tuple[int, ...]) -> str:
-    return "".join(str(c) for c in perm)
 
 
 class Store:
@@ -174,10 +204,13 @@ class Store:
             self._db.execute("INSERT OR IGNORE INTO settings(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,))
 
     def _upgrade(self) -> None:
-        """A version-1 file: add the token and imported columns, give every game a token, mark imports."""
+        """An older file: add the columns it lacks (version 1: token, imported; 2: random, seen)."""
         columns = {r["name"] for r in self._db.execute("PRAGMA table_info(games)")}
         self._db.execute("BEGIN IMMEDIATE")
         try:
+            for name in ("random", "seen"):
+                if name not in columns:
+                    self._db.execute(f"ALTER TABLE games ADD COLUMN {name} INTEGER NOT NULL DEFAULT 0")
             if "token" not in columns:
                 self._db.execute("ALTER TABLE games ADD COLUMN token TEXT")
             if "imported" not in columns:
@@ -198,18 +231,34 @@ class Store:
         with self._lock:
             self._db.close()
 
-    # -- transactions --------------------------------------------------------
+    # -- transactions: the public interface other tables of the file build on (lesson_store) -------------
 
-    def _write(self, fn):
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE``), committed at the end, rolled back on any exception."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                out = fn(self._db)
+                yield self._db
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
-            return out
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection for reads, while no other thread uses it."""
+        with self._lock:
+            yield self._db
+
+    def add_schema(self, sql: str) -> None:
+        """Create another module's tables in this file (``CREATE TABLE IF NOT EXISTS``)."""
+        with self._lock:
+            self._db.executescript(sql)
+
+    def _write(self, fn):
+        with self.transaction() as db:
+            return fn(db)
 
     def _check(self, db: sqlite3.Connection, game_id: int, version: int) -> sqlite3.Row:
         row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -228,25 +277,26 @@ class Store:
 
     def game_id(self, token: str) -> int:
         """The database id of the game whose public id is ``token`` (UnknownGame otherwise)."""
-        with self._lock:
-            row = self._db.execute("SELECT id FROM games WHERE token = ?", (token,)).fetchone()
+        with self.reading() as db:
+            row = db.execute("SELECT id FROM games WHERE token = ?", (token,)).fetchone()
         if row is None:
             raise UnknownGame(token)
         return row["id"]
 
     def game(self, game_id: int) -> GameRow:
-        with self._lock:
-            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        with self.reading() as db:
+            row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 raise UnknownGame(game_id)
-            moves = self._db.execute(
+            moves = db.execute(
                 "SELECT move, shown, perm FROM moves WHERE game_id = ? AND attempt = ? AND dropped = 0 ORDER BY seq",
                 (game_id, row["attempt"]),
             ).fetchall()
-            hints = self._db.execute(
+            hints = db.execute(
                 "SELECT COUNT(*) FROM events WHERE game_id = ? AND kind = 'fair'", (game_id,)
             ).fetchone()[0]
-        line = tuple(Played(m["move"], m["shown"], tuple(int(c) for c in m["perm"])) for m in moves)
+            finished = db.execute("SELECT 1 FROM results WHERE game_id = ? LIMIT 1", (game_id,)).fetchone()
+        line = tuple(Played.of_row(m["move"], m["shown"], m["perm"]) for m in moves)
         return GameRow(
             row["id"],
             row["token"],
@@ -261,75 +311,116 @@ class Store:
             line,
             hints,
             bool(row["imported"]),
+            bool(row["random"]),
+            finished is not None,
+            bool(row["seen"]),
         )
 
     def summaries(self, limit: int = 500) -> list[dict]:
-        """The games, the most recently changed first (at most ``limit``)."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT token AS id, deal, mode, grade, status, ply, peek, imported, created, updated FROM games "
+        """The games, the most recently changed first (at most ``limit``), with ``random`` and ``finished``
+        (whether the deal's number may be shown is the caller's to decide, ``service.deal_shown``)."""
+        with self.reading() as db:
+            rows = db.execute(
+                "SELECT token AS id, deal, mode, grade, status, ply, peek, imported, seen, random, created, updated, "
+                "EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) AS finished FROM games "
                 "ORDER BY updated DESC, games.id DESC LIMIT ?",
                 (limit,),
             ).fetchall()
-        return [dict(r) | {"peek": bool(r["peek"]), "imported": bool(r["imported"])} for r in rows]
+        flags = ("peek", "imported", "seen", "random", "finished")
+        return [dict(r) | {k: bool(r[k]) for k in flags} for r in rows]
 
     def finished_games(self) -> list[dict]:
-        """Every game played on the board with a result: its first finish, oldest game first (imports left out)."""
-        with self._lock:
-            rows = self._db.execute(
+        """Every game played on the board with a result: its first finish, oldest game first (imports and
+        games of seen deals left out)."""
+        with self.reading() as db:
+            rows = db.execute(
                 """SELECT g.id, g.mode, g.peek, r.outcome, r.finished
                    FROM games g JOIN results r ON r.game_id = g.id
-                   WHERE r.id = (SELECT MIN(id) FROM results WHERE game_id = g.id) AND g.imported = 0
+                   WHERE r.id = (SELECT MIN(id) FROM results WHERE game_id = g.id) AND g.imported = 0 AND g.seen = 0
                    ORDER BY r.finished, g.id"""
             ).fetchall()
         return [dict(r) for r in rows]
 
     def help_counts(self) -> dict[str, dict[str, int]]:
-        """mode -> {games, fair, peeks, peeked_games, imported}: games played on the board, finished or not
-        (``peeks``: the peeking help asked, PEEK_EVENTS); ``imported``: the imported games, counted apart."""
+        """mode -> {games, fair, peeks, peeked_games, imported, seen}: games played on the board, finished or not
+        (``peeks``: the peeking help asked, PEEK_EVENTS); ``imported``: the imported games and ``seen`` the
+        games of a deal whose hidden cards were shown before (not imported), each counted apart. A random
+        deal's game in play stays with the others until its first finish: counting it apart sooner would
+        tell that its deal is one already shown (something of the number it must not tell yet)."""
         kinds = ", ".join(f"'{k}'" for k in PEEK_EVENTS)
-        with self._lock:
-            rows = self._db.execute(
-                f"""SELECT g.mode, SUM(1 - g.imported) AS games, SUM(g.imported) AS imported,
-                          SUM(g.peek * (1 - g.imported)) AS peeked_games,
-                          SUM((1 - g.imported) * (SELECT COUNT(*) FROM events e
+        seen = "(g.seen = 1 AND (g.random = 0 OR EXISTS (SELECT 1 FROM results r WHERE r.game_id = g.id)))"
+        counted = f"(g.imported = 0 AND NOT {seen})"
+        with self.reading() as db:
+            rows = db.execute(
+                f"""SELECT g.mode, SUM({counted}) AS games, SUM(g.imported) AS imported,
+                          SUM({seen} AND g.imported = 0) AS seen,
+                          SUM(g.peek * {counted}) AS peeked_games,
+                          SUM({counted} * (SELECT COUNT(*) FROM events e
                                 WHERE e.game_id = g.id AND e.kind = 'fair')) AS fair,
-                          SUM((1 - g.imported) * (SELECT COUNT(*) FROM events e
+                          SUM({counted} * (SELECT COUNT(*) FROM events e
                                 WHERE e.game_id = g.id AND e.kind IN ({kinds}))) AS peeks
                    FROM games g GROUP BY g.mode"""
             ).fetchall()
-        keys = ("games", "peeked_games", "fair", "peeks", "imported")
+        keys = ("games", "peeked_games", "fair", "peeks", "imported", "seen")
         return {r["mode"]: {k: int(r[k] or 0) for k in keys} for r in rows}
 
     def events(self, game_id: int) -> list[dict]:
-        with self._lock:
-            rows = self._db.execute(
+        with self.reading() as db:
+            rows = db.execute(
                 "SELECT kind, ply, at, detail FROM events WHERE game_id = ? ORDER BY id", (game_id,)
             ).fetchall()
         return [dict(r) for r in rows]
 
+    def seen_deals(self) -> dict[int, int]:
+        """deal -> the database id of the game whose help first showed its hidden cards."""
+        with self.reading() as db:
+            return {r["deal"]: r["game_id"] for r in db.execute("SELECT deal, game_id FROM seen_deals")}
+
     def setting(self, key: str) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        with self.reading() as db:
+            row = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
         return row["value"] if row else None
 
     # -- writing -------------------------------------------------------------
 
-    def create_game(self, deal: int, mode: str, grade: str | None, line: list[Played], status: str) -> int:
-        """A new game; ``line`` (an imported record, already checked by the engine) is played, and marks
-        the game imported (never in the statistics)."""
+    def create_game(
+        self,
+        deal: int,
+        mode: str,
+        grade: str | None,
+        line: list[Played],
+        status: str,
+        random: bool = False,
+        token: str | None = None,
+    ) -> int:
+        """A new game (``token``: its public id, a new one by default); ``line`` (an imported record, already
+        checked by the engine) is played, and marks the game imported (never in the statistics). A game of a
+        deal in ``seen_deals`` is marked ``seen``, in the same transaction."""
         now = time.time()
 
         def run(db):
+            seen = db.execute("SELECT 1 FROM seen_deals WHERE deal = ?", (deal,)).fetchone() is not None
             cur = db.execute(
-                "INSERT INTO games(token, deal, mode, grade, created, updated, ply, status, imported) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (self._new_token(), deal, mode, grade, now, now, len(line), status, int(bool(line))),
+                "INSERT INTO games(token, deal, mode, grade, created, updated, ply, status, imported, random, seen) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    token or self._new_token(),
+                    deal,
+                    mode,
+                    grade,
+                    now,
+                    now,
+                    len(line),
+                    status,
+                    int(bool(line)),
+                    int(random),
+                    int(seen),
+                ),
             )
             game_id = cur.lastrowid
             db.executemany(
                 "INSERT INTO moves(game_id, attempt, seq, move, shown, perm, played) VALUES (?, 0, ?, ?, ?, ?, ?)",
-                [(game_id, i + 1, p.move, p.shown, _perm_text(p.perm), now) for i, p in enumerate(line)],
+                [(game_id, i + 1, *p.row(), now) for i, p in enumerate(line)],
             )
             if line:
                 db.execute(
@@ -359,7 +450,7 @@ class Store:
             )
             db.execute(
                 "INSERT INTO moves(game_id, attempt, seq, move, shown, perm, played) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, attempt, ply + 1, played.move, played.shown, _perm_text(played.perm), now),
+                (game_id, attempt, ply + 1, *played.row(), now),
             )
             self._update(db, game_id, ply + 1, status, now)
             self._finish(db, game_id, attempt, status, ply + 1, now)
@@ -410,6 +501,9 @@ class Store:
         self._change(game_id, version, run)
 
     def add_event(self, game_id: int, kind: str, ply: int, detail: dict | None = None) -> None:
+        """Keep that help was given. An answer that showed hidden cards (``SHOWS_HIDDEN``) makes the deal
+        seen, in the same transaction: every game of it not yet finished (but this one, whose own help
+        is counted) and every later one counts apart (``games.seen``)."""
         now = time.time()
 
         def run(db):
@@ -417,5 +511,13 @@ class Store:
                 "INSERT INTO events(game_id, kind, ply, at, detail) VALUES (?, ?, ?, ?, ?)",
                 (game_id, kind, ply, now, json.dumps(detail) if detail is not None else None),
             )
+            if kind in SHOWS_HIDDEN:
+                (deal,) = db.execute("SELECT deal FROM games WHERE id = ?", (game_id,)).fetchone()
+                db.execute("INSERT OR IGNORE INTO seen_deals(deal, game_id, at) VALUES (?, ?, ?)", (deal, game_id, now))
+                db.execute(
+                    "UPDATE games SET seen = 1 WHERE deal = ? AND id != ? "
+                    "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id)",
+                    (deal, game_id),
+                )
 
         self._write(run)

@@ -77,6 +77,16 @@ def check_deal(number) -> int:
     return number
 
 
+def player_move(value) -> Move:
+    """The move a request names (text, in the columns the player sees): the one place a player's move is read."""
+    if not isinstance(value, str):
+        raise GameError(f"move must be a string like 6C:5>2 or tail, got {value!r}")
+    try:
+        return parse_move(value)
+    except MoveError as exc:
+        raise GameError(str(exc)) from None
+
+
 def status_of(position: Position, rules: Rules) -> str:
     if is_won(position, rules):
         return WON
@@ -124,7 +134,7 @@ class Table:
         """The position after the first ``ply`` moves of the line (moves were checked when played)."""
         while len(self._positions) <= ply:
             k = len(self._positions)
-            self._positions.append(apply_move(self._positions[-1], parse_move(self.line[k - 1].move), self.rules))
+            self._positions.append(apply_move(self._positions[-1], self.line[k - 1].move, self.rules))
         return self._positions[ply]
 
     @property
@@ -144,25 +154,22 @@ class Table:
 
     # -- moves -------------------------------------------------------------------
 
-    def resolve(self, text) -> Played:
-        """The player's move (shown columns) as the engine's move; GameError if it is not legal here."""
-        if not isinstance(text, str):
-            raise GameError(f"move must be a string like 6C:5>2 or tail, got {text!r}")
+    def resolve(self, move: Move | str) -> Played:
+        """The player's move (shown columns: a ``Move``, or the text a request sent, read here by
+        :func:`player_move`) as the engine's; GameError if it is not legal here."""
+        if not isinstance(move, Move):
+            move = player_move(move)
         if self.status != PLAYING:
             raise GameError("the game is over")  # callers answer 409 before getting here
-        try:
-            move = parse_move(text)
-        except MoveError as exc:
-            raise GameError(str(exc)) from None
         position, perm = self.position, self.perm
         legal = legal_moves(position, self.rules)
         if move.is_tail:
             if TAIL in legal:
-                return Played("tail", "tail", perm)
+                return Played(TAIL, TAIL, perm)
             self._refuse(position, TAIL)
         engine = Move(move.card, perm[move.src], perm[move.dst])
         if engine in legal:
-            return Played(move_text(engine), move_text(move), perm)
+            return Played(engine, move, perm)
         interchangeable = interchangeable_columns(position)
         empties = [c for c in interchangeable if not position.columns[c]]
         if engine.dst in empties:
@@ -172,7 +179,7 @@ class Table:
                 new = list(perm)
                 other = perm.index(canonical.dst)
                 new[move.dst], new[other] = canonical.dst, perm[move.dst]
-                return Played(move_text(canonical), move_text(move), tuple(new))
+                return Played(canonical, move, tuple(new))
         self._refuse(position, move)
 
     def _refuse(self, position: Position, move: Move) -> NoReturn:
@@ -267,13 +274,17 @@ class Table:
             col = after.columns[engine]
             revealed += [card_text(c) for c in col[after.hidden[engine] :] if c not in was_up]
         swept = sorted(set(after.swept_suits()) - set(before.swept_suits()))
-        return {"move": self.line[self.ply - 1].shown, "revealed": revealed, "swept": [SUITS[s] for s in swept]}
+        return {
+            "move": move_text(self.line[self.ply - 1].shown),
+            "revealed": revealed,
+            "swept": [SUITS[s] for s in swept],
+        }
 
     def shown_moves(self) -> list[str]:
-        return [p.shown for p in self.line[: self.ply]]
+        return [move_text(p.shown) for p in self.line[: self.ply]]
 
     def engine_moves(self) -> list[Move]:
-        return [parse_move(p.move) for p in self.line[: self.ply]]
+        return [p.move for p in self.line[: self.ply]]
 
 
 def import_line(number: int, rules: Rules, text: str) -> list[Played]:
@@ -295,5 +306,5 @@ def import_line(number: int, rules: Rules, text: str) -> list[Played]:
         if why is not None:
             raise GameError(f"move {k}: {move_text(move)} is not legal here: {why.sentence}", rule=why.rule)
         position = apply_move(position, move, rules)
-        line.append(Played(move_text(move), move_text(move), IDENTITY))
+        line.append(Played(move, move, IDENTITY))
     return line

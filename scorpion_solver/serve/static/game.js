@@ -371,14 +371,20 @@
     items.forEach(function (item, k) { item.classList.toggle("current", !!line && k === line.at); });
   }
 
+  // The deal as the player may name it: a deal the server picked has no number until the game ends.
+  function dealName(state) {
+    return (state.deal === null ? "a random deal" : "deal " + state.deal) + (state.grade ? " (" + state.grade + ")" : "");
+  }
+
   function render() {
     if (!game) return;
-    document.getElementById("game-title").textContent = game.title || "deal " + game.deal + (game.grade ? " (" + game.grade + ")" : "");
+    document.getElementById("game-title").textContent = game.title || dealName(game);
     document.getElementById("mode").textContent = MODE_NAME[game.mode] || game.mode;
-    document.title = "Scorpion: deal " + game.deal + ", " + (MODE_NAME[game.mode] || game.mode);
+    document.title = "Scorpion: " + dealName(game) + ", " + (MODE_NAME[game.mode] || game.mode);
     var status = game.status === "won" ? "Won!" : game.status === "lost" ? "Lost: no legal move remains"
       : (game.ply ? game.ply + " move" + (game.ply === 1 ? "" : "s") + " played" : "no move played yet") +
-        (game.hints_asked ? " \u00b7 hints asked: " + game.hints_asked : "");
+        (game.hints_asked ? " \u00b7 hints asked: " + game.hints_asked : "") +
+        (game.seen ? " \u00b7 counted apart: this deal's hidden cards were shown in another game" : "");
     document.getElementById("status").textContent = status;
     document.getElementById("undo").disabled = !game.can_undo;
     document.getElementById("redo").disabled = !game.can_redo;
@@ -621,10 +627,10 @@
   }
   function restart() {
     var question = game.lesson ? "Restart " + game.title + " from its first position?"
-      : "Restart deal " + game.deal + " from the start? Your moves stay in the game's history, " +
+      : "Restart " + dealName(game) + " from the start? Your moves stay in the game's history, " +
         "but the board goes back to the deal.";
     if (!window.confirm(question)) return;
-    change("/restart", {}, function (state) { return "Restarted " + (state.title || "deal " + state.deal) + " from the start."; });
+    change("/restart", {}, function (state) { return "Restarted " + (state.title || dealName(state)) + " from the start."; });
   }
 
   function spinner(delta) {
@@ -833,7 +839,8 @@
     send(api).then(function (answer) {
       if (!answer.ok) { say(answer.data.error || "no such game", true); return; }
       adopt(answer.data.game);
-      say((game.title || "Deal " + game.deal) + ", " + (MODE_NAME[game.mode] || game.mode) + ": " +
+      var named = game.title || dealName(game);
+      say(named.charAt(0).toUpperCase() + named.slice(1) + ", " + (MODE_NAME[game.mode] || game.mode) + ": " +
         (game.ply ? "resumed after " + game.ply + " moves." : "a new game.") +
         " Tab to the board; arrow keys move between cards, Enter picks a card and drops it.");
     }).catch(function () { say("the server did not answer: is `scorpion serve` still running?", true); });
