@@ -127,10 +127,13 @@ def group_against(folders: list[Path]) -> list[SeedGroup]:
     return [seed_group(g, "--against") for g in groups]
 
 
-def deal_wins(group: SeedGroup, mode: str) -> tuple[dict[int, int], int]:
-    """Per winnable deal that every seed finished in ``mode``: the games won; and the deals some seed lacks."""
+def deal_wins(rows: list[dict], mode: str) -> tuple[dict[int, int], int]:
+    """Per winnable deal that every seed (``rows``: one dict of columns a seed) finished in ``mode``: the games won.
+
+    Also the number of winnable deals some seed has not finished (left out).
+    """
     per_seed = []
-    for columns in group.rows:
+    for columns in rows:
         keep = (columns["mode"] == mode) & (columns["thoughtful"] == "won")
         per_seed.append(dict(zip(columns["deal"][keep].tolist(), (columns["outcome"][keep] == "won").tolist())))
     common = set.intersection(*(set(s) for s in per_seed))
@@ -204,7 +207,7 @@ def summarize_group(group: SeedGroup) -> dict:
     """One player on one range over its seeds, per mode: the seed-averaged share of the winnable deals."""
     modes = {}
     for mode in group.meta["modes"]:
-        wins, incomplete = deal_wins(group, mode)
+        wins, incomplete = deal_wins(group.rows, mode)
         s = len(group.folders)
         means = np.array([w / s for w in wins.values()], dtype=float)
         low, high = share_interval(means, s)
@@ -235,9 +238,15 @@ def summarize_group(group: SeedGroup) -> dict:
 
 def compare_groups(first: SeedGroup, second: SeedGroup) -> dict:
     """Two players paired by deal on the winnable deals every seed of both finished, per mode: the sign-flip test."""
-    sa, sb = len(first.folders), len(second.folders)
+    modes = [m for m in first.meta["modes"] if m in second.meta["modes"]]
+    return compare_rows(first.rows, second.rows, modes)
+
+
+def compare_rows(first: list[dict], second: list[dict], modes: list[str]) -> dict:
+    """:func:`compare_groups` from the columns of each seed's rows (a list of dicts of arrays a player)."""
+    sa, sb = len(first), len(second)
     out = {}
-    for mode in [m for m in first.meta["modes"] if m in second.meta["modes"]]:
+    for mode in modes:
         a, _ = deal_wins(first, mode)
         b, _ = deal_wins(second, mode)
         both = sorted(a.keys() & b.keys())
