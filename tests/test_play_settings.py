@@ -222,3 +222,26 @@ def test_the_play_command_refuses_a_bad_option_in_one_line(tmp_path):
         assert result.exit_code == 2, result.output
         assert result.output.strip().splitlines() == [f"error: {message}"]
     assert not (tmp_path / "x").exists()
+
+
+def test_a_losses_folder_resumes_after_its_play_folder_records_every_setting(tmp_path):
+    """A losses study records its play folder's settings; upgrading those (resuming the play folder) keeps it valid."""
+    from scorpion_solver.batch import studies
+
+    play = tmp_path / "play"
+    _complete_folder(play, {"policy": "greedy", "seed": 0, **HARNESS})
+    legacy = studies.loss_study(play, samples=2, nodes=100, exact_unseen=0)
+    out = tmp_path / "losses"
+    out.mkdir()
+    write_metadata(out, {"format": legacy.format, **legacy.record, "version": "0", "created": "", "runs": []})
+    assert _resume(play, PolicySpec("greedy")).already == 2  # nothing to play: the metadata is not rewritten
+    meta = read_metadata(play)
+    meta["play"] = recorded_play(meta)  # as a resumed run writes it
+    write_metadata(play, meta)
+    upgraded = studies.loss_study(play, samples=2, nodes=100, exact_unseen=0)
+    assert upgraded.record["play"] != legacy.record["play"]
+    assert studies._folder_metadata(out, upgraded)["play"] == legacy.record["play"]
+    other = dict(meta, play={**meta["play"], "move_cap": 50})
+    write_metadata(play, other)
+    with pytest.raises(plan.BatchError, match="holds a run with other play"):
+        studies._folder_metadata(out, studies.loss_study(play, samples=2, nodes=100, exact_unseen=0))
