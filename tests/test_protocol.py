@@ -214,3 +214,16 @@ def test_a_seed_that_has_not_finished_a_deal_leaves_it_out(tmp_path):
     data = json.loads(CliRunner().invoke(main, ["stats", str(a0), str(a1), "--json"]).output)
     clear = data["protocol"]["modes"]["clear"]
     assert (clear["deals"], clear["incomplete"], clear["averaged_share"]) == (4, 1, 0.25)
+
+
+def test_play_takes_the_protocols_ranges_by_name(tmp_path, monkeypatch):
+    """``scorpion play development|held-out`` plays the range of that name (a short stand-in here)."""
+    from scorpion_solver.batch import protocol
+
+    monkeypatch.setitem(protocol.RANGES, "development", "36-37")
+    out = tmp_path / "dev"
+    args = ["play", "development", "--policy", "greedy", "--mode", "clear", "--out", str(out), "--no-progress"]
+    result = CliRunner().invoke(main, [*args, "--workers", "1", "--results", str(ROOT / "results")])
+    assert result.exit_code == 0, result.output
+    meta = json.loads((out / "_batch.json").read_text())
+    assert meta["deals"]["spec"] == "36-37" and meta["deals"]["count"] == 2

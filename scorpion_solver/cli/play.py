@@ -25,6 +25,7 @@ from ..batch.play_runs import (
     no_results_message,
     run_play,
 )
+from ..batch.protocol import RANGES
 from ..game.rules import Rules
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES
 from ..play.players import LOOKAHEAD, POLICIES, SPEC_FIELDS, PolicySpec
@@ -175,8 +176,9 @@ def play_command(
     """Let POLICY play without peeking: every deal of RANGE into a play folder, or one game (a deal or FILE).
 
     The policy sees only what a player sees (face-up cards, how many cards
-    are face down, whether the tail is still to come). RANGE is like 1-10000
-    or a file of deal numbers; rerunning the same command finishes an
+    are face down, whether the tail is still to come). RANGE is like 1-10000,
+    a file of deal numbers, or the protocol's `development` (1-2000) or
+    `held-out` (100001-103000) range (docs/play.md); rerunning the same command finishes an
     interrupted run. Summarise a folder with `scorpion stats DIR`. One deal
     number, or a position file, plays one game and prints its record.
     """
@@ -204,7 +206,7 @@ def play_command(
     if is_deal_number(source) or _is_position_file(source):
         _play_one(source, spec, rules, move_cap, proof_nodes, as_json)
         return
-    deals = parse_range(source)
+    deals = parse_range(source if Path(source).exists() else RANGES.get(source, source))
     backend = backend_maker(workers, scheduler, dask_local)
     settings = PlaySettings(
         deals,
