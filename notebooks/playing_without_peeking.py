@@ -254,13 +254,14 @@ if (RESULTS / "_batch.json").exists():
 # commitment, clairvoyant only after the second reveal; `commit2 rejudge-tail` (Clear runs
 # only) also judges the view again wherever an earlier commitment would deal the tail. Each
 # pair of folders is compared on
-# the winnable deals both finished (`batch.play_stats.pair_play`, what `scorpion stats DIR
-# --against DIR2` prints): the deals only one of them won, and McNemar's test of those. The
+# the winnable deals both finished (`batch.protocol.compare_rows`, what `scorpion stats DIR
+# --against DIR2` prints): the deals only one of them won, and the exact paired test of those
+# (with one seed each, the exact McNemar test; `docs/play.md`, the evaluation protocol). The
 # ratio is games won / winnable deals; the targets (issues 24 and 31) are 0.70 in Clear runs
 # and 0.80 in classic, at most 10 CPU seconds a game.
 
 # %%
-from scorpion_solver.batch.play_stats import pair_play
+from scorpion_solver.batch.protocol import compare_rows
 from scorpion_solver.play.intervals import wilson_interval as wilson
 
 
@@ -288,16 +289,20 @@ for first, second in [("commit", HOP100), ("commit2", HOP100), ("commit2", "comm
     if first not in labels or second not in labels:
         continue
     a, b = columns_of(first), columns_of(second)
-    for mode, p in pair_play(a, b).items():
+    modes = [m for m in ("clear", "classic") if m in set(a["mode"]) & set(b["mode"])]
+    for mode, p in compare_rows([a], [b], modes).items():
+        if not p["deals"]:
+            continue
         on = set(games[(games["label"] == first) & (games["mode"] == mode)]["deal"])
-        lo_a, hi_a = wilson(p["first_won"], p["deals"])
-        lo_b, hi_b = wilson(p["second_won"], p["deals"])
+        won_a, won_b = round(p["first_share"] * p["deals"]), round(p["second_share"] * p["deals"])
+        lo_a, hi_a = wilson(won_a, p["deals"])
+        lo_b, hi_b = wilson(won_b, p["deals"])
         paired_rows.append({"A": first, "B": second, "mode": mode, "winnable deals": p["deals"],
-                            "A won": p["first_won"], "A ratio": f"{pct(p['first_won'] / p['deals'])} "
+                            "A won": won_a, "A ratio": f"{pct(p['first_share'])} "
                             f"({pct(lo_a)} - {pct(hi_a)})",
-                            "B won": p["second_won"], "B ratio": f"{pct(p['second_won'] / p['deals'])} "
+                            "B won": won_b, "B ratio": f"{pct(p['second_share'])} "
                             f"({pct(lo_b)} - {pct(hi_b)})",
-                            "A only": p["first_only"], "B only": p["second_only"], "McNemar p": p["p_value"],
+                            "A only": p["first_better"], "B only": p["second_better"], "exact McNemar p": p["p_value"],
                             "A CPU s / game": cpu_per_game(first, mode, on),
                             "B CPU s / game": cpu_per_game(second, mode, on)})
 if paired_rows:

@@ -106,3 +106,29 @@ def test_run_all_writes_outside_the_tracked_results_and_explains_scaling():
     note = run_all.scaling_note(rows)
     assert "dominates" in note and "91%" in note
     assert "busy" in run_all.load_text(1.7) and "load 1.70 per core" in run_all.load_text(1.7)
+
+
+def test_bench_play_reports_the_cpu_seconds_of_each_game():
+    """bench_play's row of a player: CPU seconds a game as mean, p95 and max, consistent with the total."""
+    import bench_play  # benchmarks/bench_play.py
+
+    row = bench_play.bench("random", "clear", [5, 33, 37], samples=2, nodes=300)
+    assert row["games"] == 3 and row["policy"] == "random"
+    assert row["cpu_mean"] == pytest.approx(row["cpu_seconds"] / 3) == pytest.approx(row["cpu_per_game"])
+    assert 0 < row["cpu_mean"] <= row["cpu_max"] <= row["cpu_seconds"]
+    assert row["cpu_p95"] <= row["cpu_max"]
+    text = bench_play.cpu_text(row)
+    assert text == f"{row['cpu_mean']:.2f}, {row['cpu_p95']:.2f}, {row['cpu_max']:.2f}"
+    none = bench_play.bench("greedy", "clear", [], samples=2, nodes=300)
+    assert (none["cpu_mean"], none["cpu_p95"], none["cpu_max"]) == (None, None, None)
+    assert bench_play.cpu_text(none) == "-, -, -"
+
+
+def test_the_cpu_summary_of_games():
+    import numpy as np
+
+    from scorpion_solver.batch.protocol import cpu_summary
+
+    # p95 of 1..20 by linear interpolation: 19 + 0.05 * (20 - 19)
+    assert cpu_summary(np.arange(1.0, 21.0)) == {"cpu_mean": 10.5, "cpu_p95": 19.05, "cpu_max": 20.0}
+    assert cpu_summary(np.array([])) == {"cpu_mean": None, "cpu_p95": None, "cpu_max": None}

@@ -123,7 +123,7 @@ def test_rejudge_tail_judges_again_where_an_earlier_commitment_would_deal_the_ta
 
 def test_rejudge_tail_is_recorded_and_names_the_folder():
     spec = PolicySpec("commit2", samples=100, rejudge_tail=True, exact_endgame=5)
-    assert spec.record()["rejudge_tail"] is True and "rejudge_tail" not in PolicySpec("commit2").record()
+    assert spec.record()["rejudge_tail"] is True and PolicySpec("commit2").record()["rejudge_tail"] is False
     assert spec.build(CLEAR, 3).options.rejudge_tail
     out = default_play_out(PlaySettings(parse_range("1-20"), ("clear",), spec))
     assert out.name == "play-1-20-clear-commit2-k100-n1000-x5-rt-s0"

@@ -362,15 +362,10 @@ def test_hop_with_the_exact_endgame_is_reproducible_and_sees_only_the_view():
         _exact_hop(rules).choose(truths[0], History())
 
 
-def test_the_exact_endgame_is_off_by_default_and_recorded_only_when_on():
-    assert PolicySpec("hop").record() == {
-        "policy": "hop",
-        "seed": 0,
-        "reductions": "deadlock",
-        "samples": 10,
-        "nodes": 1000,
-        "bandit": False,
-    }
+def test_the_exact_endgame_is_off_by_default_and_recorded():
+    """Recorded off (0) too, with its budget (tests/test_play_settings.py holds every setting recorded)."""
+    record = PolicySpec("hop").record()
+    assert (record["exact_endgame"], record["exact_nodes"], record["exact_views"]) == (0, 5_000_000, 20_000)
     assert PolicySpec("hop", exact_endgame=5).record()["exact_endgame"] == 5
     assert make_policy("hop", CLEAR).options.exact_endgame == 0
     with pytest.raises(ValueError, match="option of hop"):

@@ -132,6 +132,9 @@ def _made(deal5, exact, wasp, play, hop) -> dict[str, list]:
             one(run("play", "5-6", *hop, "--out", play, "--workers", 1, "--no-progress", "--json"))
         ],
         "scorpion stats play-5-6 --json": [one(run("stats", play, "--json"))],
+        "scorpion stats greedy-5-6-s0 greedy-5-6-s1 --against play-5-6 --json": [
+            one(run("stats", *_greedy_seeds(play.parent), "--against", play, "--json"))
+        ],
         "scorpion deals --winnable -n 2 --json": [one(run("deals", "--winnable", "-n", 2, "--json"))],
         "scorpion bound 5-6 --samples 4 --out bound-5-6 --json": [
             one(run("bound", "5-6", "--samples", 4, "--out", play.parent / "bound-5-6", "--workers", 1, "--json"))
@@ -141,6 +144,14 @@ def _made(deal5, exact, wasp, play, hop) -> dict[str, list]:
         ],
     }
     return made
+
+
+def _greedy_seeds(tmp: Path) -> list[Path]:
+    """greedy on deals 5-6 with seeds 0 and 1: one player's seeds, for the protocol's output."""
+    folders = [tmp / f"greedy-5-6-s{seed}" for seed in (0, 1)]
+    for seed, out in enumerate(folders):
+        run("play", "5-6", "--policy", "greedy", "--seed", seed, "--out", out, "--workers", 1, "--no-progress")
+    return folders
 
 
 @pytest.fixture(scope="module")

@@ -424,3 +424,52 @@ def test_play_on_a_dask_cluster_gives_the_same_games(exact_folder, tmp_path):
         ]
 
     assert games(tmp_path / "dask") == games(tmp_path / "local")
+
+
+def test_one_game_plays_the_game_of_its_deal_in_a_folder_with_the_same_seed(exact_folder, tmp_path):
+    """The one seed rule: ``scorpion play N --seed S`` is deal N's game in a folder played with seed S."""
+    settings = PlaySettings(
+        plan.parse_range("33-37"), ("clear",), PolicySpec("hop", 2, 300, seed=4), exact=exact_folder, chunk=5
+    )
+    run_play(settings, tmp_path / "play", Execution(lambda: LocalBackend(1), progress=False))
+    rows = {r["deal"]: r for r in read_play_folder(tmp_path / "play").to_pylist() if r["played"]}
+    assert set(rows) == {33, 37}
+    for number, row in rows.items():
+        args = ["play", str(number), "--policy", "hop", "--samples", "2", "--nodes", "300", "--seed", "4", "--json"]
+        alone = json.loads(CliRunner().invoke(main, args).output)
+        assert alone["game_seed"] == row["game_seed"] and alone["seed"] == 4
+        for key in ("outcome", "reason", "moves", "n_moves", "decisions", "solves", "nodes", "proof_solves"):
+            assert alone[key] == row[key], (number, key)
+    other = json.loads(CliRunner().invoke(main, [*args[:-2], "5", "--json"]).output)
+    assert other["game_seed"] != rows[37]["game_seed"]
+
+
+def test_a_legacy_folder_is_resumed_and_its_metadata_then_records_every_setting(exact_folder, tmp_path):
+    """A folder written before every setting was recorded: resumed with its implicit settings, upgraded."""
+    out = tmp_path / "play"
+    spec = PolicySpec("hop", 2, 300)
+    settings = PlaySettings(plan.parse_range("30-40"), ("clear",), spec, exact=exact_folder, chunk=4)
+    run_play(settings, out, Execution(lambda: LocalBackend(1), progress=False))
+    games = read_play_folder(out).to_pylist()
+    meta_path = out / "_batch.json"
+    meta = json.loads(meta_path.read_text())
+    legacy = {"policy": "hop", "seed": 0, "samples": 2, "nodes": 300, "bandit": False}
+    meta["play"] = {**legacy, "move_cap": 400, "proof_nodes": 20000, "skip_lost": True}  # as in 2026-11
+    meta_path.write_text(json.dumps(meta))
+    (out / "chunk-00000034-00000037.parquet").unlink()
+    with pytest.raises(plan.BatchError, match=re.escape("exact_nodes 5000000 (folder) vs 7 (this command)")):
+        other = PolicySpec("hop", 2, 300, options={"exact_nodes": 7})
+        run_play(PlaySettings(settings.deals, ("clear",), other, exact=exact_folder), out, Execution(LocalBackend))
+    assert json.loads(meta_path.read_text())["play"] == meta["play"]
+    again = run_play(settings, out, Execution(lambda: LocalBackend(1), progress=False))
+    assert (again.written, again.already) == (1, 2)
+    upgraded = json.loads(meta_path.read_text())
+    assert upgraded["play"] == {**settings.record(), "reductions": "deadlock"}
+    implicit = upgraded["play_implicit"][0]["settings"]
+    assert implicit == ["reductions", "exact_endgame", "memory_mb", "exact_nodes", "exact_views"]
+
+    def same(rows):
+        return [{k: v for k, v in r.items() if k not in ("seconds", "cpu_seconds")} for r in rows]
+
+    assert same(read_play_folder(out).to_pylist()) == same(games)  # the replayed chunk: the same games
+    assert upgraded["runs"][-1]["source_commit"] is None or len(upgraded["runs"][-1]["source_commit"]) >= 40

@@ -18,6 +18,7 @@ import pytest
 from scorpion_cli import assert_user_error, run
 
 from scorpion_solver.batch import play_runs
+from scorpion_solver.batch.stats import mcnemar
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -78,9 +79,16 @@ def test_stats_of_a_play_folder_pairs_it_with_another_play_folder_only(tmp_path)
     assert "is a play folder" in message and "--pair" in message
     paired = json.loads(run("stats", folder, "--against", hop, "--json").stdout)["paired"][0]["modes"]
     # results/README.md: commit won 40 Clear runs deals hop K=100 lost and lost 31 it won; classic 22 and 10
-    assert [(m["deals"], m["first_only"], m["second_only"]) for m in paired.values()] == [(230, 40, 31), (191, 22, 10)]
+    assert [(m["deals"], m["first_better"], m["second_better"]) for m in paired.values()] == [
+        (230, 40, 31),
+        (191, 22, 10),
+    ]
+    # one seed each: the sign-flip test is the exact McNemar test
+    assert [m["p_value"] for m in paired.values()] == pytest.approx(
+        [mcnemar(40, 31, exact_below=10**9).p_value, mcnemar(22, 10, exact_below=10**9).p_value], rel=1e-9
+    )
     text = run("stats", folder, "--against", hop).stdout
-    assert "| clear | 230 | 148 (64.35%) | 139 (60.43%) | 40 | 31 |" in text
+    assert "| clear | 230 | 64.35% | 60.43% | 40 | 31 | 0.342 |" in text
 
 
 @pytest.mark.parametrize("column", ["status", "mode"])

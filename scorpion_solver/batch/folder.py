@@ -596,12 +596,39 @@ def new_metadata(settings: BatchSettings, chunk: int) -> dict:
     }
 
 
+def source_commit() -> str | None:
+    """The git commit of the checkout the package runs from, ``+dirty`` if its source differs; None outside git.
+
+    Recorded with each run beside the package version (an installed package
+    from a wheel has no commit: None).
+    """
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        return None
+
+    def git(*args: str) -> str | None:
+        try:
+            run = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=20)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return run.stdout.strip() if run.returncode == 0 else None
+
+    commit = git("rev-parse", "HEAD")
+    if not commit:
+        return None
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", "scorpion_solver")
+    return commit + ("+dirty" if changed else "")
+
+
 def run_record(kind: str, command: str | None, backend: str, extra: dict | None = None) -> dict:
     record = {
         "kind": kind,
         "started": now_text(),
         "finished": None,
         "package_version": __version__,
+        "source_commit": source_commit(),
         "command": command or shlex.join(sys.argv),
         "backend": backend,
         "machine": machine_record(),

@@ -29,7 +29,7 @@ import pyarrow as pa
 
 from .. import __version__
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES, WON, play_game
-from ..play.players import LOOKAHEAD, PolicySpec
+from ..play.players import LOOKAHEAD, PLAYERS, PolicySpec
 from ..play.policies import PLAY_REDUCTIONS
 from ..solver.result import LOST
 from .backends import warm_up
@@ -234,26 +234,27 @@ def new_play_metadata(settings: PlaySettings, chunk: int, exact_note: dict) -> d
 
 
 def check_play_folder(out: Path, meta: dict, settings: PlaySettings) -> None:
+    """Refuse to resume ``out`` with other settings, naming each one that differs; rules and chunk alike.
+
+    The folder's settings are read as :func:`recorded_play` reads them (a
+    setting it does not record is the default of the code it was played with).
+    """
     if meta.get("format") != PLAY_FORMAT:
         raise BatchError(f"{out} is not a play folder (format {meta.get('format')!r}); give another --out")
-    mine = {
-        "modes": list(settings.modes),
-        "deals": settings.deals.digest(),
-        "play": settings.record(),
-        "columns": list(PLAY_COLUMNS),
-    }
-    theirs = {
-        "modes": meta.get("modes"),
-        "deals": meta.get("deals", {}).get("sha256"),
-        "play": recorded_play(meta),
-        "columns": meta.get("columns"),
-    }
+    mine = {"modes": list(settings.modes), "deals": settings.deals.digest(), "columns": list(PLAY_COLUMNS)}
+    theirs = {"modes": meta.get("modes"), "deals": meta.get("deals", {}).get("sha256"), "columns": meta.get("columns")}
     for key in mine:
         if mine[key] != theirs[key]:
             raise BatchError(
                 f"{out} was made with other {key} ({theirs[key]} vs {mine[key]}): refusing to mix "
                 "games of different settings in one folder (give another --out)"
             )
+    differing = setting_differences(recorded_play(meta), settings.record())
+    if differing:
+        raise BatchError(
+            f"{out} was made with other settings ({'; '.join(differing)}): refusing to mix "
+            "games of different settings in one folder (give another --out)"
+        )
     rules = rules_record(settings.modes)
     for mode in settings.modes:
         a = {k: v for k, v in meta["rules"].get(mode, {}).items() if k != "source"}
@@ -264,18 +265,61 @@ def check_play_folder(out: Path, meta: dict, settings: PlaySettings) -> None:
         raise BatchError(f"{out} was made with --chunk {meta['chunk']}; rerun without --chunk or give another --out")
 
 
+def setting_differences(
+    first: dict | None, second: dict, ignore: tuple[str, ...] = (), names: tuple[str, str] = ("folder", "this command")
+) -> list[str]:
+    """Each setting (but ``ignore``) whose value differs, as ``name FIRST'S (names[0]) vs SECOND'S (names[1])``."""
+    first = first if isinstance(first, dict) else {}
+    keys = [k for k in second if k not in ignore] + [k for k in first if k not in second and k not in ignore]
+    return [
+        f"{k} {first.get(k, '(none)')} ({names[0]}) vs {second.get(k, '(none)')} ({names[1]})"
+        for k in keys
+        if first.get(k) != second.get(k)
+    ]
+
+
 def recorded_play(meta: dict) -> dict | None:
-    """A play folder's ``play`` settings; one that records no reductions preset was played with PLAY_REDUCTIONS."""
+    """A play folder's ``play`` settings, every one of them.
+
+    A folder made before a setting was recorded (the committed folders record
+    neither the reductions nor commit2's top, outer and inner, commit's
+    max_views and screening, the exact endgame's budget or the memory of a
+    solve; exact_endgame and rejudge_tail only when on) was played with the
+    code's default for it, which is the value read here (the same code
+    reproduces those folders game for game: ``tests/test_play_results.py``).
+    """
     play = meta.get("play")
-    return {"reductions": PLAY_REDUCTIONS, **play} if isinstance(play, dict) else play
+    if not isinstance(play, dict) or play.get("policy") not in PLAYERS:
+        return play
+    return {**PolicySpec(play["policy"]).record(), **play}
+
+
+def implicit_settings(meta: dict) -> list[str]:
+    """The settings a play folder does not record (read as the defaults of the code it was played with)."""
+    play = meta.get("play")
+    full = recorded_play(meta)
+    return [k for k in full if k not in play] if isinstance(play, dict) and isinstance(full, dict) else []
 
 
 def with_reductions(settings: PlaySettings, meta: dict | None) -> PlaySettings:
     """``settings`` with a reductions preset: the one asked for, else the folder's (``meta``), else PLAY_REDUCTIONS."""
     if settings.policy.reductions is not None:
         return settings
-    recorded = (recorded_play(meta) or {}).get("reductions") if meta else None
+    recorded = (meta.get("play") or {}).get("reductions") if meta else None
     return replace(settings, policy=replace(settings.policy, reductions=recorded or PLAY_REDUCTIONS))
+
+
+def upgrade_play_metadata(meta: dict, settings: PlaySettings) -> None:
+    """Make ``meta`` record every setting (``settings``, checked equal); the ones it lacked are listed.
+
+    ``implicit_settings`` names them under ``play_implicit``, with the
+    version that wrote them; the metadata is written (atomically) when the
+    run starts.
+    """
+    missing = implicit_settings(meta)
+    if missing:
+        meta["play"] = settings.record()
+        meta.setdefault("play_implicit", []).append({"settings": missing, "on": now_text(), "by": __version__})
 
 
 def default_play_out(settings: PlaySettings) -> Path:
@@ -285,6 +329,7 @@ def default_play_out(settings: PlaySettings) -> Path:
         name += f"-k{spec.samples}-n{spec.nodes}" + ("-ucb" if spec.bandit else "")
         name += f"-x{spec.exact_endgame}" if spec.exact_endgame else ""
         name += "-rt" if spec.rejudge_tail else ""
+    name += "".join(f"-{k.replace('_', '')}{v}" for k, v in spec.changed_options().items())
     if spec.reductions not in (None, PLAY_REDUCTIONS):
         name += f"-{spec.reductions}"
     return Path("results") / f"{name}-s{spec.seed}"
@@ -320,6 +365,7 @@ def run_play(settings: PlaySettings, out: Path, how: Execution) -> PlayReport:
         )
     else:
         check_play_folder(out, meta, settings)
+        upgrade_play_metadata(meta, settings)
     spec = PolicySpec(**{**asdict(settings.policy), "extra": {"skip_lost": settings.skip_lost}})
 
     def read_tally() -> PlayTally:

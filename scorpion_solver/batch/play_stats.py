@@ -25,13 +25,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..play.intervals import wilson_interval
-from .stats import mcnemar
+from .play_runs import recorded_play
 
 
 def summarize_play(columns: dict, meta: dict | None = None) -> dict:
     """The summary of a play folder from its columns (numpy arrays by name)."""
     modes = list((meta or {}).get("modes") or sorted(set(columns["mode"].tolist())))
-    out = {"play": (meta or {}).get("play"), "thoughtful_source": (meta or {}).get("thoughtful"), "modes": {}}
+    out = {"play": recorded_play(meta or {}), "thoughtful_source": (meta or {}).get("thoughtful"), "modes": {}}
     for mode in modes:
         sel = columns["mode"] == mode
         if not sel.any():
@@ -132,56 +132,4 @@ def format_play_summary(summary: dict, title: str = "") -> str:
         )
         if e["contradictions"]:
             lines.append(f"BUG: {e['contradictions']} games won on deals the exact results show lost")
-    return "\n".join(lines) + "\n"
-
-
-def pair_play(first: dict, second: dict) -> dict:
-    """Two play folders' columns, paired deal by deal on the winnable deals both finished, per mode.
-
-    Per mode: the deals compared, the wins of each, the discordant counts
-    (``first_only``, ``second_only``) and McNemar's test of them
-    (``batch.stats.mcnemar``), the usual test of two players on the same deals.
-    """
-
-    def wins(columns: dict) -> dict:
-        keep = columns["thoughtful"] == "won"
-        return {
-            (int(d), str(m)): o == "won"
-            for d, m, o in zip(columns["deal"][keep], columns["mode"][keep], columns["outcome"][keep])
-        }
-
-    a, b = wins(first), wins(second)
-    out = {}
-    for mode in sorted({m for _, m in a.keys() & b.keys()}, key=lambda m: (m != "clear", m)):
-        both = [k for k in a.keys() & b.keys() if k[1] == mode]
-        first_only = sum(a[k] and not b[k] for k in both)
-        second_only = sum(b[k] and not a[k] for k in both)
-        test = mcnemar(first_only, second_only)
-        out[mode] = {
-            "deals": len(both),
-            "first_won": sum(a[k] for k in both),
-            "second_won": sum(b[k] for k in both),
-            "first_only": first_only,
-            "second_only": second_only,
-            "p_value": test.p_value,
-            "method": test.method,
-        }
-    return out
-
-
-def format_pairing(modes: dict, first: str, second: str) -> str:
-    """``pair_play``'s result as a table: the wins of each player, the deals only one won, McNemar's p."""
-    lines = [
-        f"paired on the winnable deals both played: {first} (A) against {second} (B)",
-        "| mode | deals | A won | B won | A only | B only | McNemar p |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for mode, p in modes.items():
-        lines.append(
-            f"| {mode} | {p['deals']} | {p['first_won']} ({_pct(p['first_won'] / p['deals'])}) | "
-            f"{p['second_won']} ({_pct(p['second_won'] / p['deals'])}) | {p['first_only']} | {p['second_only']} | "
-            f"{p['p_value']:.3g} ({p['method']}) |"
-        )
-    if not modes:
-        lines.append("(no winnable deal played by both)")
     return "\n".join(lines) + "\n"

@@ -139,9 +139,20 @@ def _folder_metadata(out: Path, study: Study) -> dict:
     if meta.get("format") != study.format:
         raise BatchError(f"{out} is not a {study.format} folder (format {meta.get('format')!r}): choose another --out")
     for key, value in fresh.items():
-        if meta.get(key) != _json_clean(value):
+        if _settings_of(key, meta.get(key)) != _settings_of(key, _json_clean(value)):
             raise BatchError(f"{out} holds a run with other {key} ({meta.get(key)} here, {value} asked)")
     return meta
+
+
+def _settings_of(key: str, value):
+    """A recorded value as compared on resuming: a play folder's settings (``play``) with every one filled in.
+
+    So a losses folder made when its play folder recorded fewer settings
+    resumes once that folder's metadata records them all (``play_runs.recorded_play``).
+    """
+    from .play_runs import recorded_play
+
+    return recorded_play({"play": value}) if key == "play" else value
 
 
 def run_study(study: Study, out: Path, how: Execution) -> RunReport:

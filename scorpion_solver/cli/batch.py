@@ -183,7 +183,7 @@ def _print_report(report: BatchReport, retry: bool) -> None:
 
 
 @click.command("stats")
-@click.argument("folder", metavar="DIR", type=click.Path(path_type=Path))
+@click.argument("folders", metavar="DIR [DIR ...]", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option("--top", type=click.IntRange(0), default=5, show_default=True, help="How many hardest deals to list.")
 @click.option(
@@ -192,7 +192,8 @@ def _print_report(report: BatchReport, retry: bool) -> None:
     multiple=True,
     type=click.Path(path_type=Path),
     help="Another results folder whose modes DIR's modes are paired with, deal by deal (repeatable); for a "
-    "play folder DIR, another play folder: the two players paired on the winnable deals both played (McNemar).",
+    "play folder DIR, another play folder: the two players paired by deal on the winnable deals both played "
+    "(exact sign-flip permutation test); play folders that differ only in the seed are one player's seeds.",
 )
 @click.option(
     "--pair",
@@ -203,9 +204,16 @@ def _print_report(report: BatchReport, retry: bool) -> None:
     "[default with --against: every pair the rules order, with a mode of DIR].",
 )
 @user_errors
-def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ...], pairs: tuple[str, ...]) -> None:
+def stats_command(
+    folders: tuple[Path, ...], as_json: bool, top: int, against: tuple[Path, ...], pairs: tuple[str, ...]
+) -> None:
     """Win rates (95% Wilson interval, unknown counted both ways), costs, hardest deals and
     the clear/classic paired table with McNemar's test, for a results folder DIR.
+
+    Several play folders DIR ... that differ only in the seed are one player's
+    seeds (the evaluation protocol, docs/play.md): each deal's outcome is
+    averaged over the seeds, and --against play folders (grouped the same
+    way) are paired with them deal by deal.
 
     With --against / --pair: the paired table of any two presets over the deals
     both hold, from DIR and the other folders, and the check of what the rules
@@ -219,6 +227,7 @@ def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ..
     from ..batch.play_runs import is_play_folder
     from ..batch.stats import format_comparison, format_summary, implication_bug_text, rules_bug_text, summarize
 
+    folder = folders[0]
     if not folder.is_dir():
         raise BatchError(f"{folder} is not a folder")
     meta = read_metadata(folder)
@@ -228,8 +237,12 @@ def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ..
                 f"{folder} is a play folder: --pair pairs the presets of results folders; "
                 "--against PLAYDIR pairs two players deal by deal"
             )
-        _play_stats(folder, meta, as_json, against)
+        _play_stats(folders, meta, as_json, against)
         return
+    if len(folders) > 1:
+        raise BatchError(
+            f"{folder} is a results folder: give one (several DIRs are the seeds of one player's play folders)"
+        )
     table = read_folder(folder, columns=["deal", "mode", "status", "nodes", "seconds", "budget_nodes"])
     if table.num_rows == 0:
         raise BatchError(f"{folder} holds no finished chunk files (chunk-*.parquet)")
@@ -255,27 +268,36 @@ def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ..
         sys.exit(1)
 
 
-def _play_stats(folder: Path, meta: dict, as_json: bool, against: tuple[Path, ...] = ()) -> None:
-    """``scorpion stats`` on a play folder: realistic vs thoughtful rates (``batch.play_stats``), paired with others."""
-    from ..batch import play_runs, play_stats
+def _play_stats(folders: tuple[Path, ...], meta: dict, as_json: bool, against: tuple[Path, ...] = ()) -> None:
+    """``scorpion stats`` on play folders: one folder's rates (``batch.play_stats``), or the protocol's
+    seed-averaged shares and paired tests (``batch.protocol``) for several seeds or with ``--against``."""
+    from ..batch import play_stats, protocol
 
-    columns = _play_columns(folder)
-    summary = play_stats.summarize_play(columns, meta)
-    paired = []
-    for other in against:
-        if not other.is_dir() or not play_runs.is_play_folder(read_metadata(other)):
-            raise BatchError(f"--against {other}: not a play folder (a play folder pairs only with another)")
-        modes = play_stats.pair_play(columns, _play_columns(other))
-        paired.append({"against": str(other), "modes": modes})
+    folder = folders[0]
+    group = protocol.seed_group(list(folders))
+    others = protocol.group_against(list(against))
+    summaries = [play_stats.summarize_play(_play_columns(f), read_metadata(f)) for f in folders]
+    several = len(folders) > 1
+    grouped = protocol.summarize_group(group) if several or against else None
+    paired = [{"against": [str(f) for f in g.folders], "modes": protocol.compare_groups(group, g)} for g in others]
     if as_json:
-        echo_json({"folder": str(folder), **summary, **({"paired": paired} if against else {})}, indent=2)
+        out = {} if several else {"folder": str(folder), **summaries[0]}
+        out.update({"protocol": grouped} if grouped is not None else {})
+        out.update({"paired": paired} if against else {})
+        echo_json(out, indent=2)
     else:
-        title = f"{folder}: deals {meta['deals']['spec']}, modes {', '.join(meta['modes'])}; scorpion-solver {meta['package_version']}"
-        click.echo(play_stats.format_play_summary(summary, title), nl=False)
-        for p in paired:
-            click.echo("")
-            click.echo(play_stats.format_pairing(p["modes"], folder.name, Path(p["against"]).name), nl=False)
-    if any(e["contradictions"] for e in summary["modes"].values()):
+        parts = []
+        if not several:
+            title = (
+                f"{folder}: deals {meta['deals']['spec']}, modes {', '.join(meta['modes'])}; "
+                f"scorpion-solver {meta['package_version']}"
+            )
+            parts.append(play_stats.format_play_summary(summaries[0], title))
+        if grouped is not None:
+            parts.append(protocol.format_group(grouped, f"{group.label}: the evaluation protocol (docs/play.md)"))
+        parts += [protocol.format_comparison(p["modes"], group.label, g.label) for g, p in zip(others, paired)]
+        click.echo("\n".join(parts), nl=False)
+    if any(e["contradictions"] for s in summaries for e in s["modes"].values()):
         sys.exit(1)
 
 

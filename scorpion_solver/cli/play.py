@@ -21,12 +21,14 @@ from ..batch.play_runs import (
     PlaySettings,
     default_play_out,
     find_results,
+    game_seed,
     no_results_message,
     run_play,
 )
+from ..batch.protocol import RANGES
 from ..game.rules import Rules
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES
-from ..play.players import LOOKAHEAD, POLICIES, PolicySpec
+from ..play.players import LOOKAHEAD, POLICIES, SPEC_FIELDS, PolicySpec
 from ..play.policies import DEFAULT_NODES, DEFAULT_SAMPLES, PLAY_REDUCTIONS
 from ..solver.reductions import PRESETS as REDUCTION_PRESETS
 from .common import (
@@ -106,7 +108,21 @@ def _results_option(holding: str):
     help_text="Comma list of rules presets (e.g. clear,classic) [default: clear]; for one deal or a FILE, one preset "
     "[default: clear, or the file's own mode line].",
 )
-@shown_option("--seed", click.IntRange(0), 0, "The policy's seed.")
+@click.option(
+    "--option",
+    "policy_options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Another option of the policy (repeatable), an integer: commit2's top, outer, inner; commit's and "
+    "commit2's max_views, screen, keep; hop's, commit's and commit2's memory_mb, exact_nodes, exact_views "
+    "(docs/play.md). The folder records it; its name shows it when not the default.",
+)
+@shown_option(
+    "--seed",
+    click.IntRange(0),
+    0,
+    "The run's seed: deal N's game is seeded from it, N and the mode (the same game in a folder and alone).",
+)
 @click.option(
     "--reductions",
     type=click.Choice(list(REDUCTION_PRESETS)),
@@ -142,6 +158,7 @@ def play_command(
     rejudge_tail: bool,
     exact_endgame: int,
     rules: tuple[Rules, ...] | None,
+    policy_options: tuple[str, ...],
     seed: int,
     reductions: str | None,
     move_cap: int,
@@ -159,8 +176,9 @@ def play_command(
     """Let POLICY play without peeking: every deal of RANGE into a play folder, or one game (a deal or FILE).
 
     The policy sees only what a player sees (face-up cards, how many cards
-    are face down, whether the tail is still to come). RANGE is like 1-10000
-    or a file of deal numbers; rerunning the same command finishes an
+    are face down, whether the tail is still to come). RANGE is like 1-10000,
+    a file of deal numbers, or the protocol's `development` (1-2000) or
+    `held-out` (100001-103000) range (docs/play.md); rerunning the same command finishes an
     interrupted run. Summarise a folder with `scorpion stats DIR`. One deal
     number, or a position file, plays one game and prints its record.
     """
@@ -179,11 +197,16 @@ def play_command(
         rejudge_tail=rejudge_tail,
         exact_endgame=exact_endgame,
         reductions=reductions,
+        options=_parse_options(policy_options),
     )
+    try:
+        spec.record()  # refuses an option the policy does not take, or a bad value
+    except ValueError as exc:
+        raise UserError(f"--option: {exc}") from None
     if is_deal_number(source) or _is_position_file(source):
         _play_one(source, spec, rules, move_cap, proof_nodes, as_json)
         return
-    deals = parse_range(source)
+    deals = parse_range(source if Path(source).exists() else RANGES.get(source, source))
     backend = backend_maker(workers, scheduler, dask_local)
     settings = PlaySettings(
         deals,
@@ -222,6 +245,25 @@ def play_command(
         click.echo("the run is not finished: rerun the same command", err=True)
 
 
+def _parse_options(texts: tuple[str, ...]) -> dict:
+    """``NAME=VALUE`` pairs as a dict of integers; a setting with a flag of its own is refused here."""
+    options = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise UserError(f"--option {text!r}: give NAME=VALUE, e.g. inner=16")
+        if name in SPEC_FIELDS:
+            raise UserError(f"--option {text!r}: {name} has a flag of its own, --{name.replace('_', '-')}")
+        if name in options:
+            raise UserError(f"--option {name} is given twice")
+        try:
+            options[name] = int(value)
+        except ValueError:
+            raise UserError(f"--option {text!r}: the value must be an integer") from None
+    return options
+
+
 def _exact_source(play_lost: bool, results: Path | None) -> Path | None:
     """The committed exact verdicts a run counts lost deals from (needed unless --play-lost plays them all)."""
     if not play_lost or results is not None:
@@ -245,12 +287,18 @@ def _play_one(
     if rules is not None and len(rules) > 1:
         raise UserError("one game is played in one rules preset: give one --mode")
     position, rules, number = load_start(source, rules[0] if rules else None)
-    record = play_game(position, rules, spec.build(rules, spec.seed), move_cap, proof_nodes, spec.search_reductions())
+    # the one seed rule: deal N alone plays the game deal N plays in a folder with this seed (a file: N = 0)
+    seed = game_seed(spec.seed, number or 0, rules.name)
+    record = play_game(position, rules, spec.build(rules, seed), move_cap, proof_nodes, spec.search_reductions())
     label = f"deal {number}" if number is not None else source
     if as_json:
         # hop's budget per solve is budget_nodes: the record's nodes are those the policy searched
         policy = {"budget_nodes" if k == "nodes" else k: v for k, v in spec.record().items()}
-        click.echo(json.dumps({"source": source, "deal": number, "mode": rules.name, **policy, **record.as_dict()}))
+        click.echo(
+            json.dumps(
+                {"source": source, "deal": number, "mode": rules.name, **policy, "game_seed": seed, **record.as_dict()}
+            )
+        )
         return
     why = f" ({record.reason})" if record.reason else ""
     click.echo(f"{label}, {rules.name}, {spec.name}: {record.outcome}{why} after {len(record.moves)} moves")

@@ -26,8 +26,8 @@ like hop's for a move, but a tighter one.
 Work shared, as in hop: a layout whose position is lost loses every
 commitment (one solve); in a layout whose position is won, the commitment
 the solver's own line makes first is winnable without a solve. The layouts
-are judged in rounds: after the first ``SCREEN`` layouts with a winnable
-position, only the ``KEEP`` best commitments (ties: nearest reveal first)
+are judged in rounds: after the first ``screen`` layouts with a winnable
+position (``SCREEN``, 8), only the ``keep`` best commitments (``KEEP``, 6) (ties: nearest reveal first)
 go on to the rest, which bounds the cost of a closure with hundreds of
 commitments; the choice is among those. A closure larger than
 ``max_views`` views, or one with no revealing move, is left to hop's
@@ -71,6 +71,8 @@ class CommitOptions(HopOptions):
 
     * ``samples``, ``nodes``, ``exact_endgame``, ``memory_mb``, ``reductions``: as hop's (``HopOptions``);
     * ``max_views``: the most views of a closure walked; a larger closure leaves the decision to hop;
+    * ``screen``, ``keep``: after ``screen`` layouts with a winnable position, only the ``keep`` best
+      commitments go on to the rest of the layouts (``judge_commitments``);
     * ``rejudge_tail``: when a commitment chosen earlier reaches its tail deal, judge the view again
       instead of dealing (nothing was learned on the way, but the tail is the costliest reveal to
       commit to in advance: ``benchmarks/tail_decisions.py``). Off by default: the committed folders
@@ -82,6 +84,13 @@ class CommitOptions(HopOptions):
     bandit: bool = field(default=False, init=False)
     max_views: int = option(DEFAULT_MAX_VIEWS)
     rejudge_tail: bool = option(False, shown="when set")
+    screen: int = option(SCREEN, shown="never")
+    keep: int = option(KEEP, shown="never")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if min(self.max_views, self.screen, self.keep) < 1:
+            raise ValueError("commit needs at least one view, screening layout and commitment kept")
 
 
 class CommitPolicy(HopPolicy):
@@ -135,7 +144,13 @@ class CommitPolicy(HopPolicy):
             return pairs[0].path + (pairs[0].move,)
         layouts = sample_positions(view, self.options.samples, int(self.rng(history).integers(2**63)))
         judged = judge_commitments(
-            view, pairs, layouts, self.rules, self._run, screen=(SCREEN, KEEP), judge_undecided_root=False
+            view,
+            pairs,
+            layouts,
+            self.rules,
+            self._run,
+            screen=(self.options.screen, self.options.keep),
+            judge_undecided_root=False,
         )
         best = self._pick(view, pairs, layouts, judged, history)
         return pairs[best].path + (pairs[best].move,)

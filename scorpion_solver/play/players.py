@@ -40,6 +40,11 @@ def make_policy(name: str, rules: Rules = CLEAR, seed: int = 0, **options) -> Po
     return player(rules, seed, **options)
 
 
+# The options a PolicySpec carries as its own fields (and ``scorpion play`` as its own flags); the others
+# travel in ``PolicySpec.options``.
+SPEC_FIELDS = ("samples", "nodes", "bandit", "exact_endgame", "rejudge_tail", "reductions")
+
+
 @dataclass
 class PolicySpec:
     """A policy's settings as plain data (what a batch worker needs to build it)."""
@@ -55,31 +60,50 @@ class PolicySpec:
     # The preset of the search reductions of the game's solves (the policy's and the harness's proofs); None:
     # the play folder's, or PLAY_REDUCTIONS (a folder that records none was played with that one).
     reductions: str | None = None
+    # The policy's other options by name (commit2's top, outer, inner; commit's max_views, screen, keep; the
+    # exact endgame's budget; memory_mb): fields of its ``Options``, checked by ``make_policy``; unset: defaults.
+    options: dict = field(default_factory=dict)
 
     def search_reductions(self) -> Reductions:
         return get_reductions(self.reductions or PLAY_REDUCTIONS)
 
-    def build(self, rules: Rules, game_seed: int) -> Policy:
+    def _options(self) -> dict:
         options = {}
         if self.name in LOOKAHEAD:
-            options = {"samples": self.samples, "nodes": self.nodes, "reductions": self.search_reductions()}
+            options = {"samples": self.samples, "nodes": self.nodes}
         if self.bandit or self.name == "hop":
             options["bandit"] = self.bandit
         if self.exact_endgame:
             options["exact_endgame"] = self.exact_endgame
         if self.rejudge_tail:
             options["rejudge_tail"] = True
+        for name in self.options:
+            if name in SPEC_FIELDS:
+                raise ValueError(f"'{name}' is a setting of its own, not one of the other options")
+        return {**options, **self.options}
+
+    def build(self, rules: Rules, game_seed: int) -> Policy:
+        """The policy, seeded with ``game_seed``; an option it does not take, or a bad value, is a ValueError."""
+        options = self._options()
+        if self.name in LOOKAHEAD:
+            options["reductions"] = self.search_reductions()
         return make_policy(self.name, rules, game_seed, **options)
 
     def record(self) -> dict:
-        """The policy's settings as a play folder records them (``reductions``: the preset's name)."""
-        out = {"policy": self.name, "seed": self.seed, "reductions": self.reductions or PLAY_REDUCTIONS}
-        if self.name in LOOKAHEAD:
-            out.update(samples=self.samples, nodes=self.nodes)
-            if self.name == "hop":
-                out["bandit"] = self.bandit
-            if self.exact_endgame:  # recorded only when on: the folders made before it read the same
-                out["exact_endgame"] = self.exact_endgame
-            if self.rejudge_tail:  # likewise
-                out["rejudge_tail"] = True
-        return out
+        """Every setting of the policy as a play folder records it (``reductions``: the preset's name).
+
+        The name, the seed, the reductions and every option of its class's
+        ``Options`` (``PolicyOptions.record``), set or not; a bad option is a
+        ValueError, as in ``build``.
+        """
+        return {
+            "policy": self.name,
+            "seed": self.seed,
+            "reductions": self.reductions or PLAY_REDUCTIONS,
+            **make_policy(self.name, CLEAR, 0, **self._options()).options.record(),
+        }
+
+    def changed_options(self) -> dict:
+        """The entries of ``options`` whose value is not the policy's default, in the order the options are declared."""
+        defaults = PLAYERS[self.name].Options().record()
+        return {k: self.options[k] for k in defaults if k in self.options and self.options[k] != defaults[k]}

@@ -65,13 +65,16 @@ PLAY_REDUCTIONS = "deadlock"
 ShownInSettings = Literal["always", "when set", "never"]
 
 
-def option(default: Any, shown: ShownInSettings = "always") -> Any:
-    """A field of a policy's options: its default, and whether ``settings()`` reports it.
+def option(default: Any, shown: ShownInSettings = "always", recorded: bool = True) -> Any:
+    """A field of a policy's options: its default, whether ``settings()`` reports it, and whether a play folder records it.
 
     ``shown``: "always"; "when set" (true or nonzero), so that the settings of
     policies made before the option existed read the same; or "never".
+    ``recorded``: whether ``PolicyOptions.record`` holds it (every option
+    whose value is plain data; the reductions are recorded by their preset's
+    name, ``PolicySpec.record``).
     """
-    return field(default=default, metadata={"shown": shown})
+    return field(default=default, metadata={"shown": shown, "recorded": recorded})
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,10 @@ class PolicyOptions:
                 out[f.name] = value
         return out
 
+    def record(self) -> dict:
+        """Every option, set or not, in the order declared: what a play folder records (``PolicySpec.record``)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.init and f.metadata.get("recorded", True)}
+
 
 @dataclass(frozen=True)
 class HopOptions(PolicyOptions):
@@ -107,6 +114,8 @@ class HopOptions(PolicyOptions):
     * ``nodes``, ``memory_mb``: the budget of each solve (``Limits``);
     * ``bandit``: spread the layouts among the moves by UCB1 instead of judging every move in every layout;
     * ``exact_endgame``: N, play the exact no-peek endgame once 2 to N cards are unseen (0: never);
+    * ``exact_nodes``, ``exact_views``: the exact endgame's budget for one decision (nodes of all its
+      solves, views walked between reveals); past it the decision is sampled as before;
     * ``reductions``: the search reductions of the solves (None: ``PLAY_REDUCTIONS``).
     """
 
@@ -114,14 +123,18 @@ class HopOptions(PolicyOptions):
     nodes: int = option(DEFAULT_NODES)
     bandit: bool = option(False)
     exact_endgame: int = option(0, shown="when set")
-    # Not in settings(), as before they were declared here: a play folder records the reductions' preset
-    # by name (``PolicySpec.record``), and no folder records the memory of a solve's table.
+    # Not in settings(), as before they were declared here (a play folder records them all: ``record``;
+    # the reductions by their preset's name, ``PolicySpec.record``).
     memory_mb: int = option(64, shown="never")
-    reductions: Reductions | None = option(None, shown="never")
+    exact_nodes: int = option(EXACT_BUDGET, shown="never")
+    exact_views: int = option(EXACT_VIEWS, shown="never")
+    reductions: Reductions | None = option(None, shown="never", recorded=False)
 
     def __post_init__(self) -> None:
         if self.samples < 1:
             raise ValueError("hop needs at least one sample")
+        if min(self.nodes, self.memory_mb, self.exact_nodes, self.exact_views) < 1:
+            raise ValueError("hop needs at least one node, megabyte, exact node and exact view")
 
 
 @dataclass(frozen=True)
@@ -268,8 +281,8 @@ class HopPolicy(Policy):
                 self._endgame = ExactEndgame(
                     self.rules,
                     max_unseen=self.options.exact_endgame,
-                    budget_nodes=EXACT_BUDGET,
-                    budget_views=EXACT_VIEWS,
+                    budget_nodes=self.options.exact_nodes,
+                    budget_views=self.options.exact_views,
                 )
             solves, nodes = self._endgame.solves, self._endgame.nodes
             found = self._endgame.best_line(view)
