@@ -30,13 +30,15 @@ from ..batch import (
     retry_unknown,
     run_batch,
 )
-from ..batch.folder import FewerReductions, folder_to_retry, retry_settings
+from ..batch.folder import FewerReductions, folder_kind, folder_to_retry, kind_text, retry_settings, wrong_kind
 from ..game.rules import MODES, Rules
 from ..solver.reductions import Reductions
 from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
 from .common import (
+    after_loading,
     backend_maker,
     budget_options,
+    counted,
     echo_json,
     fail,
     interruptible,
@@ -47,6 +49,7 @@ from .common import (
     run_options,
     user_errors,
 )
+from .studies import study_stats
 
 
 @click.command("batch")
@@ -168,12 +171,13 @@ def _inside(path: Path, folder: Path) -> bool:
 def _print_report(report: BatchReport, retry: bool) -> None:
     what = "chunk files rewritten" if retry else "chunks written"
     click.echo(
-        f"{report.out}: {report.deals} deals; {report.written} {what} now, {report.already} before, "
-        f"{report.chunks} in the plan; {report.solved} solves in {report.seconds:.1f} s"
+        f"{report.out}: {counted(report.deals, 'deal')}; {report.written:,} {what} now, {report.already:,} before, "
+        f"{report.chunks:,} in the plan; {counted(report.solved, 'solve')} in {report.seconds - report.load_seconds:.1f} s"
+        f"{after_loading(report)}"
     )
     if report.tally is not None:
         for mode, c in report.tally.counts.items():
-            click.echo(f"  {mode}: {c['won']} won, {c['lost']} lost, {c['unknown']} unknown")
+            click.echo(f"  {mode}: {c['won']:,} won, {c['lost']:,} lost, {c['unknown']:,} unknown")
     if report.failures:
         click.echo(f"error: {len(report.failures)} chunks failed (rerun to retry them):", err=True)
         for message in report.failures:
@@ -216,13 +220,21 @@ def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ..
     weaker preset but lost in a stronger one (a rules bug).
     """
     from ..batch.comparisons import folder_comparisons
-    from ..batch.play_runs import is_play_folder
     from ..batch.stats import format_comparison, format_summary, implication_bug_text, rules_bug_text, summarize
 
     if not folder.is_dir():
         raise BatchError(f"{folder} is not a folder")
     meta = read_metadata(folder)
-    if is_play_folder(meta):
+    kind = folder_kind(meta)
+    if kind in ("bound", "losses"):
+        if against or pairs:
+            raise BatchError(
+                f"{folder} is {kind_text(kind)}: --against and --pair pair results folders (made by scorpion batch) "
+                "or play folders (made by scorpion play)"
+            )
+        study_stats(folder, kind, meta, as_json)
+        return
+    if kind == "play":
         if pairs:
             raise BatchError(
                 f"{folder} is a play folder: --pair pairs the presets of results folders; "
@@ -257,14 +269,17 @@ def stats_command(folder: Path, as_json: bool, top: int, against: tuple[Path, ..
 
 def _play_stats(folder: Path, meta: dict, as_json: bool, against: tuple[Path, ...] = ()) -> None:
     """``scorpion stats`` on a play folder: realistic vs thoughtful rates (``batch.play_stats``), paired with others."""
-    from ..batch import play_runs, play_stats
+    from ..batch import play_stats
 
     columns = _play_columns(folder)
     summary = play_stats.summarize_play(columns, meta)
     paired = []
     for other in against:
-        if not other.is_dir() or not play_runs.is_play_folder(read_metadata(other)):
-            raise BatchError(f"--against {other}: not a play folder (a play folder pairs only with another)")
+        if not other.is_dir():
+            raise BatchError(f"--against {other}: not a folder")
+        other_kind = folder_kind(read_metadata(other))
+        if other_kind != "play":
+            raise wrong_kind(other, other_kind, "play", f"--against with the play folder {folder}")
         modes = play_stats.pair_play(columns, _play_columns(other))
         paired.append({"against": str(other), "modes": modes})
     if as_json:

@@ -1,0 +1,122 @@
+"""Honest times: a compile is announced and counted kernel by kernel, and a run's summary keeps it apart from the
+work (issue 39, item 5). The tests check wording and separation, never a wall-clock number."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+from scorpion_cli import SCORPION, run
+
+from scorpion_solver.batch import resumable
+from scorpion_solver.solver import compiling, deal_kernel, kernel
+
+COUNT_PERFT = textwrap.dedent("""
+    import json
+    from scorpion_solver.game.deal import deal
+    from scorpion_solver.solver import compiling
+    from scorpion_solver.solver.search import jit_perft
+
+    events, notes = [], []
+
+    class Bar:
+        def __init__(self, total):
+            events.append(["total", total])
+
+        def update(self, n):
+            events.append(["update", n])
+
+        def close(self):
+            events.append(["close"])
+
+    with compiling.compiling(compiling.PERFT_KERNELS, "the perft kernel", notes.append, Bar) as todo:
+        jit_perft(deal(1), 2)
+    print(json.dumps({"todo": todo, "notes": notes, "events": events}))
+""")
+
+
+def test_a_cold_compile_is_announced_and_counted_kernel_by_kernel(tmp_path):
+    """In an empty numba cache: perft's three kernels announced, and the bar advances once per kernel compiled."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", COUNT_PERFT], capture_output=True, text=True, env=env, timeout=900)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["todo"] == ["_column_hash", "compute_keys", "perft"]
+    assert seen["notes"] == [
+        "compiling the perft kernel (3 kernels): first run only, 2-3 minutes of CPU, up to 10 minutes on a busy "
+        "machine; later runs load it from numba's cache in about a second"
+    ]
+    assert seen["events"] == [["total", 3], ["update", 1], ["update", 1], ["update", 1], ["close"]]
+    # the cache now holds them: the command says nothing
+    again = subprocess.run(
+        [*SCORPION, "perft", "1", "--depth", "2"], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert (again.returncode, again.stdout, again.stderr) == (0, "depth 1: 6\ndepth 2: 29\n", "")
+
+
+def test_the_first_perft_says_it_compiles(monkeypatch):
+    monkeypatch.setattr(compiling, "missing", lambda names: list(names))
+    result = run("perft", "1", "--depth", "2")
+    assert result.stdout == "depth 1: 6\ndepth 2: 29\n"
+    assert result.stderr == compiling.COMPILE_NOTE.format(what="the perft kernel", count=3, s="s") + "\n"
+    divide = run("perft", "1", "--depth", "1", "--divide")
+    assert divide.stderr.startswith("compiling the perft kernel (4 kernels)")  # --divide plays moves too
+    assert run("perft", "1", "--depth", "1", "--engine", "reference").stderr == ""  # no kernel at all
+
+
+def test_the_kernel_lists_name_every_entry_point_their_job_loads():
+    """Each kernel a job's code calls from Python is in its list (the lists decide what the bar counts)."""
+    script = textwrap.dedent("""
+        from numba.core.registry import CPUDispatcher
+        from scorpion_solver.game.deal import deal
+        from scorpion_solver.solver import deal_kernel, kernel
+        from scorpion_solver.solver.search import load_solver, jit_perft
+        def loaded():
+            return sorted(n for m in (kernel, deal_kernel) for n, d in vars(m).items()
+                          if isinstance(d, CPUDispatcher) and d.overloads)
+        jit_perft(deal(1), 1)
+        perft = loaded()
+        load_solver()
+        print(" ".join(perft))
+        print(" ".join(loaded()))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    perft, solver = (line.split() for line in done.stdout.splitlines())
+    assert set(perft) <= set(compiling.PERFT_KERNELS) and "perft" in perft
+    assert set(solver) - set(perft) <= set(compiling.SOLVER_KERNELS) and "search" in solver
+    for name in compiling.SOLVER_KERNELS + compiling.PERFT_KERNELS:  # each names a cached kernel of the solver
+        assert hasattr(kernel, name) or hasattr(deal_kernel, name), name
+        assert compiling.is_cached(name), name
+
+
+def test_a_batch_reports_the_compile_apart_from_its_solves(tmp_path, monkeypatch):
+    real = resumable.warm_up
+
+    def first_run(modes, progress):  # the real load, reported as a first run's compile of the 17 kernels
+        seconds, _ = real(modes, progress)
+        return seconds, 17
+
+    monkeypatch.setattr(resumable, "warm_up", first_run)
+    out = tmp_path / "b"
+    result = run("batch", "1-6", "--mode", "clear", "--chunk", "3", "--workers", "1", "--out", out)
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    found = re.fullmatch(
+        rf"{out}: 6 deals; 2 chunks written now, 0 before, 2 in the plan; 6 solves in ([0-9.]+) s, "
+        r"after ([0-9.]+) s compiling the solver \(17 kernels; first run only\)",
+        first,
+    )
+    assert found, first
+    record = json.loads((out / "_batch.json").read_text())["runs"][-1]
+    assert record["kernels_compiled"] == 17
+    assert f"{record['solver_load_seconds']:.1f}" == found.group(2)
+    monkeypatch.undo()
+    again = run("batch", "1-9", "--mode", "clear", "--chunk", "3", "--workers", "1", "--out", tmp_path / "c")
+    line = again.stdout.splitlines()[0]
+    assert re.search(r"; 9 solves in [0-9.]+ s(, after [0-9.]+ s loading the solver)?$", line), line
+    assert json.loads((tmp_path / "c" / "_batch.json").read_text())["runs"][-1]["kernels_compiled"] == 0
