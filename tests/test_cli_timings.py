@@ -120,3 +120,36 @@ def test_a_batch_reports_the_compile_apart_from_its_solves(tmp_path, monkeypatch
     line = again.stdout.splitlines()[0]
     assert re.search(r"; 9 solves in [0-9.]+ s(, after [0-9.]+ s loading the solver)?$", line), line
     assert json.loads((tmp_path / "c" / "_batch.json").read_text())["runs"][-1]["kernels_compiled"] == 0
+
+
+# ---------------------------------------------------------------------------
+# item 6: how exact a node budget is (docs/rules.md, "what a node is")
+
+
+def test_a_node_budget_stops_within_one_expansion_the_same_on_any_machine():
+    result = run("solve", "5", "--nodes", "50")
+    assert result.stdout.startswith("deal 5 clear: unknown (stopped by the nodes limit) [55 nodes, ")
+    assert 50 <= 55 < 50 + kernel.MAX_MOVES  # the documented bound
+    help_text = " ".join(run("solve", "--help").stdout.split())
+    assert "Checked before each expansion: a solve it stops may count up to one position's new children past it " in (
+        help_text
+    )
+
+
+def test_the_documented_overrun_over_deals_1_to_2000():
+    """docs/rules.md: at most 7 nodes past the budget over deals 1-2000, both modes, budgets 10, 50, 200, 1000."""
+    from scorpion_solver.game.deal import deal
+    from scorpion_solver.game.rules import get_rules
+    from scorpion_solver.solver.result import Limits
+    from scorpion_solver.solver.search import solve
+
+    overruns = []
+    for mode in ("clear", "classic"):
+        rules = get_rules(mode)
+        for number in range(1, 2001):
+            position = deal(number, rules)
+            for budget in (10, 50, 200, 1000):
+                got = solve(position, rules, Limits(nodes=budget, memory_mb=16), polish=False, shorten=False)
+                if got.stopped_by == "nodes":
+                    overruns.append(got.nodes - budget)
+    assert len(overruns) == 1259 and min(overruns) >= 0 and max(overruns) == 7

@@ -193,6 +193,11 @@ class FiniteSeconds(click.ParamType):
 
 
 NODES = click.IntRange(1, INT64_MAX)
+# How exact a node budget is (docs/rules.md, "what a node is"): the end of every --nodes help.
+NODES_GRANULARITY = (
+    "Checked before each expansion: a solve it stops may count up to one position's new children past it "
+    "(fewer than 256, the same count on any machine)."
+)
 MEGABYTES = click.IntRange(1, MAX_MEMORY_MB)
 SECONDS = FiniteSeconds()
 
@@ -212,7 +217,13 @@ def budget_options(
     return functools.partial(
         _options,
         options=[
-            click.option("--nodes", type=NODES, default=nodes, show_default=nodes is not None, help=nodes_help),
+            click.option(
+                "--nodes",
+                type=NODES,
+                default=nodes,
+                show_default=nodes is not None,
+                help=f"{nodes_help} {NODES_GRANULARITY}",
+            ),
             click.option(
                 "--memory",
                 "memory_mb",
