@@ -10,17 +10,19 @@ import subprocess
 import sys
 import textwrap
 
-from scorpion_cli import SCORPION, run
+from scorpion_cli import run
 
 from scorpion_solver.batch import resumable
 from scorpion_solver.solver import compiling, deal_kernel, kernel
 
-COUNT_PERFT = textwrap.dedent("""
+# The deal kernels are the smallest to compile (seconds), so they stand for every kernel here.
+COUNT_DEAL = textwrap.dedent("""
     import json
-    from scorpion_solver.game.deal import deal
-    from scorpion_solver.solver import compiling
-    from scorpion_solver.solver.search import jit_perft
+    import numpy as np
+    from scorpion_solver.solver import compiling, kernel
+    from scorpion_solver.solver.deal_kernel import DealWriter
 
+    DEAL = ("_mt_seed", "_mt_twist", "_mt_output", "_shuffle", "write_deal")
     events, notes = [], []
 
     class Bar:
@@ -33,29 +35,29 @@ COUNT_PERFT = textwrap.dedent("""
         def close(self):
             events.append(["close"])
 
-    with compiling.compiling(compiling.PERFT_KERNELS, "the perft kernel", notes.append, Bar) as todo:
-        jit_perft(deal(1), 2)
-    print(json.dumps({"todo": todo, "notes": notes, "events": events}))
+    state = np.zeros(kernel.STATE_SIZE, dtype=np.int8)
+    with compiling.compiling(DEAL, "the deal kernels", notes.append, Bar) as todo:
+        DealWriter().deal_into(5, (3, 3, 3, 3, 0, 0, 0), state)
+    with compiling.compiling(DEAL, "the deal kernels", notes.append, Bar) as again:
+        DealWriter().deal_into(6, (3, 3, 3, 3, 0, 0, 0), state)
+    print(json.dumps({"todo": todo, "again": again, "notes": notes, "events": events}))
 """)
 
 
 def test_a_cold_compile_is_announced_and_counted_kernel_by_kernel(tmp_path):
-    """In an empty numba cache: perft's three kernels announced, and the bar advances once per kernel compiled."""
+    """In an empty numba cache: the kernels announced, and the bar advances once per kernel compiled."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    done = subprocess.run([sys.executable, "-c", COUNT_PERFT], capture_output=True, text=True, env=env, timeout=900)
+    done = subprocess.run([sys.executable, "-c", COUNT_DEAL], capture_output=True, text=True, env=env, timeout=900)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
-    assert seen["todo"] == ["_column_hash", "compute_keys", "perft"]
+    assert seen["todo"] == ["_mt_seed", "_mt_twist", "_mt_output", "_shuffle", "write_deal"]
     assert seen["notes"] == [
-        "compiling the perft kernel (3 kernels): first run only, 2-3 minutes of CPU, up to 10 minutes on a busy "
+        "compiling the deal kernels (5 kernels): first run only, 2-3 minutes of CPU, up to 10 minutes on a busy "
         "machine; later runs load it from numba's cache in about a second"
     ]
-    assert seen["events"] == [["total", 3], ["update", 1], ["update", 1], ["update", 1], ["close"]]
-    # the cache now holds them: the command says nothing
-    again = subprocess.run(
-        [*SCORPION, "perft", "1", "--depth", "2"], capture_output=True, text=True, env=env, timeout=300
-    )
-    assert (again.returncode, again.stdout, again.stderr) == (0, "depth 1: 6\ndepth 2: 29\n", "")
+    # one step per kernel, though _mt_output compiles twice (two signatures); then the cache holds them: silence
+    assert seen["events"] == [["total", 5], *[["update", 1]] * 5, ["close"]]
+    assert seen["again"] == []
 
 
 def test_the_first_perft_says_it_compiles(monkeypatch):
@@ -123,7 +125,7 @@ def test_a_batch_reports_the_compile_apart_from_its_solves(tmp_path, monkeypatch
 
 
 # ---------------------------------------------------------------------------
-# item 6: how exact a node budget is (docs/rules.md, "what a node is")
+# item 6: how exact a node budget is (docs/batch.md, docs/rules.md "what a node is")
 
 
 def test_a_node_budget_stops_within_one_expansion_the_same_on_any_machine():
@@ -137,7 +139,7 @@ def test_a_node_budget_stops_within_one_expansion_the_same_on_any_machine():
 
 
 def test_the_documented_overrun_over_deals_1_to_2000():
-    """docs/rules.md: at most 7 nodes past the budget over deals 1-2000, both modes, budgets 10, 50, 200, 1000."""
+    """docs/batch.md: at most 7 nodes past the budget over deals 1-2000, both modes, budgets 10, 50, 200, 1000."""
     from scorpion_solver.game.deal import deal
     from scorpion_solver.game.rules import get_rules
     from scorpion_solver.solver.result import Limits
