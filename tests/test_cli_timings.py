@@ -36,9 +36,9 @@ COUNT_DEAL = textwrap.dedent("""
             events.append(["close"])
 
     state = np.zeros(kernel.STATE_SIZE, dtype=np.int8)
-    with compiling.compiling(DEAL, "the deal kernels", notes.append, Bar) as todo:
+    with compiling.compiling(DEAL, "the deal kernels", "seconds", notes.append, Bar) as todo:
         DealWriter().deal_into(5, (3, 3, 3, 3, 0, 0, 0), state)
-    with compiling.compiling(DEAL, "the deal kernels", notes.append, Bar) as again:
+    with compiling.compiling(DEAL, "the deal kernels", "seconds", notes.append, Bar) as again:
         DealWriter().deal_into(6, (3, 3, 3, 3, 0, 0, 0), state)
     print(json.dumps({"todo": todo, "again": again, "notes": notes, "events": events}))
 """)
@@ -52,8 +52,8 @@ def test_a_cold_compile_is_announced_and_counted_kernel_by_kernel(tmp_path):
     seen = json.loads(done.stdout)
     assert seen["todo"] == ["_mt_seed", "_mt_twist", "_mt_output", "_shuffle", "write_deal"]
     assert seen["notes"] == [
-        "compiling the deal kernels (5 kernels): first run only, 2-3 minutes of CPU, up to 10 minutes on a busy "
-        "machine; later runs load it from numba's cache in about a second"
+        "compiling the deal kernels (5 kernels): first run only, seconds; later runs load it from numba's cache in "
+        "about a second"
     ]
     # one step per kernel, though _mt_output compiles twice (two signatures); then the cache holds them: silence
     assert seen["events"] == [["total", 5], *[["update", 1]] * 5, ["close"]]
@@ -64,7 +64,14 @@ def test_the_first_perft_says_it_compiles(monkeypatch):
     monkeypatch.setattr(compiling, "missing", lambda names: list(names))
     result = run("perft", "1", "--depth", "2")
     assert result.stdout == "depth 1: 6\ndepth 2: 29\n"
-    assert result.stderr == compiling.COMPILE_NOTE.format(what="the perft kernel", count=3, s="s") + "\n"
+    assert (
+        result.stderr
+        == compiling.COMPILE_NOTE.format(what="the perft kernel", count=3, s="s", cost=compiling.PERFT_COST) + "\n"
+    )
+    assert result.stderr == (
+        "compiling the perft kernel (3 kernels): first run only, under a minute; later runs load it from numba's "
+        "cache in about a second\n"
+    )
     divide = run("perft", "1", "--depth", "1", "--divide")
     assert divide.stderr.startswith("compiling the perft kernel (4 kernels)")  # --divide plays moves too
     assert run("perft", "1", "--depth", "1", "--engine", "reference").stderr == ""  # no kernel at all

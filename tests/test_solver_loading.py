@@ -47,7 +47,7 @@ def test_a_first_run_says_once_that_the_solver_is_being_compiled(monkeypatch):
     monkeypatch.setattr(compiling, "missing", lambda names: list(names))  # as if numba's cache were empty
     result = run("solve", "4-6")
     assert result.exit_code == 0
-    note = compiling.COMPILE_NOTE.format(what="the solver", count=17, s="s")
+    note = compiling.COMPILE_NOTE.format(what="the solver", count=17, s="s", cost=compiling.SOLVER_COST)
     assert result.stderr == note + "\n"
     assert note == (
         "compiling the solver (17 kernels): first run only, 2-3 minutes of CPU, up to 10 minutes on a busy "

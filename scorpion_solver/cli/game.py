@@ -70,13 +70,15 @@ def perft_command(source: str, depth: int, rules: Rules | None, divide: bool, en
     SOURCE is a deal number, a position file (text, or the JSON of 'deal --json') or - (standard input).
     """
     # here, not at the top: the other commands start without numba
-    from ..solver.compiling import PERFT_KERNELS, compile_bar, compiling
+    from ..solver.compiling import PERFT_COST, PERFT_KERNELS, compile_bar, compiling
     from ..solver.search import jit_perft
 
     position, rules, _ = load_start(source, rules)
     count = perft if engine == "reference" else jit_perft
     kernels = () if engine == "reference" else PERFT_KERNELS + (("make_move",) if divide else ())
-    with compiling(kernels, "the perft kernel", notify_loading, compile_bar()):  # a first run says it compiles
+    with compiling(
+        kernels, "the perft kernel", PERFT_COST, notify_loading, compile_bar()
+    ):  # a first run says it compiles
         for d in range(1, depth + 1):
             click.echo(f"depth {d}: {count(position, d, rules)}")
         if divide and depth > 0:

@@ -160,5 +160,5 @@ def solve_command(
 
 def summary_line(tally: dict, solves: int, nodes: int, seconds: float, load_seconds: float, compiled: int) -> str:
     per_mode = "; ".join(f"{m}: {c[WON]:,} won, {c[LOST]:,} lost, {c[UNKNOWN]:,} unknown" for m, c in tally.items())
-    load = f"; {load_text(load_seconds, compiled)} before" if load_seconds >= 0.005 else ""
+    load = f"; {load_text(load_seconds, compiled)} before" if compiled or load_seconds >= 0.005 else ""
     return f"{counted(solves, 'solve')}: {per_mode} [{counted(nodes, 'node')}, {seconds:.3f} s searching{load}]"

@@ -25,7 +25,7 @@ from ..batch.play_runs import EXACT_NAME, find_results, thoughtful_verdicts
 from ..game.rules import Rules
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
 from ..play.losses import DEFAULT_EXACT_UNSEEN, DEFAULT_LOSS_NODES, DEFAULT_LOSS_SAMPLES, KINDS
-from .common import NODES, interruptible, recorded_command, rules_options, shown_option, user_errors
+from .common import NODES, after_loading, interruptible, recorded_command, rules_options, shown_option, user_errors
 
 
 def _study_options(unit: str, chunk: int, folder: str):
@@ -120,7 +120,7 @@ def bound_command(
         modes = {x.mode: x.as_dict() for x in lines}
         click.echo(json.dumps({"folder": str(out), "written": report.written, "modes": modes}, indent=2))
         return
-    click.echo(f"{out}: {report.written} chunks written now, {report.already} before")
+    click.echo(f"{out}: {report.written:,} chunks written now, {report.already:,} before{after_loading(report)}")
     _echo_bound_table(lines)
 
 
@@ -229,5 +229,5 @@ def losses_command(
     if as_json:
         click.echo(json.dumps({"folder": str(out), "written": report.written, "modes": modes}, indent=2))
         return
-    click.echo(f"{out}: {report.written} chunks written now, {report.already} before")
+    click.echo(f"{out}: {report.written:,} chunks written now, {report.already:,} before{after_loading(report)}")
     _echo_loss_tables(modes)

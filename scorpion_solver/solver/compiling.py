@@ -4,9 +4,9 @@ Every jitted function is compiled with ``cache=True``: the first program that
 calls it in a new checkout (or after its source changed) compiles it and
 writes it to numba's cache, and every later program loads it in well under a
 second. The compile is long: the solver's 17 kernels take 2-3 minutes of CPU
-(``search`` and ``shorten_line`` most of it), 5-9 minutes of wall-clock time
-on a 2-core machine running other work (measured while writing this: 8.5
-minutes). So a program that is about to compile says so first, and can show
+(``search``, ``shorten_line`` and ``shortest_search`` most of it), and up to
+8.5 minutes of wall-clock time were measured on a 2-core machine busy with
+other work. So a program that is about to compile says so first, and can show
 a bar that advances kernel by kernel.
 
 :func:`compiling` does both around the code that triggers the compile: it
@@ -50,10 +50,14 @@ SOLVER_KERNELS = (
     "rehash",
 )
 PERFT_KERNELS = ("_column_hash", "compute_keys", "perft")
+# What each costs to compile, from an empty cache (measured on 2 cores shared with other work: the solver
+# 139 s of CPU and 146 s of wall-clock time at a load of 3, 513 s at a load of 10; perft 11 s of CPU).
+SOLVER_COST = "2-3 minutes of CPU, up to 10 minutes on a busy machine"
+PERFT_COST = "under a minute"
 
 COMPILE_NOTE = (
-    "compiling {what} ({count} kernel{s}): first run only, 2-3 minutes of CPU, up to 10 minutes on a busy "
-    "machine; later runs load it from numba's cache in about a second"
+    "compiling {what} ({count} kernel{s}): first run only, {cost}; later runs load it from numba's cache in "
+    "about a second"
 )
 
 
@@ -95,13 +99,14 @@ class _Counter(event.Listener):
 def compiling(
     names: Sequence[str],
     what: str,
+    cost: str,
     notify: Callable[[str], None] | None = None,
     progress: Callable[[int], object] | None = None,
 ) -> Iterator[list[str]]:
     """Around code that uses the kernels ``names``: say what it will compile, count the kernels as they are done.
 
     When numba's cache lacks some of them, ``notify`` gets one message
-    (:data:`COMPILE_NOTE`) and ``progress(total)`` makes the bar (tqdm's
+    (:data:`COMPILE_NOTE`, naming ``what`` and its ``cost``) and ``progress(total)`` makes the bar (tqdm's
     ``update`` and ``close``) that advances as each is compiled. Yields the
     missing kernels (empty when all are cached: nothing is said).
     """
@@ -110,7 +115,7 @@ def compiling(
         yield todo
         return
     if notify is not None:
-        notify(COMPILE_NOTE.format(what=what, count=len(todo), s="" if len(todo) == 1 else "s"))
+        notify(COMPILE_NOTE.format(what=what, count=len(todo), s="" if len(todo) == 1 else "s", cost=cost))
     if progress is None:
         yield todo
         return
@@ -128,6 +133,13 @@ def compile_bar(disable: bool | None = None) -> Callable[[int], object]:
     def make(total: int):
         from tqdm.auto import tqdm
 
-        return tqdm(total=total, desc="compiling", unit="kernel", file=sys.stderr, disable=disable, leave=False)
+        return tqdm(
+            total=total,
+            desc="compiling",
+            bar_format="{desc}: {n_fmt}/{total_fmt} kernels |{bar}| {elapsed}",
+            file=sys.stderr,
+            disable=disable,
+            leave=False,
+        )
 
     return make

@@ -76,7 +76,7 @@ def load_solver(notify=None, progress=None) -> float:
     start = time.perf_counter()
     _loaded = True  # first: the warm-up solves below call load_solver() themselves
     try:
-        with compiling.compiling(compiling.SOLVER_KERNELS, "the solver", notify, progress):
+        with compiling.compiling(compiling.SOLVER_KERNELS, "the solver", compiling.SOLVER_COST, notify, progress):
             solve(deal(1), CLEAR, Limits(nodes=1000, memory_mb=16))
             # a win whose line gets the detour cut and the polish (a small shortest search), and the
             # chunk screen: each is jitted code of its own, compiled or loaded on first use, which
