@@ -1,10 +1,19 @@
 """Pytest hooks and fixtures for the whole suite: the compiled solver loaded once, and a run without Chromium.
 
-The solver's numba kernel is compiled (or loaded from numba's on-disk cache)
-once per test run, by a session fixture, before the first test: no test pays
+The solver's numba kernels are compiled once per test run, before any test
+and before pytest-xdist starts its workers (``pytest_sessionstart`` in the
+controller, only when numba's cache lacks some): two workers would otherwise
+compile the same kernels side by side, minutes each on a fresh checkout. Each
+process (a worker, or the one process of a run without ``-n``) then loads
+them from the cache by a session fixture, before its first test: no test pays
 for it in its own time, and the tests that start ``scorpion`` in a subprocess
-under a timeout find the cache filled (on a fresh checkout a first compile
-takes minutes). The CLI runner the tests share is ``tests/scorpion_cli.py``.
+under a timeout find the cache filled. The CLI runner the tests share is
+``tests/scorpion_cli.py``.
+
+The suite runs in parallel (``python -m pytest -n auto --dist loadfile``, the
+README's command): each test file runs whole in one worker, so its
+module-scoped fixtures (results folders, play runs) are made once; every test
+writes only under its own ``tmp_path`` and binds only free ports.
 
 The page tests (``tests/test_page.py``) open pages in headless Chromium and are
 skipped on a machine without it (they fail instead when ``CI`` is set). A skip
@@ -23,6 +32,38 @@ from chromium import INSTALL, find_chromium
 from scorpion_solver.solver.search import load_solver
 
 _CHROMIUM = re.compile(r"chromium", re.IGNORECASE)
+
+
+def pytest_sessionstart(session) -> None:
+    """In the controller, before xdist starts the workers: compile the kernels numba's cache lacks, once."""
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller has done it
+        return
+    from scorpion_solver.solver import compiling
+
+    if compiling.missing(compiling.SOLVER_KERNELS + compiling.PERFT_KERNELS + SUITE_KERNELS):
+        compile_every_kernel()
+
+
+SUITE_KERNELS = ("generate_moves", "is_deadlocked", "can_become_top")  # called from Python by the tests
+
+
+def compile_every_kernel() -> None:
+    """Compile every kernel the suite calls, in this one process.
+
+    Compiling in two processes side by side (the shortest search and the
+    tests' kernels in the second) was measured slower, from an empty cache:
+    183 s against 146 s of wall-clock time (the kernels they share were
+    compiled twice).
+    """
+    from scorpion_solver.game.deal import deal
+    from scorpion_solver.solver.search import jit_deadlocked, jit_legal_moves, jit_perft
+
+    print("\nconftest: compiling the kernels numba's cache lacks, before the tests start", flush=True)
+    load_solver(notify=print)
+    position = deal(1)
+    jit_perft(position, 1)
+    jit_legal_moves(position)
+    jit_deadlocked(position)
 
 
 @pytest.fixture(scope="session", autouse=True)

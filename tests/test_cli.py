@@ -191,7 +191,7 @@ def test_replay_to_a_lost_position(tmp_path):
     path.write_text(HEARTS.replace("col1: 4H* 5H", "col1: 5H* 4H"))
     result = run("replay", str(path), "3H:3>1")
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[-1] == "# 1 moves played; the game is lost (no legal move)"
+    assert result.stdout.splitlines()[-1] == "# 1 move played; the game is lost (no legal move)"
     assert result.stdout.splitlines()[1] == "col1: 5H* 4H 3H 2H AH"
 
 

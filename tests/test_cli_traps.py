@@ -25,7 +25,7 @@ from scorpion_solver.game.rules import CLEAR
 def test_a_closed_pipe_ends_the_command_quietly():
     command = " ".join([*SCORPION, "solve", "1-3000", "--nodes", "100"]) + " | head -1"
     done = subprocess.run(["bash", "-c", "set -o pipefail; " + command], capture_output=True, text=True, timeout=300)
-    assert done.stdout.startswith("deal 1 clear: lost [1 nodes,") and done.stdout.count("\n") == 1
+    assert done.stdout.startswith("deal 1 clear: lost [1 node,") and done.stdout.count("\n") == 1
     assert done.stderr == "", done.stderr  # no 'error: Broken pipe', no 'Exception ignored'
     assert done.returncode in (0, 141)
 

@@ -343,7 +343,7 @@ def test_stats_and_deals_commands_on_play_folders(exact_folder, tmp_path, monkey
     results.mkdir()
     (results / "deals-1-1000000").symlink_to(exact_folder)  # deal_grades reads the exact results there
     runner = CliRunner()
-    for policy in ("greedy", "hop"):
+    for policy, options in (("greedy", []), ("hop", ["--samples", "4"])):  # --samples is hop's alone
         run = runner.invoke(
             main,
             [
@@ -351,8 +351,7 @@ def test_stats_and_deals_commands_on_play_folders(exact_folder, tmp_path, monkey
                 "30-40",
                 "--policy",
                 policy,
-                "--samples",
-                "4",
+                *options,
                 "--mode",
                 "clear",
                 "--no-progress",

@@ -74,7 +74,8 @@ def test_stats_of_a_play_folder_pairs_it_with_another_play_folder_only(tmp_path)
     folder = ROOT / "results" / "play-1-2000-clear+classic-commit-k100-n1000-x5-s0"
     hop = ROOT / "results" / "play-1-2000-clear+classic-hop-k100-n1000-s0"
     message = assert_user_error(run("stats", folder, "--against", ROOT / "results" / "deals-1-1000000"))
-    assert "deals-1-1000000: not a play folder" in message and "--against" in message
+    assert message.startswith(f"error: --against with the play folder {folder} reads a play folder")
+    assert "deals-1-1000000 is a results folder (made by scorpion batch)" in message
     message = assert_user_error(run("stats", folder, "--pair", "clear:wasp"))
     assert "is a play folder" in message and "--pair" in message
     paired = json.loads(run("stats", folder, "--against", hop, "--json").stdout)["paired"][0]["modes"]

@@ -7,6 +7,7 @@ that compiles says so once on stderr; an empty numba cache is detected.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -40,15 +41,28 @@ def test_the_kernel_is_loaded_when_the_first_solve_starts_its_clock():
 
 
 def test_a_first_run_says_once_that_the_solver_is_being_compiled(monkeypatch):
-    from scorpion_solver.solver import search
+    from scorpion_solver.solver import compiling, search
 
     monkeypatch.setattr(search, "_loaded", False)
-    monkeypatch.setattr(search, "solver_is_cached", lambda: False)
+    monkeypatch.setattr(compiling, "missing", lambda names: list(names))  # as if numba's cache were empty
     result = run("solve", "4-6")
     assert result.exit_code == 0
-    assert result.stderr == search.COMPILE_NOTE + "\n"
+    note = compiling.COMPILE_NOTE.format(what="the solver", count=17, s="s", cost=compiling.SOLVER_COST)
+    assert result.stderr == note + "\n"
+    assert note == (
+        "compiling the solver (17 kernels): first run only, 2-3 minutes of CPU, up to 10 minutes on a busy "
+        "machine; later runs load it from numba's cache in about a second"
+    )
+    # the summary keeps the compile apart from the searches
+    assert re.fullmatch(
+        r"3 solves: clear: 1 won, 2 lost, 0 unknown \[[0-9,]+ nodes, [0-9.]+ s searching; [0-9.]+ s compiling "
+        r"the solver \(17 kernels; first run only\) before\]",
+        result.stdout.splitlines()[-1],
+    )
+    monkeypatch.undo()
     result = run("solve", "4-6")  # loaded now: nothing said
     assert result.stderr == ""
+    assert result.stdout.splitlines()[-1].endswith(" s searching]")
 
 
 def test_an_empty_numba_cache_is_detected(tmp_path):

@@ -11,9 +11,10 @@ the command line reports as one line.
 
 from __future__ import annotations
 
+import os
 from typing import Sequence
 
-from ..game.deal import check_deal_number, deal
+from ..game.deal import DEAL_NUMBER, check_deal_number, deal
 from ..game.engine import Move, MoveError, move_text, play, replay
 from ..game.position import Position
 from ..game.position_text import read_position_source
@@ -31,12 +32,29 @@ def is_deal_number(text: str) -> bool:
     return digits.isascii() and digits.isdigit()
 
 
+SOURCE_FORMS = (
+    f"a SOURCE is a deal number ({DEAL_NUMBER}), a position file (text, or the JSON of deal --json) "
+    "or - (standard input)"
+)
+
+
+def refuse_missing(source: str, forms: str = SOURCE_FORMS) -> None:
+    """A SourceError saying what a source may be (``forms``) when ``source`` is no deal number, no file and not ``-``.
+
+    ``abc``, ``1e30`` or ``5x`` are told what a deal number is, not only
+    that no such file exists; an existing file is left to its reader.
+    """
+    if source != "-" and not is_deal_number(source) and not os.path.lexists(source):
+        raise SourceError(f"cannot read {source}: no such file; {forms}")
+
+
 def load_start(source: str, rules: Rules | None) -> tuple[Position, Rules, int | None]:
     """A deal number, a position file (text or JSON) or ``-`` (standard input).
 
     Returns (position, rules, deal number or None). ``rules`` (if given)
     overrides a file's own ``mode``.
     """
+    refuse_missing(source)
     if is_deal_number(source):
         number = check_deal_number(int(source.strip()))
         rules = rules or get_rules("clear")
@@ -57,6 +75,7 @@ def load_view(
     move that turns up a card then needs that card in ``revealed`` (the order
     of ``Observation.advance``).
     """
+    refuse_missing(source)
     if is_deal_number(source):
         if revealed:
             raise SourceError("--reveal is for a view typed by hand: a deal number knows the cards its moves turn up")

@@ -87,13 +87,15 @@ def solve_chunk(
     return solve_pairs([(n, m) for n in deals for m in modes], limits, reductions, shortest)
 
 
-def warm_up(modes: Iterable[str] = MODES) -> None:
-    """Compile (or load from numba's cache) the solver in this process.
+def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False) -> tuple[float, int]:
+    """Compile (or load from numba's cache) the solver in this process: (the seconds it took, kernels compiled).
 
     The parent calls it before workers start, so that they find the cache
-    filled instead of compiling side by side; each worker calls it before its
-    first timed solve, so that no row's ``seconds`` includes loading the
-    solver (about a second from the cache, ten compiling).
+    filled instead of compiling side by side, and reports its time apart from
+    the solves' (a first run compiles for minutes; ``progress``: tqdm's
+    ``disable`` negated, a bar counting the kernels, False in a worker); each
+    worker calls it before its first timed solve, so that no row's
+    ``seconds`` includes loading the solver (about a second from the cache).
 
     Then it freezes what is alive (``gc.freeze``): the loaded solver, numba
     and numpy are some 120,000 objects that live as long as the worker, and
@@ -101,12 +103,19 @@ def warm_up(modes: Iterable[str] = MODES) -> None:
     0.08 s of collections in a 2.4 s batch, 0.02 s frozen; issue 32).
     """
     global _warm
+    from ..solver.compiling import SOLVER_KERNELS, compile_bar, missing
     from ..solver.search import load_solver
 
     _warm = True
-    load_solver(notify=lambda message: print(message, file=sys.stderr, flush=True))  # says so when compiling
+    start = time.perf_counter()
+    compiled = len(missing(SOLVER_KERNELS))
+    bar = None if progress is False else compile_bar(None if progress is None else not progress)
+    load_solver(
+        notify=lambda message: print(message, file=sys.stderr, flush=True), progress=bar
+    )  # says so when compiling
     solve_pairs([(1, m) for m in modes], Limits(nodes=1000, memory_mb=16))
     gc.freeze()
+    return time.perf_counter() - start, compiled
 
 
 def _worker_init() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..game.rules import PRESETS
-from .folder import read_folder
+from .folder import folder_kind, read_folder, read_metadata, wrong_kind
 from .plan import BatchError
 from .stats import compare_modes, implied_pairs, mode_verdicts
 
@@ -30,6 +30,9 @@ def folder_comparisons(
     for other in against:
         if not other.is_dir():
             raise BatchError(f"--against {other}: not a folder")
+        kind = folder_kind(read_metadata(other))
+        if kind != "results":
+            raise wrong_kind(other, kind, "results", f"--against with the results folder {folder}")
         table = read_folder(other, columns=["deal", "mode", "status"])
         if table.num_rows == 0:
             raise BatchError(f"--against {other}: holds no finished chunk files (chunk-*.parquet)")

@@ -223,6 +223,51 @@ _PLAY_META_SHAPE = {
     "runs": list,
 }
 STUDY_FORMATS = ("scorpion-bound/", "scorpion-losses/")
+
+# The kinds of folder this package writes: the format's prefix in _batch.json -> (kind, the command that makes it).
+# A folder without _batch.json is read as a results folder whose settings are unknown.
+FOLDER_KINDS = {
+    "scorpion-batch/": ("results", "scorpion batch"),
+    "scorpion-play/": ("play", "scorpion play"),
+    "scorpion-bound/": ("bound", "scorpion bound"),
+    "scorpion-losses/": ("losses", "scorpion losses"),
+}
+# What reads each kind besides `scorpion stats` (which summarises every kind).
+KIND_READERS = {
+    "results": "scorpion stats DIR [--against DIR2]",
+    "play": "scorpion stats DIR [--against PLAYDIR], scorpion losses DIR",
+    "bound": "scorpion stats DIR",
+    "losses": "scorpion stats DIR",
+}
+
+
+def folder_kind(meta: dict | None) -> str:
+    """The kind of folder ``meta`` (its ``_batch.json``) describes: results, play, bound or losses.
+
+    No metadata reads as a results folder (its settings unknown); a format
+    this version does not know is a BatchError.
+    """
+    if meta is None:
+        return "results"
+    for prefix, (kind, _) in FOLDER_KINDS.items():
+        if meta["format"].startswith(prefix):
+            return kind
+    raise BatchError(f"unknown folder format {meta['format']!r} (this version writes {', '.join(FOLDER_KINDS)})")
+
+
+def kind_text(kind: str) -> str:
+    """A kind named for a message: 'a bound folder (made by scorpion bound)'."""
+    maker = next(command for k, command in FOLDER_KINDS.values() if k == kind)
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} folder (made by {maker})"
+
+
+def wrong_kind(folder: Path, kind: str, wanted: str, reader: str) -> BatchError:
+    """The error for ``folder`` (of ``kind``) given to ``reader``, which reads a ``wanted`` folder: both kinds named."""
+    return BatchError(
+        f"{reader} reads {kind_text(wanted)}, and {folder} is {kind_text(kind)}, read by {KIND_READERS[kind]}"
+    )
+
+
 _DEALS_SHAPE = {"spec": str, "count": int, "first": int, "last": int, "sha256": str}
 _LIMITS_SHAPE = {"nodes": int, "memory_mb": int}
 

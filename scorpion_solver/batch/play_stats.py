@@ -86,7 +86,9 @@ def format_play_summary(summary: dict, title: str = "") -> str:
     lines = [title] if title else []
     play = summary.get("play") or {}
     if play:
-        lines.append("policy: " + ", ".join(f"{k} {v}" for k, v in play.items()))
+        lines.append(  # {"policy": "greedy", "seed": 0, ...} reads "policy: greedy, seed 0, ..."
+            "policy: " + ", ".join(str(v) if k == "policy" else f"{k} {v}" for k, v in play.items())
+        )
     source = summary.get("thoughtful_source") or {}
     if source.get("results"):
         lines.append(
@@ -112,7 +114,7 @@ def format_play_summary(summary: dict, title: str = "") -> str:
             else "-"
         )
         lines.append(
-            f"| {mode} | {e['deals']} | {e['played']} | {e['won']} | {_pct(e['realistic_rate'])} "
+            f"| {mode} | {e['deals']:,} | {e['played']:,} | {e['won']:,} | {_pct(e['realistic_rate'])} "
             f"({_pct(r_lo)} - {_pct(r_hi)}) | {thoughtful} | {ratio} |"
         )
     lines.append("")
@@ -121,7 +123,7 @@ def format_play_summary(summary: dict, title: str = "") -> str:
         dpg = "-" if e["decisions_per_game"] is None else f"{e['decisions_per_game']:.1f}"
         sv = "-" if e["solves_per_game"] is None else f"{e['solves_per_game']:.0f}"
         lines.append(
-            f"{mode}: {e['played']} games, {e['cpu_seconds']:.1f} CPU s ({spg} s a game, {dpg} decisions, "
+            f"{mode}: {e['played']:,} games, {e['cpu_seconds']:.1f} CPU s ({spg} s a game, {dpg} decisions, "
             f"{sv} policy solves); {e['capped']} capped"
             + (
                 f"; {e['thoughtful_unknown']} deals without an exact verdict (the thoughtful interval counts them "

@@ -144,7 +144,9 @@ class RunReport:
     written: int = 0  # written by this run
     failures: list[str] = field(default_factory=list)
     tally: ModeCounts | None = None  # every finished row of the folder
-    seconds: float = 0.0
+    seconds: float = 0.0  # the whole run, loading the solver included
+    load_seconds: float = 0.0  # loading (on a first run, compiling) the solver before the work started
+    compiled: int = 0  # kernels compiled by that load (0: loaded from numba's cache)
 
     @property
     def complete(self) -> bool:
@@ -192,6 +194,11 @@ def drive_recorded(
                 raise
 
 
+def load_record(report: RunReport) -> dict:
+    """What a run's record says of the solver's load before the work: its seconds, and the kernels it compiled."""
+    return {"solver_load_seconds": round(report.load_seconds, 3), "kernels_compiled": report.compiled}
+
+
 @dataclass(frozen=True)
 class ChunkJob:
     """What one kind of run puts into the skeleton of :func:`run_chunks`."""
@@ -232,15 +239,14 @@ def run_chunks(
         report = job.new_report(out, sum(len(c.deals) for c in plan), len(plan), len(plan) - len(todo), tally=tally)
         if not todo:
             return report
-        warm_up(job.modes)
+        report.load_seconds, report.compiled = warm_up(job.modes, how.progress)
         backend = how.backend_factory()
         try:
             out.mkdir(parents=True, exist_ok=True)
             if not locked:
                 stack.enter_context(FolderLock(out))
-            record = run_record(
-                job.kind, how.command, backend.name, {"execution": backend.describe(), "chunks_todo": len(todo)}
-            )
+            extra = {"execution": backend.describe(), "chunks_todo": len(todo), **load_record(report)}
+            record = run_record(job.kind, how.command, backend.name, extra)
             meta["runs"].append(record)
             write_metadata(out, meta)
         except BaseException:

@@ -49,6 +49,7 @@ from .resumable import (
     RunReport,
     Task,
     drive_recorded,
+    load_record,
     make_progress,
     run_chunks,
 )
@@ -208,13 +209,18 @@ def retry_unknown(settings: BatchSettings, out: Path, how: Execution) -> BatchRe
             _stderr(f"{out}: no unknown deal left to retry")
             report.seconds = time.perf_counter() - started
             return report
-        warm_up(settings.modes)
+        report.load_seconds, report.compiled = warm_up(settings.modes, how.progress)
         backend = how.backend_factory()
         record = run_record(
             "retry-unknown",
             how.command,
             backend.name,
-            {"execution": backend.describe(), "limits": settings_record(settings), "solves": total},
+            {
+                "execution": backend.describe(),
+                "limits": settings_record(settings),
+                "solves": total,
+                **load_record(report),
+            },
         )
         meta["retries"].append(record)
         write_metadata(out, meta)

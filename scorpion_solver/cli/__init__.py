@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import click
@@ -22,6 +23,7 @@ try:
 except ImportError:  # click before 8.2 prints the help itself
     NoArgsIsHelpError = ()
 
+from ..game.deal import DEAL_NUMBER
 from ..game.text_input import visible
 from .analysis import analyze_command, hint_command
 from .batch import batch_command, stats_command
@@ -48,8 +50,7 @@ class OneLineErrors(click.Group):
         except BrokenPipeError:
             quiet_broken_pipe()
         except click.UsageError as exc:
-            where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-            click.echo(f"error: {visible(exc.format_message())}{where}", err=True)
+            click.echo(f"error: {usage_message(exc)}", err=True)
             sys.exit(2)
         except click.Abort:
             click.echo("Aborted!", err=True)
@@ -60,6 +61,14 @@ class OneLineErrors(click.Group):
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_message(exc: click.UsageError) -> str:
+    """A usage error as one line; a negative number read as an option (``solve -1``) is told what a deal number is."""
+    if isinstance(exc, click.NoSuchOption) and re.fullmatch(r"-[0-9][0-9-]*", exc.option_name):
+        return f"'{exc.option_name}' is not a deal number ({DEAL_NUMBER})"
+    where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+    return f"{visible(exc.format_message())}{where}"
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})

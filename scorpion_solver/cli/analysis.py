@@ -26,11 +26,13 @@ from ..solver.result import LOST, UNKNOWN, Limits
 from .common import (
     UserError,
     budget_options,
+    counted,
     echo_json,
+    load_solver_announced,
     load_start,
     load_view,
     moves_options,
-    notify_loading,
+    refuse_given,
     rules_options,
     shown_option,
     user_errors,
@@ -55,7 +57,7 @@ def _label(source: str, number: int | None, rules_name: str) -> str:
 
 
 def _cost(solves: int, nodes: int, seconds: float) -> str:
-    return f"[{solves} solve{'s' if solves != 1 else ''}, {nodes} nodes, {seconds:.3f} s]"
+    return f"[{counted(solves, 'solve')}, {counted(nodes, 'node')}, {seconds:.3f} s]"
 
 
 # --------------------------------------------------------------------------
@@ -116,12 +118,16 @@ def hint_command(
     sampled layouts with a 95% interval; with --fair --exact, its exact win
     probability for a player who cannot peek.
     """
-    from ..solver.search import load_solver
 
     limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds)
+    if exact and not fair:
+        raise UserError("--exact judges what a player sees: give it with --fair")
+    if not fair:
+        refuse_given(["samples", "seed"], "--fair (which samples layouts of the hidden cards)")
+    if not exact:
+        refuse_given(["max_unseen"], "--fair --exact")
     if exact:
-        if not fair:
-            raise UserError("--exact judges what a player sees: give it with --fair")
+        refuse_given(["samples", "seed"], "--fair without --exact (--exact weighs every arrangement, it samples none)")
         _exact_hint(source, rules, moves, nodes, max_unseen, as_json)
         return
     if fair:
@@ -129,7 +135,7 @@ def hint_command(
         return
     position, rules, number = load_start(source, rules)
     position = replay(position, moves, rules)
-    load_solver(notify=notify_loading)
+    load_solver_announced()
     report = hint(position, rules, limits)
     if as_json:
         _echo_json(report.as_dict(), source, number)
@@ -141,6 +147,7 @@ def _fair_hint(source: str, rules, moves, limits: Limits, samples: int, seed: in
     from ..play.fair import fair_hint
 
     view, rules, number = load_view(source, rules, moves)
+    load_solver_announced()
     report = fair_hint(view.blind(), rules, samples, seed, limits)  # a player never saw a face-down card
     if as_json:
         _echo_json(report.as_dict(), source, number)
@@ -151,13 +158,12 @@ def _fair_hint(source: str, rules, moves, limits: Limits, samples: int, seed: in
 def _exact_hint(source: str, rules, moves, nodes: int, max_unseen: int, as_json: bool) -> None:
     """``hint --fair --exact``: the view read as ``_fair_hint`` reads it, then the exact value of every move."""
     from ..play.exact import ExactEndgame
-    from ..solver.search import load_solver
 
     view, rules, number = load_view(source, rules, moves)
     view = view.blind()  # a player never saw a face-down card
     engine = ExactEndgame(rules, max_unseen=max_unseen, solve_nodes=nodes)
     engine.check(view)  # too many unseen cards: one error line, exit 2
-    load_solver(notify=notify_loading)
+    load_solver_announced()
     report = engine.report(view)
     if as_json:
         _echo_json(report.as_dict(), source, number)
@@ -282,10 +288,9 @@ def analyze_command(
     still be won. When budgets leave some positions unknown, it says between
     which moves the fatal one lies.
     """
-    from ..solver.search import load_solver
 
     position, rules, number = load_start(source, rules)
-    load_solver(notify=notify_loading)
+    load_solver_announced()
     result = analyze(position, moves, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
     if as_json:
         _echo_json(result.as_dict(), source, number)

@@ -30,13 +30,15 @@ from ..batch import (
     retry_unknown,
     run_batch,
 )
-from ..batch.folder import FewerReductions, folder_to_retry, retry_settings
+from ..batch.folder import FewerReductions, folder_kind, folder_to_retry, kind_text, retry_settings, wrong_kind
 from ..game.rules import MODES, Rules
 from ..solver.reductions import Reductions
 from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
 from .common import (
+    after_loading,
     backend_maker,
     budget_options,
+    counted,
     echo_json,
     fail,
     interruptible,
@@ -47,6 +49,7 @@ from .common import (
     run_options,
     user_errors,
 )
+from .studies import study_stats
 
 
 @click.command("batch")
@@ -168,12 +171,13 @@ def _inside(path: Path, folder: Path) -> bool:
 def _print_report(report: BatchReport, retry: bool) -> None:
     what = "chunk files rewritten" if retry else "chunks written"
     click.echo(
-        f"{report.out}: {report.deals} deals; {report.written} {what} now, {report.already} before, "
-        f"{report.chunks} in the plan; {report.solved} solves in {report.seconds:.1f} s"
+        f"{report.out}: {counted(report.deals, 'deal')}; {report.written:,} {what} now, {report.already:,} before, "
+        f"{report.chunks:,} in the plan; {counted(report.solved, 'solve')} in {report.seconds - report.load_seconds:.1f} s"
+        f"{after_loading(report)}"
     )
     if report.tally is not None:
         for mode, c in report.tally.counts.items():
-            click.echo(f"  {mode}: {c['won']} won, {c['lost']} lost, {c['unknown']} unknown")
+            click.echo(f"  {mode}: {c['won']:,} won, {c['lost']:,} lost, {c['unknown']:,} unknown")
     if report.failures:
         click.echo(f"error: {len(report.failures)} chunks failed (rerun to retry them):", err=True)
         for message in report.failures:
@@ -224,14 +228,22 @@ def stats_command(
     weaker preset but lost in a stronger one (a rules bug).
     """
     from ..batch.comparisons import folder_comparisons
-    from ..batch.play_runs import is_play_folder
     from ..batch.stats import format_comparison, format_summary, implication_bug_text, rules_bug_text, summarize
 
     folder = folders[0]
     if not folder.is_dir():
         raise BatchError(f"{folder} is not a folder")
     meta = read_metadata(folder)
-    if is_play_folder(meta):
+    kind = folder_kind(meta)
+    if kind in ("bound", "losses"):
+        if against or pairs:
+            raise BatchError(
+                f"{folder} is {kind_text(kind)}: --against and --pair pair results folders (made by scorpion batch) "
+                "or play folders (made by scorpion play)"
+            )
+        study_stats(folder, kind, meta, as_json)
+        return
+    if kind == "play":
         if pairs:
             raise BatchError(
                 f"{folder} is a play folder: --pair pairs the presets of results folders; "
@@ -274,6 +286,12 @@ def _play_stats(folders: tuple[Path, ...], meta: dict, as_json: bool, against: t
     from ..batch import play_stats, protocol
 
     folder = folders[0]
+    for other in (*folders[1:], *against):
+        if not other.is_dir():
+            raise BatchError(f"{other}: not a folder")
+        other_kind = folder_kind(read_metadata(other))
+        if other_kind != "play":
+            raise wrong_kind(other, other_kind, "play", f"stats of the play folder {folder}")
     group = protocol.seed_group(list(folders))
     others = protocol.group_against(list(against))
     summaries = [play_stats.summarize_play(_play_columns(f), read_metadata(f)) for f in folders]

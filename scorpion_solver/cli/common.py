@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 import click
+from click.core import ParameterSource
 
 from ..analysis.sources import is_deal_number, load_blind_start, load_start, load_view
 from ..batch import Interrupted
@@ -62,6 +63,7 @@ __all__ = [
     "interruptible",
     "is_deal_number",
     "load_blind_start",
+    "load_solver_announced",
     "load_start",
     "load_view",
     "moves_from",
@@ -126,6 +128,19 @@ def user_errors(func):
     return wrapper
 
 
+def refuse_given(names: Sequence[str], needs: str) -> None:
+    """Refuse the first option of ``names`` (parameter names) that the command line gave: it is an option of ``needs``.
+
+    An option that would be silently ignored (``hint --samples`` without
+    ``--fair``) is a mistake, said in one line, rather than a default
+    changed for nothing; an option left at its default is not "given".
+    """
+    ctx = click.get_current_context()
+    for param in ctx.command.params:
+        if param.name in names and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE:
+            raise UserError(f"{param.opts[0]} is an option of {needs}")
+
+
 def _options(func, options: Sequence) -> Callable:
     """Apply click options so that they are listed in the order given."""
     for option in reversed(options):
@@ -178,6 +193,11 @@ class FiniteSeconds(click.ParamType):
 
 
 NODES = click.IntRange(1, INT64_MAX)
+# How exact a node budget is (docs/rules.md, "what a node is"): the end of every --nodes help.
+NODES_GRANULARITY = (
+    "Checked before each expansion: a solve it stops may count up to one position's new children past it "
+    "(fewer than 256, the same count on any machine)."
+)
 MEGABYTES = click.IntRange(1, MAX_MEMORY_MB)
 SECONDS = FiniteSeconds()
 
@@ -197,7 +217,13 @@ def budget_options(
     return functools.partial(
         _options,
         options=[
-            click.option("--nodes", type=NODES, default=nodes, show_default=nodes is not None, help=nodes_help),
+            click.option(
+                "--nodes",
+                type=NODES,
+                default=nodes,
+                show_default=nodes is not None,
+                help=f"{nodes_help} {NODES_GRANULARITY}",
+            ),
             click.option(
                 "--memory",
                 "memory_mb",
@@ -470,6 +496,11 @@ def interruptible(operation: Callable, folder: Path):
         signal.signal(signal.SIGTERM, previous)
 
 
+def counted(n: int, noun: str) -> str:
+    """A count as text: ``counted(1, "move")`` is '1 move', ``counted(12345, "node")`` '12,345 nodes'."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def echo_json(data, indent: int | None = None) -> None:
     """One JSON value (on one line unless ``indent``); NaN or infinity would not be JSON, so they are refused."""
     click.echo(json.dumps(data, allow_nan=False, indent=indent))
@@ -478,3 +509,30 @@ def echo_json(data, indent: int | None = None) -> None:
 def notify_loading(message: str) -> None:
     """Where loading (or compiling) the solver is announced: standard error, so the output stays clean."""
     click.echo(message, err=True)
+
+
+def load_solver_announced() -> tuple[float, int]:
+    """Load the solver before any clock starts: (the seconds it took, the kernels it compiled).
+
+    A first run's compile is announced on standard error, with a bar that
+    counts the kernels on a terminal (``solver.compiling``).
+    """
+    from ..solver.compiling import SOLVER_KERNELS, compile_bar, missing
+    from ..solver.search import load_solver
+
+    compiled = len(missing(SOLVER_KERNELS))
+    return load_solver(notify=notify_loading, progress=compile_bar()), compiled
+
+
+def after_loading(report) -> str:
+    """The end of a run's summary: the time it spent making the solver ready before its work (a run report's)."""
+    if not report.compiled and report.load_seconds < 0.05:
+        return ""
+    return f", after {load_text(report.load_seconds, report.compiled)}"
+
+
+def load_text(seconds: float, compiled: int) -> str:
+    """How the solver was made ready, for a summary that keeps it apart from the work's own time."""
+    if compiled:
+        return f"{seconds:.1f} s compiling the solver ({counted(compiled, 'kernel')}; first run only)"
+    return f"{seconds:.2f} s loading the solver"

@@ -4,15 +4,26 @@ from __future__ import annotations
 
 import click
 
+from ..analysis.sources import refuse_missing
 from ..game.cards import CardError, parse_card
-from ..game.deal import check_deal_number, deal
+from ..game.deal import DEAL_NUMBER, check_deal_number, deal
 from ..game.engine import is_lost, is_won, legal_moves, move_text, perft, perft_divide, replay_positions
 from ..game.position_text import format_position, parse_position_text, position_json
 from ..game.rules import Rules, get_rules
 from ..game.text_input import read_text
 from ..game.view import MissingReveal, Observation
 from ..game.view_text import format_view, has_unknown, view_from_text
-from .common import UserError, is_deal_number, load_start, moves_from, rules_options, shown_option, user_errors
+from .common import (
+    UserError,
+    counted,
+    is_deal_number,
+    load_start,
+    moves_from,
+    notify_loading,
+    rules_options,
+    shown_option,
+    user_errors,
+)
 
 
 @click.command("deal", context_settings={"ignore_unknown_options": True})
@@ -26,7 +37,7 @@ from .common import UserError, is_deal_number, load_start, moves_from, rules_opt
 def deal_command(number: str, rules: Rules | None, as_json: bool, view: bool) -> None:
     """Print the starting position of deal NUMBER (a PySolFC game number)."""
     if not is_deal_number(number):
-        raise UserError(f"'{number}' is not a deal number (a whole number, 1 or more)")
+        raise UserError(f"'{number}' is not a deal number ({DEAL_NUMBER})")
     rules = rules or get_rules("clear")
     n = check_deal_number(int(number))
     position = deal(n, rules)
@@ -58,17 +69,25 @@ def perft_command(source: str, depth: int, rules: Rules | None, divide: bool, en
 
     SOURCE is a deal number, a position file (text, or the JSON of 'deal --json') or - (standard input).
     """
-    from ..solver.search import jit_perft  # here, not at the top: the other commands start without numba
+    # here, not at the top: the other commands start without numba
+    from ..solver.compiling import PERFT_COST, PERFT_KERNELS, compile_bar, compiling
+    from ..solver.search import jit_perft
 
     position, rules, _ = load_start(source, rules)
     count = perft if engine == "reference" else jit_perft
-    for d in range(1, depth + 1):
-        click.echo(f"depth {d}: {count(position, d, rules)}")
-    if divide and depth > 0:
-        click.echo(f"divide at depth {depth}:")
-        divided = perft_divide(position, depth, rules) if engine == "reference" else jit_divide(position, depth, rules)
-        for move, n in divided:
-            click.echo(f"  {move_text(move)}: {n}")
+    kernels = () if engine == "reference" else PERFT_KERNELS + (("make_move",) if divide else ())
+    with compiling(
+        kernels, "the perft kernel", PERFT_COST, notify_loading, compile_bar()
+    ):  # a first run says it compiles
+        for d in range(1, depth + 1):
+            click.echo(f"depth {d}: {count(position, d, rules)}")
+        if divide and depth > 0:
+            click.echo(f"divide at depth {depth}:")
+            divided = (
+                perft_divide(position, depth, rules) if engine == "reference" else jit_divide(position, depth, rules)
+            )
+            for move, n in divided:
+                click.echo(f"  {move_text(move)}: {n}")
 
 
 def jit_divide(position, depth: int, rules):
@@ -120,6 +139,7 @@ def replay_command(
     played = moves_from(" ".join(moves) if moves else None, moves_file, required=False, source=source)
     cards = [_revealed_card(token) for token in revealed]
     if not is_deal_number(source):
+        refuse_missing(source)
         text = read_text(source)
         name = "standard input" if source == "-" else source
         if has_unknown(text) or cards:
@@ -134,7 +154,9 @@ def replay_command(
             state = "won" if view.fully_known and is_won(view.stand_in(), rules) else "in play"
             if view.fully_known and is_lost(view.stand_in(), rules):
                 state = "lost (no legal move)"
-            click.echo(f"# {len(played)} moves played; {len(view.unseen)} cards unseen; the game is {state}")
+            click.echo(
+                f"# {counted(len(played), 'move')} played; {counted(len(view.unseen), 'card')} unseen; the game is {state}"
+            )
             return
         parsed = parse_position_text(text, rules, name)
         position, rules = parsed.position, parsed.rules
@@ -145,7 +167,7 @@ def replay_command(
     final = replay_positions(position, played, rules)[-1]
     click.echo(format_position(final, rules), nl=False)
     state = "won" if is_won(final, rules) else "lost (no legal move)" if is_lost(final, rules) else "in play"
-    click.echo(f"# {len(played)} moves played; the game is {state}")
+    click.echo(f"# {counted(len(played), 'move')} played; the game is {state}")
 
 
 def _revealed_card(token: str) -> int:

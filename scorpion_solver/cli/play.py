@@ -34,11 +34,15 @@ from ..solver.reductions import PRESETS as REDUCTION_PRESETS
 from .common import (
     NODES,
     UserError,
+    after_loading,
     backend_maker,
+    counted,
     interruptible,
     is_deal_number,
+    load_solver_announced,
     load_start,
     recorded_command,
+    refuse_given,
     rules_options,
     run_options,
     shown_option,
@@ -54,6 +58,8 @@ def _is_position_file(source: str) -> bool:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
+    if text.lstrip().startswith("{"):  # the JSON of `deal --json`, a SOURCE as every command reads it
+        return True
     return any(line.split("#", 1)[0].strip().lower().startswith("col") for line in text.splitlines())
 
 
@@ -67,6 +73,10 @@ def _results_option(holding: str):
         help=f"The results folder {holding} [default: found in ${RESULTS_ENV}, ./results or the checkout the "
         "package runs from].",
     )
+
+
+# The options of a run into a play folder, which one game (a deal number or a FILE) has no use for.
+FOLDER_OPTIONS = ("play_lost", "results", "out", "chunk", "workers", "scheduler", "dask_local", "progress")
 
 
 @click.command("play")
@@ -188,6 +198,8 @@ def play_command(
         raise UserError("--bandit is an option of --policy hop")
     if rejudge_tail and policy not in ("commit", "commit2"):
         raise UserError("--rejudge-tail is an option of --policy commit and commit2")
+    if policy not in LOOKAHEAD:
+        refuse_given(["samples", "nodes"], f"--policy {', '.join(LOOKAHEAD)}")
     spec = PolicySpec(
         policy,
         samples,
@@ -204,6 +216,7 @@ def play_command(
     except ValueError as exc:
         raise UserError(f"--option: {exc}") from None
     if is_deal_number(source) or _is_position_file(source):
+        refuse_given(FOLDER_OPTIONS, "a RANGE (one game prints its record; it writes no folder)")
         _play_one(source, spec, rules, move_cap, proof_nodes, as_json)
         return
     deals = parse_range(source if Path(source).exists() else RANGES.get(source, source))
@@ -227,11 +240,12 @@ def play_command(
         click.echo(json.dumps({"folder": str(folder), "modes": report.tally.counts, "thoughtful_source": note}))
     else:
         click.echo(
-            f"{folder}: {report.deals} deals; {report.written} chunks written now, {report.already} before, "
-            f"{report.chunks} in the plan; {report.games} games played in {report.seconds:.1f} s"
+            f"{folder}: {counted(report.deals, 'deal')}; {report.written:,} chunks written now, {report.already:,} "
+            f"before, {report.chunks:,} in the plan; {counted(report.games, 'game')} played in "
+            f"{report.seconds - report.load_seconds:.1f} s{after_loading(report)}"
         )
         for mode, c in report.tally.counts.items():
-            click.echo(f"  {mode}: {c['won']} won of {c['played']} played, {c['deals']} deals done")
+            click.echo(f"  {mode}: {c['won']:,} won of {c['played']:,} played, {counted(c['deals'], 'deal')} done")
         if note.get("results") and settings.skip_lost:
             click.echo(
                 f"  deals shown lost by {note['results']} are counted lost without playing "
@@ -289,6 +303,7 @@ def _play_one(
     position, rules, number = load_start(source, rules[0] if rules else None)
     # the one seed rule: deal N alone plays the game deal N plays in a folder with this seed (a file: N = 0)
     seed = game_seed(spec.seed, number or 0, rules.name)
+    load_solver_announced()
     record = play_game(position, rules, spec.build(rules, seed), move_cap, proof_nodes, spec.search_reductions())
     label = f"deal {number}" if number is not None else source
     if as_json:
@@ -301,9 +316,12 @@ def _play_one(
         )
         return
     why = f" ({record.reason})" if record.reason else ""
-    click.echo(f"{label}, {rules.name}, {spec.name}: {record.outcome}{why} after {len(record.moves)} moves")
+    click.echo(f"{label}, {rules.name}, {spec.name}: {record.outcome}{why} after {counted(len(record.moves), 'move')}")
     click.echo(record.text)
-    click.echo(f"[{record.decisions} decisions, {record.solves} solves, {record.nodes} nodes, {record.seconds:.3f} s]")
+    click.echo(
+        f"[{counted(record.decisions, 'decision')}, {counted(record.solves, 'solve')}, {counted(record.nodes, 'node')}, "
+        f"{record.seconds:.3f} s]"
+    )
 
 
 @click.command("deals")

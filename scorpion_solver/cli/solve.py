@@ -7,6 +7,7 @@ from typing import Iterable
 
 import click
 
+from ..analysis.sources import SOURCE_FORMS, refuse_missing
 from ..game.deal import check_deal_number
 from ..game.rules import Rules
 from ..solver.reductions import Reductions
@@ -14,16 +15,19 @@ from ..solver.result import LOST, UNKNOWN, WON, Limits, SolveResult
 from .common import (
     UserError,
     budget_options,
+    counted,
     echo_json,
+    load_solver_announced,
     load_start,
-    notify_loading,
+    load_text,
     reductions_options,
+    refuse_given,
     rules_options,
-    shown_option,
     user_errors,
 )
 
 RANGE_PARTS = 2
+SOLVE_FORMS = SOURCE_FORMS.replace("), a position file", "), a range N-M (like 1-100), a position file", 1)
 
 
 def parse_targets(source: str) -> Iterable[str]:
@@ -45,6 +49,7 @@ def parse_targets(source: str) -> Iterable[str]:
         if last < first:
             raise UserError(f"range '{source}' ends before it starts")
         return (str(n) for n in range(first, last + 1))
+    refuse_missing(source, SOLVE_FORMS)
     return (source,)
 
 
@@ -71,11 +76,11 @@ def solve_json(result: SolveResult, source: str, number: int | None) -> dict:
 @click.option("--shortest", is_flag=True, help="Find a win of minimum length and prove it minimal.")
 @click.option("--walkthrough", is_flag=True, help="Print the position after every move of the solution.")
 @click.option("--color/--no-color", default=None, help="Suit colours in the walkthrough (default: when a terminal).")
-@shown_option(
+@click.option(
     "--layout",
-    click.Choice(["rows", "columns"]),
-    "rows",
-    "Walkthrough layout: one line per column, or the columns side by side.",
+    type=click.Choice(["rows", "columns"]),
+    default=None,
+    help="Walkthrough layout: one line per column, or the columns side by side [default: rows].",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per deal and mode (docs/output.md).")
 @user_errors
@@ -91,7 +96,7 @@ def solve_command(
     shortest: bool,
     walkthrough: bool,
     color: bool | None,
-    layout: str,
+    layout: str | None,
     as_json: bool,
 ) -> None:
     """Decide whether SOURCE can be won: a deal number, a range N-M, or a position file (- for standard input).
@@ -101,13 +106,17 @@ def solve_command(
     compiled solver is done (and on a first run, compiling it is announced) before the first solve.
     """
     from ..analysis.walkthrough import render_walkthrough
-    from ..solver.search import load_solver, solve, solve_shortest
+    from ..solver.search import solve, solve_shortest
 
+    if walkthrough and as_json:
+        raise UserError("--walkthrough prints text: give --walkthrough or --json, not both")
+    if not walkthrough:
+        refuse_given(["layout", "color"], "--walkthrough")
     rule_list = rules or (None,)
     limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds)
     use_color = sys.stdout.isatty() if color is None else color
     targets = parse_targets(source)
-    load_seconds = load_solver(notify=notify_loading)
+    loaded = load_solver_announced()
     tally: dict[str, dict[str, int]] = {}
     solves = total_nodes = 0
     total_seconds = 0.0
@@ -128,26 +137,28 @@ def solve_command(
             if as_json:
                 echo_json(solve_json(result, target, number))
             else:
-                extra = f", {result.solution_length} moves" if result.status == WON else ""
+                extra = f", {counted(result.solution_length, 'move')}" if result.status == WON else ""
                 if result.shortest:
                     extra += ", minimum proved" if result.shortest == "proved" else ", shortest found (not proved)"
                 why = f" (stopped by the {result.stopped_by} limit)" if result.stopped_by else ""
                 click.echo(
                     f"{label} {used_rules.name}: {result.status}{why} "
-                    f"[{result.nodes} nodes, {result.seconds:.3f} s{extra}]"
+                    f"[{counted(result.nodes, 'node')}, {result.seconds:.3f} s{extra}]"
                 )
                 if solution and result.status == WON:
                     click.echo(result.solution)
             if walkthrough and result.status == WON and not as_json:
                 click.echo(
-                    render_walkthrough(position, list(result.line), used_rules, color=use_color, layout=layout),
+                    render_walkthrough(
+                        position, list(result.line), used_rules, color=use_color, layout=layout or "rows"
+                    ),
                     color=use_color,
                 )
     if solves > 1 and not as_json:
-        click.echo(summary_line(tally, solves, total_nodes, total_seconds, load_seconds))
+        click.echo(summary_line(tally, solves, total_nodes, total_seconds, *loaded))
 
 
-def summary_line(tally: dict, solves: int, nodes: int, seconds: float, load_seconds: float) -> str:
-    per_mode = "; ".join(f"{m}: {c[WON]} won, {c[LOST]} lost, {c[UNKNOWN]} unknown" for m, c in tally.items())
-    load = f"; solver loaded in {load_seconds:.2f} s before" if load_seconds >= 0.005 else ""
-    return f"{solves} solves: {per_mode} [{nodes:,} nodes, {seconds:.3f} s searching{load}]"
+def summary_line(tally: dict, solves: int, nodes: int, seconds: float, load_seconds: float, compiled: int) -> str:
+    per_mode = "; ".join(f"{m}: {c[WON]:,} won, {c[LOST]:,} lost, {c[UNKNOWN]:,} unknown" for m, c in tally.items())
+    load = f"; {load_text(load_seconds, compiled)} before" if compiled or load_seconds >= 0.005 else ""
+    return f"{counted(solves, 'solve')}: {per_mode} [{counted(nodes, 'node')}, {seconds:.3f} s searching{load}]"

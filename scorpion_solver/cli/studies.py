@@ -16,14 +16,16 @@ import sys
 from pathlib import Path
 
 import click
+import numpy as np
 
 from ..batch import Execution, make_backend, studies
-from ..batch.plan import parse_range
+from ..batch.folder import folder_kind, read_metadata, wrong_kind
+from ..batch.plan import DealSet, parse_range
 from ..batch.play_runs import EXACT_NAME, find_results, thoughtful_verdicts
 from ..game.rules import Rules
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
 from ..play.losses import DEFAULT_EXACT_UNSEEN, DEFAULT_LOSS_NODES, DEFAULT_LOSS_SAMPLES, KINDS
-from .common import NODES, interruptible, recorded_command, rules_options, shown_option, user_errors
+from .common import NODES, after_loading, interruptible, recorded_command, rules_options, shown_option, user_errors
 
 
 def _study_options(unit: str, chunk: int, folder: str):
@@ -113,21 +115,71 @@ def bound_command(
     settings = studies.BoundSettings(deal_set, mode_list, samples, nodes, seed)
     default_out = Path(f"bound-{deal_set.label}-{'+'.join(mode_list)}-k{samples}-s{seed}")
     out, report = _run(functools.partial(studies.bound_study, settings), default_out, **run)
-    place = find_results(results)
-    verdicts = thoughtful_verdicts(place / EXACT_NAME if place else None, deal_set, mode_list)
-    lines = studies.bound_summary(out, verdicts)
+    lines = _bound_lines(out, results)
     if as_json:
         modes = {x.mode: x.as_dict() for x in lines}
         click.echo(json.dumps({"folder": str(out), "written": report.written, "modes": modes}, indent=2))
         return
-    click.echo(f"{out}: {report.written} chunks written now, {report.already} before")
+    click.echo(f"{out}: {report.written:,} chunks written now, {report.already:,} before{after_loading(report)}")
+    _echo_bound_table(lines)
+
+
+def _bound_lines(out: Path, results: Path | None = None) -> list[studies.BoundLine]:
+    """A bound folder's summary per mode, beside the thoughtful rate of its deals (from the exact verdicts found)."""
+    rows = studies.read_study_folder(out)
+    numbers = np.unique(rows.column("deal").to_numpy())
+    modes = tuple(sorted(set(rows.column("mode").to_pylist())))
+    place = find_results(results)
+    deals = DealSet(str(out), numbers, out.name)  # the deals the folder holds
+    verdicts = thoughtful_verdicts(place / EXACT_NAME if place else None, deals, modes)
+    return studies.bound_summary(out, verdicts)
+
+
+def _echo_bound_table(lines: list[studies.BoundLine]) -> None:
     click.echo("| mode | deals | UB_1 (upper estimate, 95% CI) | split estimate | thoughtful rate |")
     click.echo("|---|---|---|---|---|")
     for x in lines:
         thought = "unknown" if x.thoughtful is None else f"{x.thoughtful:.2%}"
         click.echo(
-            f"| {x.mode} | {x.deals} | {x.upper:.2%} ({x.upper_low:.2%} - {x.upper_high:.2%}) | {x.split:.2%} | {thought} |"
+            f"| {x.mode} | {x.deals:,} | {x.upper:.2%} ({x.upper_low:.2%} - {x.upper_high:.2%}) | {x.split:.2%} "
+            f"| {thought} |"
         )
+
+
+def _echo_loss_tables(modes: dict) -> None:
+    for name in ("unseen", "kind"):
+        click.echo(f"\nby {name}:")
+        click.echo(f"| mode | {name} | decisions | sampled loss, mean | sampled loss per game | exact loss, mean (n) |")
+        click.echo("|---|---|---|---|---|---|")
+        for mode, groups in modes.items():
+            for r in groups[f"by_{name}"]:
+                exact = "-" if not r["exact_decisions"] else f"{r['exact_loss']:.4f} ({r['exact_decisions']:,})"
+                click.echo(
+                    f"| {mode} | {r[name]} | {r['decisions']:,} | {r['loss']:.4f} | {r['loss_per_game']:.4f} | {exact} |"
+                )
+
+
+def study_stats(folder: Path, kind: str, meta: dict, as_json: bool) -> None:
+    """``scorpion stats`` on a bound or losses folder: the summary its own command prints, under a title."""
+    if kind == "bound":
+        lines = _bound_lines(folder)
+        modes = {x.mode: x.as_dict() for x in lines}
+    else:
+        modes = studies.loss_summary(folder)
+    if as_json:
+        click.echo(json.dumps({"folder": str(folder), "modes": modes}, indent=2))
+        return
+    settings = ", ".join(f"{k} {v}" for k, v in meta.get("settings", {}).items())
+    if kind == "bound":
+        click.echo(f"{folder}: UB_1 of deals {meta['deals']['spec']}, modes {', '.join(meta['modes'])}; {settings}")
+        _echo_bound_table(lines)
+    else:
+        play = meta.get("play") or {}
+        click.echo(
+            f"{folder}: decision losses of the {meta['games']:,} games of {meta['source']} "
+            f"(policy {play.get('policy', 'unknown')}); {settings}"
+        )
+        _echo_loss_tables(modes)
 
 
 @click.command("losses")
@@ -166,6 +218,9 @@ def losses_command(
     loss (V before minus the move's exact value). scorpion_solver/play/losses.py
     has the definitions.
     """
+    kind = folder_kind(read_metadata(play_folder))
+    if kind != "play":
+        raise wrong_kind(play_folder, kind, "play", "scorpion losses")
     kinds = tuple(k for k in KINDS if k in kinds)
     default_out = play_folder.parent / f"losses-{play_folder.name}-k{samples}{''.join('-' + k for k in kinds)}"
     study = functools.partial(studies.loss_study, play_folder, samples, nodes, exact_unseen, kinds=kinds)
@@ -174,14 +229,5 @@ def losses_command(
     if as_json:
         click.echo(json.dumps({"folder": str(out), "written": report.written, "modes": modes}, indent=2))
         return
-    click.echo(f"{out}: {report.written} chunks written now, {report.already} before")
-    for name in ("unseen", "kind"):
-        click.echo(f"\nby {name}:")
-        click.echo(f"| mode | {name} | decisions | sampled loss, mean | sampled loss per game | exact loss, mean (n) |")
-        click.echo("|---|---|---|---|---|---|")
-        for mode, groups in modes.items():
-            for r in groups[f"by_{name}"]:
-                exact = "-" if not r["exact_decisions"] else f"{r['exact_loss']:.4f} ({r['exact_decisions']})"
-                click.echo(
-                    f"| {mode} | {r[name]} | {r['decisions']} | {r['loss']:.4f} | {r['loss_per_game']:.4f} | {exact} |"
-                )
+    click.echo(f"{out}: {report.written:,} chunks written now, {report.already:,} before{after_loading(report)}")
+    _echo_loss_tables(modes)

@@ -51,6 +51,7 @@ class _MersenneRandom:
 
 
 PYSOLFC_MAX_GAME = 10**20  # PySolFC's largest game number (its MAX_SEED): deals run from 1 to this
+DEAL_NUMBER = "a whole number from 1 to 10^20, a PySolFC game number"  # what a deal number is, for messages
 
 
 def check_deal_number(n: int) -> int:

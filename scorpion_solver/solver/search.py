@@ -19,7 +19,7 @@ import time
 from ..game.deal import deal
 from ..game.position import Position
 from ..game.rules import CLASSIC, CLEAR, Rules
-from . import driver, kernel
+from . import compiling, driver, kernel
 from .compact import (  # noqa: F401 - re-exported: callers import them from here
     compact_keys,
     decode_move,
@@ -55,39 +55,35 @@ from .search_twin import reference_solve
 from .shortest import cost_to_go, fixed_length
 
 _loaded = False  # whether this process has loaded the compiled kernel (load_solver)
-COMPILE_NOTE = "compiling the solver (first run only, about a minute; later runs load it from numba's cache)..."
 
 
 def solver_is_cached() -> bool:
-    """Whether numba's cache holds the compiled search for this kernel source (a first run compiles)."""
-    try:
-        return bool(kernel.search._cache._cache_file._load_index())
-    except Exception:  # noqa: BLE001 - a numba without these internals: assume cached, say nothing
-        return True
+    """Whether numba's cache holds every kernel :func:`load_solver` loads (else a first run compiles)."""
+    return not compiling.missing(compiling.SOLVER_KERNELS)
 
 
-def load_solver(notify=None) -> float:
-    """Load the compiled kernel into this process (compile it if numba's cache is empty).
+def load_solver(notify=None, progress=None) -> float:
+    """Load the compiled kernels into this process (compile those numba's cache lacks).
 
-    ``notify(message)`` is called once, before compiling, when the cache is
-    empty. Returns the seconds spent (0 when already loaded). :func:`solve`
-    calls it before starting its clock.
+    ``notify(message)`` is called once, before compiling, when the cache
+    lacks some; ``progress(total)`` makes a bar advanced kernel by kernel as
+    they compile (``compiling.compiling``). Returns the seconds spent (0 when
+    already loaded). :func:`solve` calls it before starting its clock.
     """
     global _loaded
     if _loaded:
         return 0.0
     start = time.perf_counter()
-    if notify is not None and not solver_is_cached():
-        notify(COMPILE_NOTE)
     _loaded = True  # first: the warm-up solves below call load_solver() themselves
     try:
-        solve(deal(1), CLEAR, Limits(nodes=1000, memory_mb=16))
-        # a win whose line gets the detour cut and the polish (a small shortest search), and the
-        # chunk screen: each is jitted code of its own, compiled or loaded on first use, which
-        # would otherwise land in the seconds of the first won deal or chunk a process solves
-        solve(deal(6560, CLASSIC), CLASSIC, Limits(nodes=200_000, memory_mb=16))
-        screen_deals([1, 2], CLEAR, Limits(nodes=1000, memory_mb=16))
-        driver.compile_rehash()
+        with compiling.compiling(compiling.SOLVER_KERNELS, "the solver", compiling.SOLVER_COST, notify, progress):
+            solve(deal(1), CLEAR, Limits(nodes=1000, memory_mb=16))
+            # a win whose line gets the detour cut and the polish (a small shortest search), and the
+            # chunk screen: each is jitted code of its own, compiled or loaded on first use, which
+            # would otherwise land in the seconds of the first won deal or chunk a process solves
+            solve(deal(6560, CLASSIC), CLASSIC, Limits(nodes=200_000, memory_mb=16))
+            screen_deals([1, 2], CLEAR, Limits(nodes=1000, memory_mb=16))
+            driver.compile_rehash()
     except BaseException:
         _loaded = False
         raise
