@@ -26,7 +26,10 @@
 
 # %% [markdown]
 # The data: the play folders under `SCORPION_PLAY` (default `results/`) and the exact results
-# `SCORPION_RESULTS` (default `results/deals-1-1000000`). Rerun with
+# `SCORPION_RESULTS` (default `results/deals-1-1000000`). This notebook compares the players on
+# the deals from 1 and seed 0, as they were first measured; the folders of the evaluation protocol's
+# other seeds and of its held-out range (docs/play.md) are read by `scorpion stats DIR ... --against`
+# and tabled in results/README.md. Rerun with
 # `python notebooks/run.py playing_without_peeking`. One cell (the
 # fatal moves) runs the solver, on a handful of games, with a small budget.
 
@@ -53,7 +56,7 @@ print(f"exact results: {shown_path(RESULTS)}")
 folders, complete = [], set()
 for path in sorted(PLAY_ROOT.glob("play-*")):
     meta = read_metadata(path)
-    if is_play_folder(meta):
+    if is_play_folder(meta) and meta["deals"]["first"] == 1 and meta["play"]["seed"] == 0:
         folders.append((path, meta))
 frames = []
 for path, meta in folders:

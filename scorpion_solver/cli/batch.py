@@ -286,12 +286,14 @@ def _play_stats(folders: tuple[Path, ...], meta: dict, as_json: bool, against: t
     from ..batch import play_stats, protocol
 
     folder = folders[0]
-    for other in (*folders[1:], *against):
+    for other, reader in [(f, f"stats with the play folder {folder}") for f in folders[1:]] + [
+        (f, f"--against with the play folder {folder}") for f in against
+    ]:
         if not other.is_dir():
             raise BatchError(f"{other}: not a folder")
         other_kind = folder_kind(read_metadata(other))
         if other_kind != "play":
-            raise wrong_kind(other, other_kind, "play", f"stats of the play folder {folder}")
+            raise wrong_kind(other, other_kind, "play", reader)
     group = protocol.seed_group(list(folders))
     others = protocol.group_against(list(against))
     summaries = [play_stats.summarize_play(_play_columns(f), read_metadata(f)) for f in folders]
