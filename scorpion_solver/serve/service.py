@@ -8,7 +8,7 @@ The structure of ``serve/``, each module importing only the ones below it::
     app           routes: each reads its request (``body``), calls the service, writes the answer;
                   the statuses of the domain errors; the pages, in the one shell (``shell``);
                   ``game_routes``: the routes games and lessons share
-    rules_page    docs/rules.md as a page
+    rules_page    docs/playing.md, then docs/rules.md, as a page
     service       GameService: create (a draft until its first change), state, move, undo, redo,
                   goto, restart, peek, hints, analysis, export, statistics
     statistics    the statistics from the database's rows
