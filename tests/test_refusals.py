@@ -181,10 +181,15 @@ def test_the_moves_beside_the_refused_ones_are_legal():
         assert refusal(board(CLEAR), TAIL, CLEAR) is None
 
 
+def rule_words() -> set[str]:
+    """The rule words of game/refusals.py's table (tests/test_rules_page.py reads them too)."""
+    table = refusals_module.__doc__.split("====\n", 2)[2]
+    return set(re.findall(r"^``([a-z-]+)``", table, flags=re.M))
+
+
 def test_every_rule_of_the_table_is_reached():
     reached = {case[1] for case in REACHED + CLASSIC_ONLY} | {"game-over"}
-    table = refusals_module.__doc__.split("====\n", 2)[2]
-    assert reached == set(re.findall(r"^``([a-z-]+)``", table, flags=re.M))
+    assert reached == rule_words()
 
 
 def named_move(sentence: str) -> Move:

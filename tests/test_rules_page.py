@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from chromium import launch_or_skip
 from starlette.testclient import TestClient
+from test_refusals import rule_words
 from test_serve_browser import DESKTOP, PHONE, expect, playwright_api, running_server
 
-from scorpion_solver.game import refusals
 from scorpion_solver.serve import Config, create_app
 from scorpion_solver.serve.rules_page import SHIPPED_PAGES, render_rules, slug
 
@@ -30,12 +30,6 @@ def page_html(tmp_path) -> str:
         r = client.get("/rules")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     return r.text
-
-
-def rule_words() -> set[str]:
-    """The rule words of game/refusals.py's table."""
-    table = refusals.__doc__.split("====\n", 2)[2]
-    return set(re.findall(r"^``([a-z-]+)``", table, flags=re.M))
 
 
 def rule_sections() -> dict[str, str]:
