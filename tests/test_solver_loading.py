@@ -47,16 +47,16 @@ def test_a_first_run_says_once_that_the_solver_is_being_compiled(monkeypatch):
     monkeypatch.setattr(compiling, "missing", lambda names: list(names))  # as if numba's cache were empty
     result = run("solve", "4-6")
     assert result.exit_code == 0
-    note = compiling.COMPILE_NOTE.format(what="the solver", count=17, s="s", cost=compiling.SOLVER_COST)
+    note = compiling.COMPILE_NOTE.format(what="the solver", count=19, s="s", cost=compiling.SOLVER_COST)
     assert result.stderr == note + "\n"
     assert note == (
-        "compiling the solver (17 kernels): first run only, 2-3 minutes of CPU, up to 10 minutes on a busy "
+        "compiling the solver (19 kernels): first run only, about 1.5 minutes of CPU, up to 10 minutes on a busy "
         "machine; later runs load it from numba's cache in about a second"
     )
     # the summary keeps the compile apart from the searches
     assert re.fullmatch(
         r"3 solves: clear: 1 won, 2 lost, 0 unknown \[[0-9,]+ nodes, [0-9.]+ s searching; [0-9.]+ s compiling "
-        r"the solver \(17 kernels; first run only\) before\]",
+        r"the solver \(19 kernels; first run only\) before\]",
         result.stdout.splitlines()[-1],
     )
     monkeypatch.undo()

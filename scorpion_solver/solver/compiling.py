@@ -3,8 +3,8 @@
 Every jitted function is compiled with ``cache=True``: the first program that
 calls it in a new checkout (or after its source changed) compiles it and
 writes it to numba's cache, and every later program loads it in well under a
-second. The compile is long: the solver's 17 kernels take 2-3 minutes of CPU
-(``search``, ``shorten_line`` and ``shortest_search`` most of it), and up to
+second. The compile is long: the solver's 19 kernels take about 1.5 minutes of CPU
+(``search``, ``shortest_search`` and ``shorten_line`` most of it), and up to
 8.5 minutes of wall-clock time were measured on a 2-core machine busy with
 other work. So a program that is about to compile says so first, and can show
 a bar that advances kernel by kernel.
@@ -36,6 +36,8 @@ SOLVER_KERNELS = (
     "_deadlocked",
     "_keys_by_making",
     "search",
+    "_made_from",
+    "_furthest_grandchild",
     "shorten_line",
     "make_move",
     "shortest_search",
@@ -50,9 +52,10 @@ SOLVER_KERNELS = (
     "rehash",
 )
 PERFT_KERNELS = ("_column_hash", "compute_keys", "perft")
-# What each costs to compile, from an empty cache (measured on 2 cores shared with other work: the solver
-# 139 s of CPU and 146 s of wall-clock time at a load of 3, 513 s at a load of 10; perft 11 s of CPU).
-SOLVER_COST = "2-3 minutes of CPU, up to 10 minutes on a busy machine"
+# What each costs to compile, from an empty cache, measured on 2 cores: the solver 82 s of CPU on a quiet
+# machine (139 s before shorten_line stopped inlining make_move at five call sites; that version took
+# 513 s of wall-clock time at a load of 10), perft 12 s.
+SOLVER_COST = "about 1.5 minutes of CPU, up to 10 minutes on a busy machine"
 PERFT_COST = "under a minute"
 
 COMPILE_NOTE = (

@@ -1717,6 +1717,43 @@ def _remap(orig, actual, code):
     return code
 
 
+# shorten_line is off the hot path (once a won line), and make_move, generate_moves and child_keys are
+# large: inlined at each of its call sites they made it the slowest kernel to compile (69 s of the
+# solver's 150 s, from an empty cache). So it calls the two helpers below, compiled once each.
+
+
+@nb.njit(**JIT)
+def _made_from(dst, dst_keys, s, keys, code, flags, tables):
+    """dst / dst_keys = the position after ``code`` from s / keys (dst may be s: the move made in place)."""
+    sweeps, freezes, _, _ = _rules_of(flags)
+    z, zh, salt, misc = tables
+    if dst.ctypes.data != s.ctypes.data:
+        _copy_into(dst, s)
+        _copy_into(dst_keys, keys)
+    make_move(dst, dst_keys, code, sweeps, freezes, z, zh, salt, misc)
+
+
+@nb.njit(**JIT)
+def _furthest_grandchild(
+    s, keys, code, child, child_k, moves, scratch, scratch_k, sorted_k1, order, line_keys, flags, tables
+):
+    """(j, b): the furthest line index j of a position two moves from s, ``code`` then b, and the first b
+    that reaches it; (-1, -1) when none is on the line or ``code`` wins."""
+    sweeps, freezes, space_any, tail_when_stuck = _rules_of(flags)
+    z, zh, salt, misc = tables
+    _made_from(child, child_k, s, keys, code, flags, tables)
+    best_j, best_b = np.int64(-1), np.int64(-1)
+    if _is_won(child, sweeps):
+        return best_j, best_b
+    n = generate_moves(child, moves, space_any, tail_when_stuck, sweeps)
+    for b in range(n):
+        k1, k2 = child_keys(child, child_k, moves[b], scratch, scratch_k, sweeps, freezes, z, zh, salt, misc)
+        j = _line_index(sorted_k1, order, line_keys, k1, k2)
+        if j > best_j:
+            best_j, best_b = j, np.int64(moves[b])
+    return best_j, best_b
+
+
 @nb.njit(**ALLOC)
 def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
     """Shorten the winning line ``codes`` from root; write it to out, return its length.
@@ -1738,7 +1775,7 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
     line_keys[0, 0] = root_keys[KEY1]
     line_keys[0, 1] = root_keys[KEY2]
     for i in range(n):
-        _make_from(states[i + 1], kvs[i + 1], states[i], kvs[i], codes[i], sweeps, freezes, z, zh, salt, misc)
+        _made_from(states[i + 1], kvs[i + 1], states[i], kvs[i], np.int64(codes[i]), flags, tables)
         line_keys[i + 1, 0] = kvs[i + 1, KEY1]
         line_keys[i + 1, 1] = kvs[i + 1, KEY2]
     order = np.argsort(line_keys[:, 0])
@@ -1763,28 +1800,34 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
             if j - i - 1 > best_gain:
                 best_gain, best_j, first, second = j - i - 1, j, np.int64(moves1[a]), np.int64(-1)
             if two_moves:
-                _make_from(child, child_k, states[i], kvs[i], moves1[a], sweeps, freezes, z, zh, salt, misc)
-                if _is_won(child, sweeps):
-                    continue
-                n2 = generate_moves(child, moves2, space_any, tail_when_stuck, sweeps)
-                for b in range(n2):
-                    k1, k2 = child_keys(
-                        child, child_k, moves2[b], scratch, scratch_k, sweeps, freezes, z, zh, salt, misc
-                    )
-                    j = _line_index(sorted_k1, order, line_keys, k1, k2)
-                    if j - i - 2 > best_gain:
-                        best_gain, best_j, first, second = j - i - 2, j, np.int64(moves1[a]), np.int64(moves2[b])
+                j, b = _furthest_grandchild(
+                    states[i],
+                    kvs[i],
+                    np.int64(moves1[a]),
+                    child,
+                    child_k,
+                    moves2,
+                    scratch,
+                    scratch_k,
+                    sorted_k1,
+                    order,
+                    line_keys,
+                    flags,
+                    tables,
+                )
+                if j - i - 2 > best_gain:
+                    best_gain, best_j, first, second = j - i - 2, j, np.int64(moves1[a]), b
         # play the chosen moves on the actual position (equal to states[i] up to column order)
         code = _remap(states[i], actual, first)
         out[m] = code
         m += 1
         if second >= 0:
-            _make_from(child, child_k, states[i], kvs[i], first, sweeps, freezes, z, zh, salt, misc)
-            make_move(actual, actual_k, code, sweeps, freezes, z, zh, salt, misc)
+            _made_from(child, child_k, states[i], kvs[i], first, flags, tables)
+            _made_from(actual, actual_k, actual, actual_k, code, flags, tables)
             code = _remap(child, actual, second)
             out[m] = code
             m += 1
-        make_move(actual, actual_k, code, sweeps, freezes, z, zh, salt, misc)
+        _made_from(actual, actual_k, actual, actual_k, code, flags, tables)
         i = best_j
     return m
 
