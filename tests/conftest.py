@@ -2,8 +2,9 @@
 
 The solver's numba kernels are compiled once per test run, before any test
 and before pytest-xdist starts its workers (``pytest_sessionstart`` in the
-controller, only when numba's cache lacks some): two workers would otherwise
-compile the same kernels side by side, minutes each on a fresh checkout. Each
+controller, only when numba's cache lacks some, as two halves in two processes:
+``tests/compile_kernels.py``): two workers would otherwise compile the same
+kernels side by side, minutes each on a fresh checkout. Each
 process (a worker, or the one process of a run without ``-n``) then loads
 them from the cache by a session fixture, before its first test: no test pays
 for it in its own time, and the tests that start ``scorpion`` in a subprocess
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+import compile_kernels
 import pytest
 from chromium import INSTALL, find_chromium
 
@@ -41,29 +43,10 @@ def pytest_sessionstart(session) -> None:
     from scorpion_solver.solver import compiling
 
     if compiling.missing(compiling.SOLVER_KERNELS + compiling.PERFT_KERNELS + SUITE_KERNELS):
-        compile_every_kernel()
+        compile_kernels.compile_every_kernel()
 
 
 SUITE_KERNELS = ("generate_moves", "is_deadlocked", "can_become_top")  # called from Python by the tests
-
-
-def compile_every_kernel() -> None:
-    """Compile every kernel the suite calls, in this one process.
-
-    Compiling in two processes side by side (the shortest search and the
-    tests' kernels in the second) was measured slower, from an empty cache:
-    183 s against 146 s of wall-clock time (the kernels they share were
-    compiled twice).
-    """
-    from scorpion_solver.game.deal import deal
-    from scorpion_solver.solver.search import jit_deadlocked, jit_legal_moves, jit_perft
-
-    print("\nconftest: compiling the kernels numba's cache lacks, before the tests start", flush=True)
-    load_solver(notify=print)
-    position = deal(1)
-    jit_perft(position, 1)
-    jit_legal_moves(position)
-    jit_deadlocked(position)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,0 +1,63 @@
+"""The suite's compile of the numba kernels, in two processes side by side (``tests/conftest.py`` runs it).
+
+A fresh checkout compiles every kernel the suite calls before the tests start
+(about two minutes of CPU). Two cores compile it in less wall-clock time as
+two halves that share only small kernels:
+
+* this process (:func:`compile_the_solver`): ``search.load_solver``, the
+  search, the line kernels and the deal kernels;
+* a second one (:func:`compile_the_rest`, ``python tests/compile_kernels.py``):
+  ``shortest_search``, ``perft`` and the kernels the tests call from Python.
+
+The second starts first with ``shortest_search``, which ``load_solver``
+reaches last (its warm-up polishes a won line), so by then numba's cache
+holds it and this process loads it instead of compiling it again. Each half
+works alone: when the second fails or is slow, this one compiles what the
+cache still lacks.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def compile_the_rest() -> None:
+    """``shortest_search``, then ``perft`` and the tests' kernels (generate_moves, the deadlock test)."""
+    from scorpion_solver.game.deal import deal
+    from scorpion_solver.game.rules import CLASSIC
+    from scorpion_solver.solver.driver import jit_bounded_search
+    from scorpion_solver.solver.search import jit_deadlocked, jit_legal_moves, jit_perft
+
+    position = deal(1)
+    jit_bounded_search(deal(1, CLASSIC), CLASSIC, 0)
+    jit_perft(position, 1)
+    jit_legal_moves(position)
+    jit_deadlocked(position)
+
+
+def compile_the_solver() -> None:
+    from scorpion_solver.solver.search import load_solver
+
+    load_solver(notify=print)
+
+
+def compile_every_kernel() -> None:
+    """Both halves at once: the rest in a second process, the solver in this one."""
+    print("\nconftest: compiling the kernels numba's cache lacks in two processes, before the tests start", flush=True)
+    start = time.perf_counter()
+    rest = subprocess.Popen([sys.executable, str(Path(__file__))])
+    try:
+        compile_the_solver()
+    finally:
+        code = rest.wait()
+    if code:
+        print(f"conftest: the second compile process failed (exit {code}); compiling here what it left", flush=True)
+        compile_the_rest()
+    print(f"conftest: compiled in {time.perf_counter() - start:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    compile_the_rest()
