@@ -293,3 +293,25 @@ def test_the_lesson_shows_even_when_its_script_arrives_after_the_board(fresh):
     page.route("**/static/lesson.js", slow)
     page.goto("/learn/2")
     check_lesson_shown(page, 2)
+
+
+def test_the_full_game_pick_says_it_is_under_way_as_a_status_then_a_refusal_as_an_error(fresh):
+    """While the server picks the easy deal the note is a status, not styled as an error; a refusal then is one."""
+    held = []
+    fresh.route("**/api/games", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    fresh.goto("/")
+    fresh.locator("#learn-full-game").click()
+    note = fresh.locator("#learn-full-game + span")
+    expect(note).to_have_text("finding an easy deal\u2026")
+    expect(note).to_have_attribute("class", "pending")
+    expect(note).to_have_attribute("role", "status")
+    assert note.evaluate("e => getComputedStyle(e).color") == "rgb(68, 68, 68)"
+    expect(fresh.locator("#learn-full-game")).to_be_disabled()
+    assert len(held) == 1
+    held[0].fulfill(status=503, content_type="application/json", body='{"error": "the grades are still loading"}')
+    expect(note).to_have_text("the grades are still loading Play any deal instead")
+    expect(note).to_have_attribute("class", "error")
+    expect(note).to_have_attribute("role", "alert")
+    assert note.evaluate("e => getComputedStyle(e).color") == "rgb(138, 0, 24)"
+    expect(note.get_by_role("link", name="Play any deal instead")).to_have_attribute("href", "/?random=any&mode=clear")
+    expect(fresh.locator("#learn-full-game")).to_be_enabled()

@@ -17,17 +17,22 @@
   }
 
   // The fifth step: a whole shuffled deal, winnable and graded easy (the server picks it from the grades).
-  function openFullGame(button, error, request) {
+  // `note` says first that the pick is under way (a status, not an error), then, if the server refuses, why.
+  function openFullGame(button, note, request) {
     button.disabled = true;
-    error.textContent = "finding an easy deal\u2026";
+    note.className = "pending";
+    note.setAttribute("role", "status");
+    note.textContent = "finding an easy deal\u2026";
     post("/api/games", request).then(function (answer) {
       if (answer.ok) { location.href = "/game/" + answer.data.game.id; return; }
       button.disabled = false;
-      error.textContent = (answer.data.error || "the server refused") + " ";
+      note.className = "error";
+      note.setAttribute("role", "alert");
+      note.textContent = (answer.data.error || "the server refused") + " ";
       var any = document.createElement("a");
       any.href = "/?random=any&mode=clear";
       any.textContent = "Play any deal instead";
-      error.appendChild(any);
+      note.appendChild(any);
     });
   }
 
