@@ -298,7 +298,9 @@ def test_the_lesson_shows_even_when_its_script_arrives_after_the_board(fresh):
 def test_the_full_game_pick_says_it_is_under_way_as_a_status_then_a_refusal_as_an_error(fresh):
     """While the server picks the easy deal the note is a status, not styled as an error; a refusal then is one."""
     held = []
-    fresh.route("**/api/games", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    fresh.route(
+        "**/api/games", lambda route: held.append(route) if route.request.method == "POST" else route.continue_()
+    )
     fresh.goto("/")
     fresh.locator("#learn-full-game").click()
     note = fresh.locator("#learn-full-game + span")
