@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from scorpion_solver.analysis.hint_reasons import fair_hint_reason, hint_reason
+from scorpion_solver.analysis.hint_reasons import hint_reason
 from scorpion_solver.game.cards import card_text
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import legal_moves, move_text, parse_move, parse_moves, play
@@ -246,7 +246,7 @@ def test_a_fair_hint_in_a_lesson_and_in_a_game_carries_the_top_moves_reason(clie
     assert r.status_code == 200, r.text
     hint = r.json()["hint"]
     view = Observation.of(deal(5, CLEAR))
-    assert hint["reason"] == fair_hint_reason(view, {"best": hint["best"]}, CLEAR)  # no King moved: shown = engine
+    assert hint["reason"] == hint_reason(view, parse_move(hint["best"]), CLEAR)  # no King moved: shown = engine
     assert hint["reason"].startswith("it ")
 
 

@@ -43,6 +43,7 @@ from scorpion_solver.game.engine import (
 )
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.view import Observation
+from scorpion_solver.play.fair import FairHint
 from scorpion_solver.play.intervals import wilson_interval
 from scorpion_solver.serve import Config, create_app
 from scorpion_solver.serve import helpers as serve_helpers
@@ -638,6 +639,12 @@ def test_scorpion_serve_answers_warns_off_loopback_and_stops_on_sigterm(tmp_path
 # the help pool: full, waiting too long, moved past
 
 
+# what a stand-in for helpers.fair answers: a fair hint that judged no move
+NO_FAIR_MOVES = FairHint(
+    rules="clear", samples=1, unseen=0, wins=0, unknown=0, moves=(), solves=0, nodes=0, seconds=0.0, seed=0
+)
+
+
 @pytest.fixture
 def blocked_fair(monkeypatch):
     """helpers.fair replaced by a call that waits for ``release`` (and counts its calls)."""
@@ -647,7 +654,7 @@ def blocked_fair(monkeypatch):
         gate["calls"] += 1
         gate["started"].set()
         assert gate["release"].wait(10)
-        return {"moves": [], "best": None}
+        return NO_FAIR_MOVES
 
     monkeypatch.setattr(serve_helpers, "fair", fair)
     return gate
@@ -764,7 +771,7 @@ def test_the_fair_hint_is_given_the_players_view_only(client, monkeypatch):
 
     def fair(view, rules, samples, seed, limits, still_current=None):
         seen.append(view)
-        return {"moves": [], "best": None}
+        return NO_FAIR_MOVES
 
     monkeypatch.setattr(serve_helpers, "fair", fair)
     line = solver_line(5)

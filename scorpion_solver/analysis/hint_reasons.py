@@ -18,7 +18,7 @@ except columns 1-3, where the tail lands.
 from __future__ import annotations
 
 from ..game.cards import SUITS, is_king, rank_of, suit_of
-from ..game.engine import Move, apply_move, parse_move
+from ..game.engine import Move, apply_move
 from ..game.rules import CLEAR, Rules
 from ..game.view import UNKNOWN, Observation
 
@@ -72,9 +72,3 @@ def hint_reason(view: Observation, move: Move | None, rules: Rules = CLEAR) -> s
     top = len(after.columns[move.dst]) - (len(column) - index)
     length = _run_length(after.columns[move.dst], after.hidden[move.dst], top)
     return f"it joins {card_words(move.card)} to {card_words(move.card + 1)}: a same-suit run of {length} cards"
-
-
-def fair_hint_reason(view: Observation, hint: dict, rules: Rules = CLEAR) -> str:
-    """The reason for a fair hint's top move (``hint["best"]``, the engine's move text, as ``FairHint.as_dict``)."""
-    best = hint.get("best")
-    return hint_reason(view, parse_move(best.split()[0]) if best else None, rules)

@@ -28,13 +28,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from ..analysis.game_record import analyze
-from ..analysis.hints import hint
+from ..analysis.game_record import GameAnalysis, analyze
+from ..analysis.hints import HintReport, hint
 from ..game.engine import Move
 from ..game.position import Position
 from ..game.rules import Rules
 from ..game.view import Observation
-from ..play.fair import HintAbandoned, fair_hint
+from ..play.fair import FairHint, HintAbandoned, fair_hint
 from ..solver.result import Limits
 
 FAIR_NODES = 100_000  # per sampled layout and move, as `scorpion hint --fair`: K x (moves + 1) solves, most decided in a few nodes
@@ -113,14 +113,14 @@ class HelpPool:
 # -- the kinds of help: plain functions the pool runs ------------------------------
 
 
-def fair(view: Observation, rules: Rules, samples: int, seed: int, limits: Limits, still_current=None) -> dict:
-    """``scorpion hint --fair --json`` of the player's view: it never sees a hidden card.
+def fair(view: Observation, rules: Rules, samples: int, seed: int, limits: Limits, still_current=None) -> FairHint:
+    """``scorpion hint --fair`` of the player's view (engine columns): it never sees a hidden card.
 
     ``still_current`` is asked between sampled layouts: once the player has
     moved on, the hint stops (:class:`Stale`) and frees its worker.
     """
     try:
-        return fair_hint(view, rules, samples=samples, seed=seed, limits=limits, keep_going=still_current).as_dict()
+        return fair_hint(view, rules, samples=samples, seed=seed, limits=limits, keep_going=still_current)
     except HintAbandoned:
         raise Stale("the game moved on while this hint was computed") from None
 
@@ -137,9 +137,9 @@ def winnable(position: Position, rules: Rules, limits: Limits) -> dict:
     return {"status": status, "reason": reason}
 
 
-def peek(position: Position, rules: Rules, limits: Limits) -> dict:
-    """``scorpion hint --json``: every move's verdict, from the true position."""
-    return hint(position, rules, limits).as_dict()
+def peek(position: Position, rules: Rules, limits: Limits) -> HintReport:
+    """``scorpion hint``: every move's verdict, from the true position (engine columns)."""
+    return hint(position, rules, limits)
 
 
 def line(position: Position, rules: Rules, limits: Limits) -> tuple[str, list[Move]]:
@@ -150,6 +150,6 @@ def line(position: Position, rules: Rules, limits: Limits) -> tuple[str, list[Mo
     return result.status, list(result.line)
 
 
-def analysis(start: Position, moves: list[Move], rules: Rules, limits: Limits) -> dict:
-    """``scorpion analyze --json`` of the line played so far."""
-    return analyze(start, moves, rules, limits).as_dict()
+def analysis(start: Position, moves: list[Move], rules: Rules, limits: Limits) -> GameAnalysis:
+    """``scorpion analyze`` of the line played so far (engine columns)."""
+    return analyze(start, moves, rules, limits)

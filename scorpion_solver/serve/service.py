@@ -13,7 +13,7 @@ The structure of ``serve/``, each module importing only the ones below it::
                   goto, restart, peek, hints, analysis, export, statistics
     statistics    the statistics from the database's rows
     config        the settings (the pool's budget, the names, the random source)
-    helpers       the solver's help in a bounded pool, off the event loop
+    helpers       the solver's help in a bounded pool, off the event loop; answers values (engine columns)
     table         one game in memory: the true position, the player's view, the column mapping
     lesson_store  the lessons' table, through store's public transactions
     store         the database (games, moves, results, events, seen deals)
@@ -39,12 +39,12 @@ import json
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..analysis.hint_reasons import fair_hint_reason
+from ..analysis.hint_reasons import hint_reason
 from ..batch.deal_grades import GRADES, grade_deals
-from ..game.engine import apply_move, move_text, parse_moves
+from ..game.engine import Move, apply_move, move_text
 from ..game.rules import MODES
 from ..game.view import Observation
 from . import helpers
@@ -52,7 +52,7 @@ from .config import Config
 from .errors import BadRequest, Busy, Conflict, NeedsPeek, NotFound
 from .statistics import statistics
 from .store import GameRow, StaleVersion, Store, UnknownGame, looks_like_token
-from .table import IDENTITY, PLAYING, Table, check_deal, check_mode, import_line, shown_text, status_of
+from .table import IDENTITY, PLAYING, Table, check_deal, check_mode, import_line, shown_move, status_of
 
 MAX_SAMPLES = 100  # as many as `scorpion hint --fair` takes by default; bounds a hint's work
 DEFAULT_SAMPLES = 30
@@ -418,9 +418,7 @@ class GameService:
             raise self._stale(ref)  # the player moved while the solver worked: the answer is for nobody
         # counted once answered: a refused or dropped request gave the player nothing
         self.store.add_event(self._stored(row), kind, table.ply, {"samples": samples} if kind == "fair" else None)
-        if kind == "fair":
-            result["reason"] = fair_hint_reason(call[1], result, rules)  # the top move's, from the view (call[1])
-        return {"hint": _shown_hint(kind, result, perm), "kind": kind, "version": row.version}
+        return {"hint": _hint_answer(kind, result, perm, call[1], rules), "kind": kind, "version": row.version}
 
     async def analysis(self, ref, version=MISSING) -> dict:
         """``scorpion analyze`` of the line played: open once the game is over, peeking help before."""
@@ -438,13 +436,15 @@ class GameService:
         result = await self._help((helpers.analysis, start, moves, rules, self.config.budget.peek()), None, ref)
         # it shows hidden cards: the deal is seen from now on (store.SHOWS_HIDDEN)
         self.store.add_event(self._stored(row), "analysis" if finished else "analysis_unfinished", table.ply)
-        index = result["fatal_index"]
-        if index:
-            before = played[index - 2].perm if index > 1 else IDENTITY
-            result["fatal_move"] = move_text(played[index - 1].shown)
-            result["alternative"] = _shown_moves(result["alternative"] or "", before) or None
-            result["alternative_solution"] = _shown_moves(result["alternative_solution"], before)
-        return {"analysis": result, "version": row.version}
+        # in the columns the player saw: the moves as played, the alternative from the position before the fatal one
+        index = result.fatal_index
+        before = played[index - 2].perm if index and index > 1 else IDENTITY
+        result = replace(
+            result,
+            moves=tuple(p.shown for p in played),
+            alternative_solution=_shown_moves(result.alternative_solution, before),
+        )
+        return {"analysis": result.as_dict(), "version": row.version}
 
     async def _help(self, call: tuple, current, ref):
         """Run a solver call in the pool; the refusals it may end in as domain errors."""
@@ -460,25 +460,23 @@ class GameService:
             raise self._stale(ref) from None
 
 
-def _shown_moves(text: str, perm) -> str:
-    """Moves the solver wrote (engine columns, from the position the mapping ``perm`` belongs to) as shown."""
-    return " ".join(shown_text(m, perm) for m in parse_moves(text)) if text else text
+def _shown_moves(moves, perm) -> tuple[Move, ...]:
+    """Moves of the solver (engine columns, from the position the mapping ``perm`` belongs to) as shown."""
+    return tuple(shown_move(m, perm) for m in moves)
 
 
-def _shown_hint(kind: str, result, perm) -> dict:
-    """A hint's answer in the columns the player sees."""
+def _hint_answer(kind: str, result, perm, view: Observation, rules) -> dict:
+    """A hint's answer (the helper's value, engine columns) in the columns the player sees, as JSON."""
     if kind == "fair":
-        for m in result["moves"]:
-            m["move"] = _shown_moves(m["move"], perm)
-        result["best"] = _shown_moves(result["best"], perm) if result["best"] else None
-        return result
+        reason = hint_reason(view, result.best.move if result.best else None, rules)  # the top move's, on the view
+        moves = tuple(replace(m, move=shown_move(m.move, perm)) for m in result.moves)
+        return replace(result, moves=moves).as_dict() | {"reason": reason}
+    if kind == "peek":
+        moves = tuple(
+            replace(m, move=shown_move(m.move, perm), solution=_shown_moves(m.solution, perm)) for m in result.moves
+        )
+        return replace(result, moves=moves).as_dict()
     if kind == "winnable":
         return result
-    if kind == "peek":
-        for m in result["moves"]:
-            m["move"] = _shown_moves(m["move"], perm)
-            m["solution"] = _shown_moves(m["solution"], perm)
-        result["best"] = _shown_moves(result["best"], perm) if result["best"] else None
-        return result
     status, moves = result
-    return {"status": status, "line": [shown_text(m, perm) for m in moves]}
+    return {"status": status, "line": [move_text(m) for m in _shown_moves(moves, perm)]}

@@ -93,7 +93,7 @@ def status_of(position: Position, rules: Rules) -> str:
     return LOST if not legal_moves(position, rules) else PLAYING
 
 
-def _shown(move: Move, perm: tuple[int, ...]) -> Move:
+def shown_move(move: Move, perm: tuple[int, ...]) -> Move:
     """The engine's move written in the shown columns."""
     if move.is_tail:
         return move
@@ -102,12 +102,7 @@ def _shown(move: Move, perm: tuple[int, ...]) -> Move:
 
 
 def shown_text(move: Move, perm: tuple[int, ...]) -> str:
-    return move_text(_shown(move, perm))
-
-
-def shown_line(moves, perm: tuple[int, ...]) -> list[str]:
-    """A line of engine moves from here (a solver's win) in shown columns: canonical moves keep the mapping."""
-    return [shown_text(m, perm) for m in moves]
+    return move_text(shown_move(move, perm))
 
 
 @dataclass
