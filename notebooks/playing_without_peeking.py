@@ -28,8 +28,8 @@
 # The data: the play folders under `SCORPION_PLAY` (default `results/`) and the exact results
 # `SCORPION_RESULTS` (default `results/deals-1-1000000`). This notebook compares the players on
 # the deals from 1 and seed 0, as they were first measured; the folders of the evaluation protocol's
-# other seeds and of its held-out range (docs/play.md) are read by `scorpion stats DIR ... --against`
-# and tabled in results/README.md. Rerun with
+# other seeds and of its held-out range (docs/play.md) are read by `scorpion stats DIR ... --against`,
+# tabled in results/README.md and in the last section here. Rerun with
 # `python notebooks/run.py playing_without_peeking`. One cell (the
 # fatal moves) runs the solver, on a handful of games, with a small budget.
 
@@ -436,3 +436,78 @@ if not study_rows.empty:
         mean_loss=("loss", "mean")).assign(loss_per_game=lambda d: d["loss_sum"] / d["games"])
         .drop(columns="loss_sum").round(4))
 
+
+# %% [markdown]
+# ## The evaluation protocol: three seeds on two ranges
+#
+# One seed on the deals a player was tuned on measures the seed and the tuning as much as the
+# player (docs/play.md, "The evaluation protocol"). So each player is also played on the
+# *development* range (deals 1-2,000) and the *held-out* range (deals 100,001-103,000, which no
+# tuning looks at) with 3 seeds, one folder a seed. A deal's outcome is its wins / seeds; the
+# share is their mean over the winnable deals, with Wilson's interval on the effective number of
+# deals (`batch.protocol.summarize_group`, what `scorpion stats DIR DIR DIR` prints). Players
+# with at least 3 seeds on a range are shown; two of them are paired by deal with the exact
+# sign-flip permutation test (`batch.protocol.compare_groups`, `--against`).
+
+# %%
+from scorpion_solver.batch.protocol import MIN_SEEDS, compare_groups, group_against, range_name, summarize_group
+
+
+def player_name(settings):
+    return (settings["policy"] + (f" K={settings['samples']}" if settings["policy"] == "hop" else "")
+            + (" rejudge-tail" if settings.get("rejudge_tail") else ""))
+
+
+protocol_folders = [p for p in sorted(PLAY_ROOT.glob("play-*"))
+                    if is_play_folder(read_metadata(p)) and range_name(read_metadata(p))]
+seed_groups = [g for g in group_against(protocol_folders) if len(g.seeds) >= MIN_SEEDS] if protocol_folders else []
+protocol_rows = []
+for g in seed_groups:
+    summary = summarize_group(g)
+    for mode, e in summary["modes"].items():
+        protocol_rows.append({
+            "player": player_name(g.settings), "range": summary["range"], "mode": mode, "winnable deals": e["deals"],
+            "share": e["averaged_share"], "low": e["averaged_interval"][0], "high": e["averaged_interval"][1],
+            "won by each seed": ", ".join(map(str, e["seed_won"])), "seeds split on": e["seeds_split"],
+            "CPU s mean": round(e["cpu_mean"], 2), "p95": round(e["cpu_p95"], 2), "max": round(e["cpu_max"], 2)})
+protocol = pd.DataFrame(protocol_rows)
+if protocol.empty:
+    print(f"no player has {MIN_SEEDS} seeds on a protocol range under {PLAY_ROOT}")
+else:
+    fig, axes = plt.subplots(1, 2, figsize=(12, 3.8), sharey=True)
+    targets = {"clear": 0.70, "classic": 0.80}  # issue 38's floor for the best player's held-out share
+    colours = {"development": "tab:blue", "held-out": "tab:orange"}
+    for ax, mode in zip(axes, ("clear", "classic")):
+        t = protocol[protocol["mode"] == mode]
+        players = list(dict.fromkeys(protocol["player"]))
+        for range_, offset in (("development", -0.15), ("held-out", 0.15)):
+            r = t[t["range"] == range_]
+            y = [players.index(name) + offset for name in r["player"]]
+            ax.errorbar(r["share"], y, xerr=[r["share"] - r["low"], r["high"] - r["share"]], fmt="o", capsize=3,
+                        color=colours[range_], label=f"{range_} range")
+        ax.set_yticks(range(len(players)), players)
+        ax.set_ylim(-0.6, len(players) - 0.4)
+        ax.axvline(targets[mode], color="grey", linestyle=":", label="issue 38's floor")
+        ax.set(xlabel="seed-averaged share of the winnable deals won (95% CI)", title=mode)
+    axes[1].legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
+    fig.tight_layout()
+    plt.show()
+    display(protocol.assign(share=protocol["share"].map(pct), low=protocol["low"].map(pct),
+                            high=protocol["high"].map(pct)))
+
+# %% [markdown]
+# Paired by deal, every two players on the same range (the first named is A):
+
+# %%
+paired_protocol = []
+for i, a in enumerate(seed_groups):
+    for b in seed_groups[i + 1:]:
+        if range_name(a.meta) != range_name(b.meta):
+            continue
+        for mode, p in compare_groups(a, b).items():
+            paired_protocol.append({"range": range_name(a.meta), "mode": mode, "A": player_name(a.settings),
+                                    "B": player_name(b.settings), "deals": p["deals"],
+                                    "A share": pct(p["first_share"]), "B share": pct(p["second_share"]),
+                                    "A better": p["first_better"], "B better": p["second_better"],
+                                    "p": round(p["p_value"], 4)})
+pd.DataFrame(paired_protocol) if paired_protocol else print("fewer than two players with 3 seeds on one range")
