@@ -237,10 +237,11 @@ def moves_into(pos: Position, dst: int, rules: Rules = CLEAR) -> list[Move]:
     if not _space_open(pos, dst):
         return []
     moves = []
+    any_card = rules.space == SPACE_ANY  # _may_enter_space, its rule part asked once
     for src, cards in enumerate(pos.columns):
-        for index in range(_space_floor(pos, src, dst), len(cards)):
-            if _may_enter_space(cards[index], rules):
-                moves.append(Move(cards[index], src, dst))
+        for card in cards[_space_floor(pos, src, dst) :]:
+            if any_card or is_king(card):
+                moves.append(Move(card, src, dst))
     return moves
 
 
@@ -274,14 +275,20 @@ def _legal_index(pos: Position, move: Move, rules: Rules) -> int | None:
         index = pos.columns[src].index(card)
     except ValueError:  # not in that column
         return None
-    if not _movable(pos, src, index) or (not pos.tail and is_won(pos, rules)):  # a won position has tail dealt
+    if not _movable(pos, src, index):
         return None
     target = pos.columns[dst]
     if target:  # same suit, one rank up (a King builds on nothing)
-        return index if target[-1] == card + 1 and not is_ace(target[-1]) else None
-    if _space_open(pos, dst) and index >= _space_floor(pos, src, dst) and _may_enter_space(card, rules):
-        return index
-    return None
+        if target[-1] != card + 1 or is_ace(target[-1]):
+            return None
+    elif not (_space_open(pos, dst) and index >= _space_floor(pos, src, dst) and _may_enter_space(card, rules)):
+        return None
+    # A won position has no legal move. Asked last (the other tests are cheaper), and only when the tail is
+    # dealt (a won position's is) and runs are not swept (a won position with swept runs has no card left,
+    # and this move's card is on the table).
+    if not pos.tail and not rules.sweeps and is_won(pos, rules):
+        return None
+    return index
 
 
 def is_lost(pos: Position, rules: Rules = CLEAR) -> bool:
@@ -305,9 +312,12 @@ def settle(
     for i in touched:
         while True:
             col = columns[i]
-            if col and hidden[i] >= len(col):
-                hidden[i] = len(col) - 1  # a face-down card left on top turns face up
-            suit = complete_run_on_top(col, hidden[i])  # most columns fail its first test, at no cost
+            n = len(col)
+            if n and hidden[i] >= n:
+                hidden[i] = n - 1  # a face-down card left on top turns face up
+            if n - hidden[i] < RUN_LENGTH or col[-1] % RUN_LENGTH:
+                break  # complete_run_on_top's first test, inline: fewer than 13 face-up cards, or no Ace on top
+            suit = complete_run_on_top(col, hidden[i])
             if suit is None:
                 break
             if rules.sweeps:
@@ -326,20 +336,23 @@ class _Board:
     list of tuples, ``hidden`` a list, ``frozen`` a set.
     """
 
-    __slots__ = ("columns", "hidden", "tail", "frozen")
+    __slots__ = ("columns", "hidden", "tail", "frozen", "_frozen")
 
     def __init__(self, pos: Position) -> None:
         self.columns = list(pos.columns)
         self.hidden = list(pos.hidden)
         self.tail = pos.tail
         self.frozen = set(pos.frozen)
+        # the start's frozen suits, kept when no run froze (runs only ever freeze, never thaw)
+        self._frozen = pos.frozen if isinstance(pos.frozen, frozenset) else frozenset(pos.frozen)
 
     @property
     def tail_dealt(self) -> bool:
         return not self.tail
 
     def position(self) -> Position:
-        return Position(tuple(self.columns), tuple(self.hidden), self.tail, frozenset(self.frozen))
+        frozen = self._frozen if len(self.frozen) == len(self._frozen) else frozenset(self.frozen)
+        return Position(tuple(self.columns), tuple(self.hidden), self.tail, frozen)
 
     def make(self, move: Move, rules: Rules) -> None:
         """Carry out a legal move: the touched columns rebuilt as tuples (the others stay), then settled."""
