@@ -72,12 +72,13 @@ def _spelled(move: Move) -> str:
     return f"{card_text(move.card)}:{move.src + 1}>{move.dst + 1}"
 
 
+# Every tableau move, made once, at index (card * 7 + src) * 7 + dst: a line decoded from the solver's
+# search looks its moves up here (making a Move costs ten times the look-up, and a sampled layout's
+# solve decodes a line of about fifty moves).
+MOVE_TABLE = tuple(Move(c, s, d) for c in range(NUM_CARDS) for s in range(NUM_COLUMNS) for d in range(NUM_COLUMNS))
+
 # Every move's text, spelled once: a batch writes about 50 000 moves a second into its rows.
-_MOVE_TEXTS = {
-    move: _spelled(move)
-    for move in [TAIL]
-    + [Move(c, s, d) for c in range(NUM_CARDS) for s in range(NUM_COLUMNS) for d in range(NUM_COLUMNS)]
-}
+_MOVE_TEXTS = {move: _spelled(move) for move in (TAIL, *MOVE_TABLE)}
 
 
 def parse_move(token: str) -> Move:
@@ -237,11 +238,12 @@ def moves_into(pos: Position, dst: int, rules: Rules = CLEAR) -> list[Move]:
     if not _space_open(pos, dst):
         return []
     moves = []
-    any_card = rules.space == SPACE_ANY  # _may_enter_space, its rule part asked once
+    any_card = rules.space == SPACE_ANY  # _may_enter_space, asked once for the column (its rule) ...
     for src, cards in enumerate(pos.columns):
-        for card in cards[_space_floor(pos, src, dst) :]:
-            if any_card or is_king(card):
-                moves.append(Move(card, src, dst))
+        leads = cards[_space_floor(pos, src, dst) :]
+        if not any_card:  # ... and here for each card: Kings only (is_king)
+            leads = [card for card in leads if card % RUN_LENGTH == RUN_LENGTH - 1]
+        moves += [Move(card, src, dst) for card in leads]
     return moves
 
 
@@ -271,13 +273,14 @@ def _legal_index(pos: Position, move: Move, rules: Rules) -> int | None:
         return -1 if move == TAIL and _may_deal_tail(pos, rules) and not is_won(pos, rules) else None
     if not (0 <= src < NUM_COLUMNS and 0 <= dst < NUM_COLUMNS) or src == dst:
         return None
+    columns = pos.columns
     try:
-        index = pos.columns[src].index(card)
+        index = columns[src].index(card)
     except ValueError:  # not in that column
         return None
-    if not _movable(pos, src, index):
+    if index < pos.hidden[src] or (pos.frozen and index < frozen_floor(pos, src)):  # not _movable, inline
         return None
-    target = pos.columns[dst]
+    target = columns[dst]
     if target:  # same suit, one rank up (a King builds on nothing)
         if target[-1] != card + 1 or is_ace(target[-1]):
             return None
@@ -424,11 +427,12 @@ def replay(pos: Position, moves: Iterable[Move], rules: Rules = CLEAR) -> Positi
     :class:`_Board`, as :func:`play` would check and make it.
     """
     board = _Board(pos)
+    make_at = board.make_at
     for number, move in enumerate(moves, start=1):
         index = _legal_index(board, move, rules)
         if index is None:
             raise MoveError(f"move {number}: {_illegal(board, move, rules)}")
-        board.make_at(move, index, rules)
+        make_at(move, index, rules)
     return board.position()
 
 
