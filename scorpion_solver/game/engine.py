@@ -157,7 +157,11 @@ def is_won(pos: Position, rules: Rules = CLEAR) -> bool:
 
 def interchangeable_columns(pos: Position) -> tuple[int, ...]:
     """Columns the tail cannot reach: 4-7 before the tail deal, all seven after."""
-    return tuple(range(NUM_COLUMNS)) if pos.tail_dealt else (3, 4, 5, 6)
+    return _ALL_COLUMNS if pos.tail_dealt else _UNREACHED_COLUMNS
+
+
+_ALL_COLUMNS = tuple(range(NUM_COLUMNS))
+_UNREACHED_COLUMNS = (3, 4, 5, 6)
 
 
 def canonical_key(pos: Position) -> tuple:
@@ -195,16 +199,26 @@ def _tableau_moves(pos: Position, rules: Rules) -> list[Move]:
 def _space_open(pos: Position, dst: int) -> bool:
     """Whether moves into the empty column ``dst`` are listed: of interchangeable empty columns, only the leftmost."""
     interchangeable = interchangeable_columns(pos)
-    return dst not in interchangeable or all(pos.columns[i] for i in interchangeable if i < dst)
+    if dst not in interchangeable:
+        return True
+    columns = pos.columns
+    for i in interchangeable:  # in increasing order
+        if i >= dst:
+            return True
+        if not columns[i]:
+            return False  # an empty interchangeable column left of dst takes these moves
+    return True
 
 
 def _space_floor(pos: Position, src: int, dst: int) -> int:
     """The lowest index in column ``src`` whose card may lead its group into the empty column ``dst``:
     movable (face up, not in or under a frozen run), and not the bottom card where relocating the whole
     column changes nothing."""
-    floor = max(pos.hidden[src], frozen_floor(pos, src) if pos.frozen else 0)
-    if pos.tail_dealt or (src >= 3 and dst >= 3):
-        floor = max(floor, 1)
+    floor = pos.hidden[src]
+    if pos.frozen:
+        floor = max(floor, frozen_floor(pos, src))
+    if not floor and (pos.tail_dealt or (src >= 3 and dst >= 3)):
+        floor = 1
     return floor
 
 
@@ -231,9 +245,11 @@ def moves_into(pos: Position, dst: int, rules: Rules = CLEAR) -> list[Move]:
         if is_ace(target):
             return []  # nothing builds on an Ace
         lead = target - 1
-        where = _location(pos, lead)
-        if where is not None and where[0] != dst and _movable(pos, *where):
-            return [Move(lead, where[0], dst)]
+        for src, cards in enumerate(pos.columns):  # where the lead lies (_location, inline)
+            if lead in cards:
+                if src != dst and _movable(pos, src, cards.index(lead)):
+                    return [Move(lead, src, dst)]
+                break
         return []
     if not _space_open(pos, dst):
         return []
