@@ -31,6 +31,7 @@ slot order) draws exactly from the player's posterior.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -83,12 +84,17 @@ class Observation:
 
     def hidden_slots(self) -> list[tuple[int, int]]:
         """The unknown slots in a fixed order: (column, index) bottom first column by column, then (-1, t) tail."""
-        slots = [(i, j) for i, col in enumerate(self.columns) for j, c in enumerate(col) if c == UNKNOWN]
-        return slots + [(-1, t) for t, c in enumerate(self.tail) if c == UNKNOWN]
+        return list(self._slots)
 
-    @property
+    @cached_property
+    def _slots(self) -> tuple[tuple[int, int], ...]:
+        """:meth:`hidden_slots`, found once (a view never changes; a sampled layout's fill asks for them)."""
+        slots = [(i, j) for i, col in enumerate(self.columns) for j, c in enumerate(col) if c == UNKNOWN]
+        return tuple(slots + [(-1, t) for t, c in enumerate(self.tail) if c == UNKNOWN])
+
+    @cached_property
     def unseen(self) -> tuple[int, ...]:
-        """The cards the player has not seen, sorted (one for each unknown slot)."""
+        """The cards the player has not seen, sorted (one for each unknown slot; found once)."""
         gone = {c for s in self.swept for c in run_of_suit(s)}
         known = self.known_cards()
         return tuple(c for c in range(NUM_CARDS) if c not in known and c not in gone)
@@ -100,14 +106,20 @@ class Observation:
 
     def filled(self, cards) -> Position:
         """The position with ``cards`` placed into :meth:`hidden_slots`, in that order."""
-        columns = [list(col) for col in self.columns]
+        columns = list(self.columns)  # only the columns with an unknown slot are rebuilt
+        filled: dict[int, list[int]] = {}
         tail = list(self.tail)
-        for (i, j), card in zip(self.hidden_slots(), cards, strict=True):
+        for (i, j), card in zip(self._slots, cards, strict=True):
             if i < 0:
                 tail[j] = int(card)
             else:
-                columns[i][j] = int(card)
-        return Position(tuple(tuple(c) for c in columns), self.hidden, tuple(tail), self.frozen)
+                column = filled.get(i)
+                if column is None:
+                    column = filled[i] = list(columns[i])
+                column[j] = int(card)
+        for i, column in filled.items():
+            columns[i] = tuple(column)
+        return Position(tuple(columns), self.hidden, tuple(tail), self.frozen)
 
     def stand_in(self) -> Position:
         """One position consistent with the view (unseen cards in sorted order).

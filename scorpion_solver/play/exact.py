@@ -478,14 +478,12 @@ def reveal_closure(
     while queue:
         position, path = queue.popleft()
         for move in legal_moves(position, rules):
+            if move.is_tail and tail_unknown:  # it reveals: the position after it is not needed
+                pairs.append(RevealingPair(view, move, path, position))
+                continue
             after = apply_move(position, move, rules)
-            if (move.is_tail and tail_unknown) or (
-                after.hidden != position.hidden  # most moves turn nothing up: skip the slot test
-                and any(
-                    (i, j) in unknown
-                    for i in range(len(after.hidden))
-                    for j in range(after.hidden[i], position.hidden[i])
-                )
+            if after.hidden != position.hidden and any(  # most moves turn nothing up: skip the slot test
+                (i, j) in unknown for i in range(len(after.hidden)) for j in range(after.hidden[i], position.hidden[i])
             ):
                 pairs.append(RevealingPair(view, move, path, position))
                 continue
