@@ -152,17 +152,36 @@ class Observation:
                 return position, True
         return position, False
 
-    def masked(self, position: Position) -> "Observation":
-        """The view of ``position`` keeping this view's unknown slots unknown (same slots, same cards)."""
-        unknown = set(self.hidden_slots())
+    def masked(self, position: Position, swept: frozenset[int] | None = None) -> "Observation":
+        """The view of ``position`` keeping this view's unknown slots unknown (same slots, same cards).
+
+        ``swept``: the position's swept suits when the caller knows them (else found from its cards).
+        """
         # slots keep their identity across a move that reveals nothing: the face-down
-        # parts of the columns and the tail are untouched
-        columns = tuple(
-            tuple(UNKNOWN if (i, j) in unknown else c for j, c in enumerate(col))
-            for i, col in enumerate(position.columns)
-        )
-        tail = tuple(UNKNOWN if (-1, t) in unknown else c for t, c in enumerate(position.tail))
-        return Observation(columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen)
+        # parts of the columns and the tail are untouched; a column or tail without an
+        # unknown slot is the position's own
+        columns = list(position.columns)
+        tail = position.tail
+        for i, unknown in self._unknown_by_column.items():
+            cards = list(tail if i < 0 else columns[i])
+            for j in unknown:
+                if j < len(cards):
+                    cards[j] = UNKNOWN
+            if i < 0:
+                tail = tuple(cards)
+            else:
+                columns[i] = tuple(cards)
+        if swept is None:
+            swept = frozenset(position.swept_suits())
+        return Observation(tuple(columns), position.hidden, tail, swept, position.frozen)
+
+    @cached_property
+    def _unknown_by_column(self) -> dict[int, frozenset[int]]:
+        """The unknown slots' indexes by column (-1: the tail), for :meth:`masked`."""
+        by_column: dict[int, set[int]] = {}
+        for i, j in self._slots:
+            by_column.setdefault(i, set()).add(j)
+        return {i: frozenset(js) for i, js in by_column.items()}
 
     def blind(self) -> "Observation":
         """The view of a player at the table: every face-down and tail slot unknown, whatever this view knew.
