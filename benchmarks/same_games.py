@@ -61,7 +61,7 @@ def serve() -> None:
         rules = get_rules(mode)
         play_game(deal(5, rules), rules, make_policy("commit", rules, samples=5, exact_endgame=5))
     package = Path(scorpion_solver.__file__).resolve().parent
-    print(json.dumps({"code": f"{package.parent.name} at {_commit(package.parent)}"}), file=reply, flush=True)
+    print(json.dumps({"code": _commit(package.parent)}), file=reply, flush=True)  # no machine path
     for line in sys.stdin:
         game = json.loads(line)
         rules = get_rules(game["mode"])
