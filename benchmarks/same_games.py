@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -43,7 +42,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from common import machine_record, winnable_deals, write_report  # noqa: E402
+from common import Worker, machine_record, winnable_deals, write_report  # noqa: E402
 
 COMPARED = ("outcome", "reason", "moves", "decisions", "solves", "nodes", "proof_solves", "commitments", "deep")
 
@@ -80,26 +79,13 @@ def _commit(folder: Path) -> str:
     return run.stdout.strip() or "an unknown commit"
 
 
-class Side:
+class Side(Worker):
     """One code base playing in its own process (``PYTHONPATH`` points at its checkout)."""
 
     def __init__(self, label: str, root: Path) -> None:
         self.label = label
-        env = dict(os.environ, PYTHONPATH=str(root))
-        command = [sys.executable, str(Path(__file__).resolve()), "--serve"]
-        self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=root
-        )
-        self.code = json.loads(self.process.stdout.readline())["code"]
-
-    def play(self, game: dict) -> dict:
-        self.process.stdin.write(json.dumps(game) + "\n")
-        self.process.stdin.flush()
-        return json.loads(self.process.stdout.readline())
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        self.process.wait(timeout=60)
+        super().__init__(str(Path(__file__).resolve()), root, [])
+        self.code = self.hello["code"]
 
 
 def summary(rows: list[dict]) -> dict:
@@ -181,7 +167,7 @@ def main() -> None:
             for number in deals:
                 game = {"policy": policy, "mode": mode, "deal": number, **settings}
                 order = sides if len(rows) % 2 == 0 else sides[::-1]
-                answers = {side.label: side.play(game) for side in order}
+                answers = {side.label: side.ask(game) for side in order}
                 this, base = answers["this"], answers["baseline"]
                 differ = [k for k in COMPARED if this["record"].get(k) != base["record"].get(k)]
                 if differ:
