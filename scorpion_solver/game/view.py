@@ -107,17 +107,17 @@ class Observation:
     def filled(self, cards) -> Position:
         """The position with ``cards`` placed into :meth:`hidden_slots`, in that order."""
         columns = list(self.columns)  # only the columns with an unknown slot are rebuilt
-        filled: dict[int, list[int]] = {}
+        rebuilt: dict[int, list[int]] = {}
         tail = list(self.tail)
         for (i, j), card in zip(self._slots, cards, strict=True):
             if i < 0:
                 tail[j] = int(card)
             else:
-                column = filled.get(i)
+                column = rebuilt.get(i)
                 if column is None:
-                    column = filled[i] = list(columns[i])
+                    column = rebuilt[i] = list(columns[i])
                 column[j] = int(card)
-        for i, column in filled.items():
+        for i, column in rebuilt.items():
             columns[i] = tuple(column)
         return Position(tuple(columns), self.hidden, tuple(tail), self.frozen)
 
