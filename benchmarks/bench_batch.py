@@ -79,7 +79,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import machine_record, validate_known_verdicts, write_report  # noqa: E402
+from common import Worker, machine_record, validate_known_verdicts, write_report  # noqa: E402
 
 from scorpion_solver.batch import backends  # noqa: E402
 from scorpion_solver.batch.folder import write_chunk  # noqa: E402
@@ -627,40 +627,17 @@ def serve(limits: Limits, with_c_twin: bool) -> None:
             print(json.dumps(answer), file=reply, flush=True)
 
 
-class Side:
+class Side(Worker):
     """One code base measured in its own process (``PYTHONPATH`` points at its checkout)."""
 
     def __init__(self, label: str, root: Path, nodes: int, with_c_twin: bool) -> None:
-        import json
-        import os
-        import subprocess
-
         self.label = label
-        env = dict(os.environ, PYTHONPATH=str(root))
-        command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--nodes", str(nodes)]
-        self.process = subprocess.Popen(
-            command + ([] if with_c_twin else ["--no-c-twin"]),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=str(root),
-        )
-        hello = json.loads(self.process.stdout.readline())
+        args = ["--nodes", str(nodes)] + ([] if with_c_twin else ["--no-c-twin"])
+        super().__init__(str(Path(__file__).resolve()), root, args)
+        hello = self.hello
         self.code, self.timed, self.bias = hello["code"], hello["timed"], hello["bias"]
         self.results: dict[str, dict] = {}
         self.splits: list[dict] = []
-
-    def ask(self, request: dict) -> dict:
-        import json
-
-        self.process.stdin.write(json.dumps(request) + "\n")
-        self.process.stdin.flush()
-        return json.loads(self.process.stdout.readline())
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        self.process.wait(timeout=60)
 
     def record(self) -> dict:
         return {

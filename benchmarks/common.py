@@ -149,3 +149,31 @@ def winnable_deals(mode: str, count: int) -> list[int]:
 
     rows = pq.read_table(RESULTS / "chunk-00000001-00001000.parquet", columns=["deal", "mode", "status"]).to_pylist()
     return [r["deal"] for r in rows if r["mode"] == mode and r["status"] == "won"][:count]
+
+
+class Worker:
+    """A benchmark's side in a process of its own: ``SCRIPT --serve ARGS`` with ``PYTHONPATH`` set to
+    the checkout ``root`` (run from there), one JSON request a line on its stdin, one JSON answer a
+    line on its stdout; its first line (``hello``) says what it runs."""
+
+    def __init__(self, script: str, root: Path, args: list[str]) -> None:
+        import json
+        import subprocess
+
+        env = dict(os.environ, PYTHONPATH=str(root))
+        command = [sys.executable, script, "--serve", *args]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=str(root)
+        )
+        self.hello = json.loads(self.process.stdout.readline())
+
+    def ask(self, request: dict) -> dict:
+        import json
+
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        return json.loads(self.process.stdout.readline())
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=60)

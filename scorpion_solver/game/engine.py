@@ -72,12 +72,13 @@ def _spelled(move: Move) -> str:
     return f"{card_text(move.card)}:{move.src + 1}>{move.dst + 1}"
 
 
+# Every tableau move, made once, at index (card * 7 + src) * 7 + dst: a line decoded from the solver's
+# search looks its moves up here (making a Move costs ten times the look-up, and a sampled layout's
+# solve decodes a line of about fifty moves).
+MOVE_TABLE = tuple(Move(c, s, d) for c in range(NUM_CARDS) for s in range(NUM_COLUMNS) for d in range(NUM_COLUMNS))
+
 # Every move's text, spelled once: a batch writes about 50 000 moves a second into its rows.
-_MOVE_TEXTS = {
-    move: _spelled(move)
-    for move in [TAIL]
-    + [Move(c, s, d) for c in range(NUM_CARDS) for s in range(NUM_COLUMNS) for d in range(NUM_COLUMNS)]
-}
+_MOVE_TEXTS = {move: _spelled(move) for move in (TAIL, *MOVE_TABLE)}
 
 
 def parse_move(token: str) -> Move:
@@ -156,7 +157,11 @@ def is_won(pos: Position, rules: Rules = CLEAR) -> bool:
 
 def interchangeable_columns(pos: Position) -> tuple[int, ...]:
     """Columns the tail cannot reach: 4-7 before the tail deal, all seven after."""
-    return tuple(range(NUM_COLUMNS)) if pos.tail_dealt else (3, 4, 5, 6)
+    return _ALL_COLUMNS if pos.tail_dealt else _UNREACHED_COLUMNS
+
+
+_ALL_COLUMNS = tuple(range(NUM_COLUMNS))
+_UNREACHED_COLUMNS = (3, 4, 5, 6)
 
 
 def canonical_key(pos: Position) -> tuple:
@@ -194,16 +199,26 @@ def _tableau_moves(pos: Position, rules: Rules) -> list[Move]:
 def _space_open(pos: Position, dst: int) -> bool:
     """Whether moves into the empty column ``dst`` are listed: of interchangeable empty columns, only the leftmost."""
     interchangeable = interchangeable_columns(pos)
-    return dst not in interchangeable or all(pos.columns[i] for i in interchangeable if i < dst)
+    if dst not in interchangeable:
+        return True
+    columns = pos.columns
+    for i in interchangeable:  # in increasing order
+        if i >= dst:
+            return True
+        if not columns[i]:
+            return False  # an empty interchangeable column left of dst takes these moves
+    return True
 
 
 def _space_floor(pos: Position, src: int, dst: int) -> int:
     """The lowest index in column ``src`` whose card may lead its group into the empty column ``dst``:
     movable (face up, not in or under a frozen run), and not the bottom card where relocating the whole
     column changes nothing."""
-    floor = max(pos.hidden[src], frozen_floor(pos, src) if pos.frozen else 0)
-    if pos.tail_dealt or (src >= 3 and dst >= 3):
-        floor = max(floor, 1)
+    floor = pos.hidden[src]
+    if pos.frozen:
+        floor = max(floor, frozen_floor(pos, src))
+    if not floor and (pos.tail_dealt or (src >= 3 and dst >= 3)):
+        floor = 1
     return floor
 
 
@@ -230,17 +245,21 @@ def moves_into(pos: Position, dst: int, rules: Rules = CLEAR) -> list[Move]:
         if is_ace(target):
             return []  # nothing builds on an Ace
         lead = target - 1
-        where = _location(pos, lead)
-        if where is not None and where[0] != dst and _movable(pos, *where):
-            return [Move(lead, where[0], dst)]
+        for src, cards in enumerate(pos.columns):  # where the lead lies (_location, inline)
+            if lead in cards:
+                if src != dst and _movable(pos, src, cards.index(lead)):
+                    return [Move(lead, src, dst)]
+                break
         return []
     if not _space_open(pos, dst):
         return []
     moves = []
+    any_card = rules.space == SPACE_ANY  # _may_enter_space, asked once for the column (its rule) ...
     for src, cards in enumerate(pos.columns):
-        for index in range(_space_floor(pos, src, dst), len(cards)):
-            if _may_enter_space(cards[index], rules):
-                moves.append(Move(cards[index], src, dst))
+        leads = cards[_space_floor(pos, src, dst) :]
+        if not any_card:  # ... and here for each card: Kings only (is_king)
+            leads = [card for card in leads if card % RUN_LENGTH == RUN_LENGTH - 1]
+        moves += [Move(card, src, dst) for card in leads]
     return moves
 
 
@@ -270,18 +289,25 @@ def _legal_index(pos: Position, move: Move, rules: Rules) -> int | None:
         return -1 if move == TAIL and _may_deal_tail(pos, rules) and not is_won(pos, rules) else None
     if not (0 <= src < NUM_COLUMNS and 0 <= dst < NUM_COLUMNS) or src == dst:
         return None
+    columns = pos.columns
     try:
-        index = pos.columns[src].index(card)
+        index = columns[src].index(card)
     except ValueError:  # not in that column
         return None
-    if not _movable(pos, src, index) or (not pos.tail and is_won(pos, rules)):  # a won position has tail dealt
+    if index < pos.hidden[src] or (pos.frozen and index < frozen_floor(pos, src)):  # not _movable, inline
         return None
-    target = pos.columns[dst]
+    target = columns[dst]
     if target:  # same suit, one rank up (a King builds on nothing)
-        return index if target[-1] == card + 1 and not is_ace(target[-1]) else None
-    if _space_open(pos, dst) and index >= _space_floor(pos, src, dst) and _may_enter_space(card, rules):
-        return index
-    return None
+        if target[-1] != card + 1 or is_ace(target[-1]):
+            return None
+    elif not (_space_open(pos, dst) and index >= _space_floor(pos, src, dst) and _may_enter_space(card, rules)):
+        return None
+    # A won position has no legal move. Asked last (the other tests are cheaper), and only when the tail is
+    # dealt (a won position's is) and runs are not swept (a won position with swept runs has no card left,
+    # and this move's card is on the table).
+    if not pos.tail and not rules.sweeps and is_won(pos, rules):
+        return None
+    return index
 
 
 def is_lost(pos: Position, rules: Rules = CLEAR) -> bool:
@@ -305,9 +331,12 @@ def settle(
     for i in touched:
         while True:
             col = columns[i]
-            if col and hidden[i] >= len(col):
-                hidden[i] = len(col) - 1  # a face-down card left on top turns face up
-            suit = complete_run_on_top(col, hidden[i])  # most columns fail its first test, at no cost
+            n = len(col)
+            if n and hidden[i] >= n:
+                hidden[i] = n - 1  # a face-down card left on top turns face up
+            if n - hidden[i] < RUN_LENGTH or col[-1] % RUN_LENGTH:
+                break  # complete_run_on_top's first test, inline: fewer than 13 face-up cards, or no Ace on top
+            suit = complete_run_on_top(col, hidden[i])
             if suit is None:
                 break
             if rules.sweeps:
@@ -326,20 +355,23 @@ class _Board:
     list of tuples, ``hidden`` a list, ``frozen`` a set.
     """
 
-    __slots__ = ("columns", "hidden", "tail", "frozen")
+    __slots__ = ("columns", "hidden", "tail", "frozen", "_frozen")
 
     def __init__(self, pos: Position) -> None:
         self.columns = list(pos.columns)
         self.hidden = list(pos.hidden)
         self.tail = pos.tail
         self.frozen = set(pos.frozen)
+        # the start's frozen suits, kept when no run froze (runs only ever freeze, never thaw)
+        self._frozen = pos.frozen if isinstance(pos.frozen, frozenset) else frozenset(pos.frozen)
 
     @property
     def tail_dealt(self) -> bool:
         return not self.tail
 
     def position(self) -> Position:
-        return Position(tuple(self.columns), tuple(self.hidden), self.tail, frozenset(self.frozen))
+        frozen = self._frozen if len(self.frozen) == len(self._frozen) else frozenset(self.frozen)
+        return Position(tuple(self.columns), tuple(self.hidden), self.tail, frozen)
 
     def make(self, move: Move, rules: Rules) -> None:
         """Carry out a legal move: the touched columns rebuilt as tuples (the others stay), then settled."""
@@ -411,11 +443,12 @@ def replay(pos: Position, moves: Iterable[Move], rules: Rules = CLEAR) -> Positi
     :class:`_Board`, as :func:`play` would check and make it.
     """
     board = _Board(pos)
+    make_at = board.make_at
     for number, move in enumerate(moves, start=1):
         index = _legal_index(board, move, rules)
         if index is None:
             raise MoveError(f"move {number}: {_illegal(board, move, rules)}")
-        board.make_at(move, index, rules)
+        make_at(move, index, rules)
     return board.position()
 
 

@@ -34,8 +34,8 @@ class Position:
         return [c for col in self.columns for c in col] + list(self.tail)
 
     def swept_suits(self) -> list[int]:
-        present = set(self.cards_in_play())
-        return [s for s in range(4) if not any(c in present for c in run_of_suit(s))]
+        present = set(self.tail).union(*self.columns)
+        return [s for s in range(4) if present.isdisjoint(run_of_suit(s))]
 
     def top(self, column: int) -> int | None:
         col = self.columns[column]

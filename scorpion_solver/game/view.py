@@ -31,6 +31,7 @@ slot order) draws exactly from the player's posterior.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -83,12 +84,17 @@ class Observation:
 
     def hidden_slots(self) -> list[tuple[int, int]]:
         """The unknown slots in a fixed order: (column, index) bottom first column by column, then (-1, t) tail."""
-        slots = [(i, j) for i, col in enumerate(self.columns) for j, c in enumerate(col) if c == UNKNOWN]
-        return slots + [(-1, t) for t, c in enumerate(self.tail) if c == UNKNOWN]
+        return list(self._slots)
 
-    @property
+    @cached_property
+    def _slots(self) -> tuple[tuple[int, int], ...]:
+        """:meth:`hidden_slots`, found once (a view never changes; a sampled layout's fill asks for them)."""
+        slots = [(i, j) for i, col in enumerate(self.columns) for j, c in enumerate(col) if c == UNKNOWN]
+        return tuple(slots + [(-1, t) for t, c in enumerate(self.tail) if c == UNKNOWN])
+
+    @cached_property
     def unseen(self) -> tuple[int, ...]:
-        """The cards the player has not seen, sorted (one for each unknown slot)."""
+        """The cards the player has not seen, sorted (one for each unknown slot; found once)."""
         gone = {c for s in self.swept for c in run_of_suit(s)}
         known = self.known_cards()
         return tuple(c for c in range(NUM_CARDS) if c not in known and c not in gone)
@@ -100,14 +106,20 @@ class Observation:
 
     def filled(self, cards) -> Position:
         """The position with ``cards`` placed into :meth:`hidden_slots`, in that order."""
-        columns = [list(col) for col in self.columns]
+        columns = list(self.columns)  # only the columns with an unknown slot are rebuilt
+        rebuilt: dict[int, list[int]] = {}
         tail = list(self.tail)
-        for (i, j), card in zip(self.hidden_slots(), cards, strict=True):
+        for (i, j), card in zip(self._slots, cards, strict=True):
             if i < 0:
                 tail[j] = int(card)
             else:
-                columns[i][j] = int(card)
-        return Position(tuple(tuple(c) for c in columns), self.hidden, tuple(tail), self.frozen)
+                column = rebuilt.get(i)
+                if column is None:
+                    column = rebuilt[i] = list(columns[i])
+                column[j] = int(card)
+        for i, column in rebuilt.items():
+            columns[i] = tuple(column)
+        return Position(tuple(columns), self.hidden, tuple(tail), self.frozen)
 
     def stand_in(self) -> Position:
         """One position consistent with the view (unseen cards in sorted order).
@@ -140,17 +152,36 @@ class Observation:
                 return position, True
         return position, False
 
-    def masked(self, position: Position) -> "Observation":
-        """The view of ``position`` keeping this view's unknown slots unknown (same slots, same cards)."""
-        unknown = set(self.hidden_slots())
+    def masked(self, position: Position, swept: frozenset[int] | None = None) -> "Observation":
+        """The view of ``position`` keeping this view's unknown slots unknown (same slots, same cards).
+
+        ``swept``: the position's swept suits when the caller knows them (else found from its cards).
+        """
         # slots keep their identity across a move that reveals nothing: the face-down
-        # parts of the columns and the tail are untouched
-        columns = tuple(
-            tuple(UNKNOWN if (i, j) in unknown else c for j, c in enumerate(col))
-            for i, col in enumerate(position.columns)
-        )
-        tail = tuple(UNKNOWN if (-1, t) in unknown else c for t, c in enumerate(position.tail))
-        return Observation(columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen)
+        # parts of the columns and the tail are untouched; a column or tail without an
+        # unknown slot is the position's own
+        columns = list(position.columns)
+        tail = position.tail
+        for i, unknown in self._unknown_by_column.items():
+            cards = list(tail if i < 0 else columns[i])
+            for j in unknown:
+                if j < len(cards):
+                    cards[j] = UNKNOWN
+            if i < 0:
+                tail = tuple(cards)
+            else:
+                columns[i] = tuple(cards)
+        if swept is None:
+            swept = frozenset(position.swept_suits())
+        return Observation(tuple(columns), position.hidden, tail, swept, position.frozen)
+
+    @cached_property
+    def _unknown_by_column(self) -> dict[int, frozenset[int]]:
+        """The unknown slots' indexes by column (-1: the tail), for :meth:`masked`."""
+        by_column: dict[int, set[int]] = {}
+        for i, j in self._slots:
+            by_column.setdefault(i, set()).add(j)
+        return {i: frozenset(js) for i, js in by_column.items()}
 
     def blind(self) -> "Observation":
         """The view of a player at the table: every face-down and tail slot unknown, whatever this view knew.

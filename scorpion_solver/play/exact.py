@@ -478,14 +478,12 @@ def reveal_closure(
     while queue:
         position, path = queue.popleft()
         for move in legal_moves(position, rules):
+            if move.is_tail and tail_unknown:  # it reveals: the position after it is not needed
+                pairs.append(RevealingPair(view, move, path, position))
+                continue
             after = apply_move(position, move, rules)
-            if (move.is_tail and tail_unknown) or (
-                after.hidden != position.hidden  # most moves turn nothing up: skip the slot test
-                and any(
-                    (i, j) in unknown
-                    for i in range(len(after.hidden))
-                    for j in range(after.hidden[i], position.hidden[i])
-                )
+            if after.hidden != position.hidden and any(  # most moves turn nothing up: skip the slot test
+                (i, j) in unknown for i in range(len(after.hidden)) for j in range(after.hidden[i], position.hidden[i])
             ):
                 pairs.append(RevealingPair(view, move, path, position))
                 continue
@@ -537,15 +535,9 @@ def _revealed_slots(view: Observation, move: Move, position) -> list[tuple[int, 
 
 def _masked(view: Observation, position) -> Observation:
     """``view.masked(position)`` for a move that revealed no unknown slot, with the swept suits found cheaply."""
-    unknown = set(view.hidden_slots())
-    columns = tuple(
-        tuple(UNKNOWN if (i, j) in unknown else c for j, c in enumerate(col)) for i, col in enumerate(position.columns)
-    )
-    tail = tuple(UNKNOWN if (-1, t) in unknown else c for t, c in enumerate(position.tail))
     before = sum(map(len, view.columns)) + len(view.tail)
     after = sum(map(len, position.columns)) + len(position.tail)
-    swept = view.swept if after == before else frozenset(position.swept_suits())  # only a sweep removes cards
-    return Observation(columns, position.hidden, tail, swept, position.frozen)
+    return view.masked(position, view.swept if after == before else None)  # only a sweep removes cards
 
 
 def _with_card(view: Observation, slot: tuple[int, int], card: int) -> Observation:

@@ -18,25 +18,35 @@ from . import kernel
 
 
 def to_compact(pos: Position) -> np.ndarray:
-    """The kernel's state vector for a position (layout in kernel's docstring)."""
-    s = np.zeros(kernel.STATE_SIZE, dtype=np.int8)
-    s[kernel.LOCCOL : kernel.LOCCOL + NUM_CARDS] = -1
+    """The kernel's state vector for a position (layout in kernel's docstring).
+
+    Written into a ``bytearray`` (an int8 -1 is the byte 255) and viewed as
+    int8 at the end: one numpy call, not one per card (a sampled layout's solve
+    converts a position, and numpy's item assignments were most of its fixed cost).
+    """
+    s = bytearray(kernel.STATE_SIZE)
+    loccol = [255] * NUM_CARDS  # -1: not on the table
+    locidx = [0] * NUM_CARDS
     for col, cards in enumerate(pos.columns):
         if len(cards) > kernel.COL_CAP:
             raise ValueError(f"column {col + 1} holds {len(cards)} cards; the kernel allows {kernel.COL_CAP}")
+        start = kernel.COLS + kernel.COL_CAP * col
+        s[start : start + len(cards)] = bytes(cards)
         for i, c in enumerate(cards):
-            s[kernel.COLS + kernel.COL_CAP * col + i] = c
-            s[kernel.LOCCOL + c] = col
-            s[kernel.LOCIDX + c] = i
+            loccol[c] = col
+            locidx[c] = i
         s[kernel.LEN + col] = len(cards)
         s[kernel.HID + col] = pos.hidden[col]
-        s[kernel.FLOOR + col] = frozen_floor(pos, col)
+        if pos.frozen:  # else the floor is 0
+            s[kernel.FLOOR + col] = frozen_floor(pos, col)
+    s[kernel.LOCCOL : kernel.LOCCOL + NUM_CARDS] = bytes(loccol)
+    s[kernel.LOCIDX : kernel.LOCIDX + NUM_CARDS] = bytes(locidx)
     for t in range(3):
-        s[kernel.TAIL + t] = pos.tail[t] if pos.tail else -1
+        s[kernel.TAIL + t] = pos.tail[t] if pos.tail else 255
     s[kernel.DEALT] = 0 if pos.tail else 1
     s[kernel.SWEPT] = len(pos.swept_suits())
     s[kernel.FROZEN] = sum(1 << suit for suit in pos.frozen)
-    return s
+    return np.frombuffer(s, dtype=np.int8)
 
 
 def from_compact(s: np.ndarray) -> Position:

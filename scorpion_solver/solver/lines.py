@@ -17,8 +17,8 @@ import time
 import numpy as np
 
 from ..game.cards import NUM_CARDS
-from ..game.engine import TAIL, Move, apply_move, is_won, moves_text
-from ..game.position import Position
+from ..game.engine import MOVE_TABLE, TAIL, Move, apply_move, is_won, moves_text
+from ..game.position import NUM_COLUMNS, Position
 from ..game.rules import Rules
 from ..game.verify import check_solution
 from . import kernel
@@ -36,15 +36,27 @@ class VerificationError(RuntimeError):
 
 
 def winning_path(stack: Stack, depth: int) -> list[Move]:
-    """The moves the search made from the root to ply ``depth`` (decode_move of every frame, at once)."""
+    """The moves the search made from the root to ply ``depth`` (decode_move of every frame, at once).
+
+    Looked up in the engine's ``MOVE_TABLE`` (the tail deal's index points past it), not made one by one,
+    when every source column is one (as in every line the search makes); else made.
+    """
     plies = np.arange(depth)
     codes = stack.moves[plies, stack.midx[:depth] - 1].astype(np.int64)
-    cards = codes // 8
-    sources = stack.states[plies, kernel.LOCCOL + np.minimum(cards, NUM_CARDS - 1)]
+    cards = np.minimum(codes >> 3, NUM_CARDS - 1)  # the tail's code too reads a card's column, unused
+    sources = stack.states[plies, kernel.LOCCOL + cards].astype(np.int64)
+    dst = codes & 7
+    if sources.min(initial=0) >= 0 and dst.max(initial=0) < NUM_COLUMNS:
+        index = (cards * NUM_COLUMNS + sources) * NUM_COLUMNS + dst
+        index[codes == kernel.TAIL_CODE] = len(MOVE_TABLE)
+        return list(map(_MOVES_AND_TAIL.__getitem__, index.tolist()))
     return [
         TAIL if code == kernel.TAIL_CODE else Move(card, src, code % 8)
         for code, card, src in zip(codes.tolist(), cards.tolist(), sources.tolist())
     ]
+
+
+_MOVES_AND_TAIL = (*MOVE_TABLE, TAIL)  # winning_path's look-up: MOVE_TABLE, then the tail deal
 
 
 def _root_state(position: Position, root: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
