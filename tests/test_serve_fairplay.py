@@ -29,6 +29,7 @@ import json
 import random
 
 import pytest
+from asgi_client import InProcessClient
 from starlette.testclient import TestClient
 
 from scorpion_solver.game.cards import NUM_CARDS, card_text
@@ -75,7 +76,7 @@ def two_servers(tmp_path, moved=moved_bottoms):
 
     def app(name):
         config = Config(db=tmp_path / f"{name}.sqlite3", budget=BUDGET, workers=1, tokens=counter_tokens("game"))
-        return TestClient(create_app(config), base_url=BASE)
+        return InProcessClient(create_app(config), base_url=BASE)  # thousands of requests: no thread crossings
 
     class Dealt:
         """A client whose requests run with the moved deal (the app deals when a request needs a game)."""

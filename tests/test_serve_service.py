@@ -8,6 +8,7 @@ here the service is called as a library is, to show it needs no request.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from pathlib import Path
 
@@ -98,6 +99,26 @@ def test_the_graded_deals_are_read_once_when_the_server_starts(tmp_path, monkeyp
     assert service.row(token).deal == 5 and service.state(token)["grade"] == "easy"
     assert calls == [("clear", True), ("classic", True)]  # the pick did not read them again
     service.close()
+
+
+def test_closing_while_the_grades_are_read_waits_for_the_reading_and_reads_no_further_mode(tmp_path, monkeypatch):
+    """A reading thread still inside pyarrow when the interpreter finalizes aborts the process (SIGABRT,
+    seen as `scorpion serve` stopped by SIGTERM within a second of its start): close() ends it first."""
+    reading, release, finished = threading.Event(), threading.Event(), []
+
+    def graded(mode, root, exact, graded_only):
+        reading.set()
+        release.wait(10)
+        finished.append(mode)
+        return {}
+
+    monkeypatch.setattr(service_module, "grade_deals", graded)
+    service = GameService.open(Config(db=tmp_path / "g.sqlite3", grade_at_start=True))
+    service.start()
+    assert reading.wait(10)
+    threading.Timer(0.2, release.set).start()  # the reading of the first mode ends while close() waits
+    service.close()
+    assert finished == ["clear"]  # close() returned after the reading of Clear runs, and classic was not begun
 
 
 def test_a_service_not_told_to_grade_at_start_reads_the_grades_at_the_first_graded_pick(tmp_path, monkeypatch):

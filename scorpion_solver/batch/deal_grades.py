@@ -58,18 +58,12 @@ def grade_deals(mode: str, root: Path, exact: Path | None = None, graded_only: b
     a fraction of a second where the whole folder takes seconds).
     """
     exact = root / EXACT_NAME if exact is None else exact
-    greedy: dict[int, bool] = {}
-    lookahead: dict[int, bool] = {}
-    for path, meta in play_folders(root):
-        policy = (meta.get("play") or {}).get("policy")
-        if policy not in ("greedy", *LOOKAHEAD) or mode not in meta.get("modes", []):
-            continue
-        rows = read_play_folder(path, ["deal", "mode", "played", "outcome"])
-        column = {name: rows.column(name).to_numpy(zero_copy_only=False) for name in rows.column_names}
-        kept = (column["mode"] == mode) & column["played"].astype(bool)
-        target = greedy if policy == "greedy" else lookahead
-        for deal, won in zip(column["deal"][kept].tolist(), (column["outcome"][kept] == WON).tolist()):
-            target[deal] = target.get(deal, False) or won
+    folders = [(path, meta) for path, meta in play_folders(root) if mode in meta.get("modes", [])]
+    greedy = _wins((path for path, meta in folders if _policy(meta) == "greedy"), mode)
+    # a look-ahead run grades only deals greedy played too: one whose deals greedy never met is not read
+    first, last = (min(greedy), max(greedy)) if greedy else (0, -1)
+    meeting = [p for p, meta in folders if _policy(meta) in LOOKAHEAD and _meets(meta.get("deals") or {}, first, last)]
+    lookahead = _wins(meeting, mode)
     both = greedy.keys() & lookahead.keys()
     if graded_only and not both:
         return {}
@@ -86,6 +80,27 @@ def grade_deals(mode: str, root: Path, exact: Path | None = None, graded_only: b
         elif not graded_only:
             grades[deal] = UNGRADED
     return grades
+
+
+def _policy(meta: dict) -> str | None:
+    return (meta.get("play") or {}).get("policy")
+
+
+def _meets(deals: dict, first: int, last: int) -> bool:
+    """Whether a folder's deals (its metadata's ``first``/``last``; unknown counts as meeting) meet first-last."""
+    return deals.get("first", first) <= last and deals.get("last", last) >= first
+
+
+def _wins(paths, mode: str) -> dict[int, bool]:
+    """deal -> whether any of the play folders at ``paths`` won it in ``mode`` (the deals they played)."""
+    wins: dict[int, bool] = {}
+    for path in paths:
+        rows = read_play_folder(path, ["deal", "mode", "played", "outcome"])
+        column = {name: rows.column(name).to_numpy(zero_copy_only=False) for name in rows.column_names}
+        kept = (column["mode"] == mode) & column["played"].astype(bool)
+        for deal, won in zip(column["deal"][kept].tolist(), (column["outcome"][kept] == WON).tolist()):
+            wins[deal] = wins.get(deal, False) or won
+    return wins
 
 
 def pick(grades: dict[int, str], grade: str | None, n: int, seed: int) -> list[tuple[int, str]]:

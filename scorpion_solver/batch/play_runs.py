@@ -183,7 +183,9 @@ def thoughtful_verdicts(exact: Path | None, deals: DealSet, modes: tuple[str, ..
     """(deal, mode) -> the exact verdict from a results folder ({} when there is none)."""
     if exact is None or not (exact / "_batch.json").exists():
         return {}
-    table = read_folder(exact, columns=["deal", "mode", "status"])
+    if not len(deals):
+        return {}
+    table = read_folder(exact, columns=["deal", "mode", "status"], deals=(deals.first, deals.last))
     numbers = table.column("deal").to_numpy()
     keep = np.isin(numbers, deals.numbers)
     table = table.filter(pa.array(keep))

@@ -124,6 +124,8 @@ class GameService:
         self._drafts: OrderedDict[str, Draft] = OrderedDict()
         self._grades: dict[str, dict[int, str]] = {}
         self._grading = threading.Lock()  # one reading of the grades at a time (the start's, or a pick's)
+        self._grader: threading.Thread | None = None
+        self._closing = threading.Event()
 
     @classmethod
     def open(cls, config: Config) -> "GameService":
@@ -134,12 +136,22 @@ class GameService:
     def start(self) -> None:
         """When the server starts: read the deals' grades in the background (``grade_at_start``)."""
         if self.config.grade_at_start:
-            threading.Thread(
-                target=lambda: [self.grades(m) for m in MODES], name="scorpion-grades", daemon=True
-            ).start()
+            self._grader = threading.Thread(target=self._grade_at_start, name="scorpion-grades", daemon=True)
+            self._grader.start()
+
+    def _grade_at_start(self) -> None:
+        for mode in MODES:
+            if self._closing.is_set():
+                return
+            self.grades(mode)
 
     def close(self) -> None:
         self.pool.shutdown()  # queued solver calls are dropped; a running one ends with its time budget
+        self._closing.set()
+        if self._grader is not None:
+            # a thread still inside pyarrow when the interpreter finalizes aborts the process (SIGABRT):
+            # the shutdown waits for the mode being read, about a second
+            self._grader.join()
 
     # -- finding a game -------------------------------------------------------------
 
