@@ -37,3 +37,34 @@ def test_the_pinned_games_cover_both_players_modes_and_outcomes():
         (p, m) for p in ("commit", "commit2") for m in ("clear", "classic")
     }
     assert {g["outcome"] for g in GAMES} == {"won", "lost"}
+
+
+def test_one_sampled_win_in_twenty_is_replayed_and_a_bad_one_checked_raises():
+    """The players replay one sampled layout's win in CHECKED_SAMPLED_WINS (the games above are unchanged by it):
+    the first, the 21st, ...; a checked line that does not win raises, an unchecked one is not read."""
+    from scorpion_solver.game.engine import legal_moves
+    from scorpion_solver.play.policies import CHECKED_SAMPLED_WINS
+    from scorpion_solver.solver.lines import VerificationError
+    from scorpion_solver.solver.search import SampledWinChecks, solve
+
+    rules = get_rules("clear")
+    position = deal(5, rules)
+    won = solve(position, rules)
+    assert won.status == "won" and CHECKED_SAMPLED_WINS == 20
+    checks = SampledWinChecks(CHECKED_SAMPLED_WINS)
+    not_a_win = legal_moves(position, rules)[:1]
+    with pytest.raises(VerificationError):
+        checks.add(5, position, not_a_win, rules, won)  # the first win is checked
+    for _ in range(CHECKED_SAMPLED_WINS - 1):
+        checks.add(5, position, not_a_win, rules, won)  # the 2nd to the 20th are not
+    assert (checks.wins, checks.checked) == (CHECKED_SAMPLED_WINS, 1)
+    with pytest.raises(VerificationError):
+        checks.add(5, position, not_a_win, rules, won)  # the 21st is
+
+
+def test_a_players_sampled_wins_are_checked_one_in_twenty():
+    rules = get_rules("classic")
+    policy = make_policy("commit2", rules, seed=49, samples=20, nodes=1000, exact_endgame=5)
+    play_game(deal(49, rules), rules, policy)
+    checks = policy._sampled_checks
+    assert checks.wins > 100 and checks.checked == (checks.wins + 19) // 20

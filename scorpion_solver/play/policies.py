@@ -53,6 +53,7 @@ from .exact import ExactEndgame
 from .greedy import fresh_moves, greedy_order
 
 DEFAULT_SAMPLES = 10
+CHECKED_SAMPLED_WINS = 20  # a sampled layout's win replayed in the plain engine: one in this many (docs/play.md)
 DEFAULT_NODES = 1000  # per solve of a sampled layout: most are decided in a few nodes
 EXACT_BUDGET = 5_000_000  # nodes of all the exact endgame's solves for one decision (beyond: sample as before)
 EXACT_VIEWS = 20_000  # views it may walk between reveals for one decision (about 10 s of plain Python)
@@ -157,11 +158,13 @@ class Cost:
     nodes: int = 0
 
 
-def _solve(position, rules: Rules, limits: Limits, shorten: bool = True, reductions: Reductions | None = None):
+def _solve(
+    position, rules: Rules, limits: Limits, shorten: bool = True, reductions: Reductions | None = None, checks=None
+):
     from ..solver.search import solve  # numba loads on first use
 
     reductions = reductions or get_reductions(PLAY_REDUCTIONS)
-    return solve(position, rules, limits, shorten=shorten, reductions=reductions)
+    return solve(position, rules, limits, shorten=shorten, reductions=reductions, checks=checks)
 
 
 class Policy:
@@ -232,11 +235,18 @@ class HopPolicy(Policy):
         self._plan: dict = {}  # view key -> the rest of a known win (perfect information only)
         self._endgame = None  # the exact endgame, made on first use; it keeps its values through the game
         self._exact_plan: dict = {}  # view key -> the rest of an exact line (non-revealing moves, then a reveal)
+        self._sampled_checks = None  # made on first use (search.SampledWinChecks): numba loads with the solver
 
     def _run(self, position, shorten: bool = False):
         # A sampled layout's solve gives a verdict and a first move: its line is not cut or polished
-        # (that was most of the cost of a solve); the plan played once nothing is hidden is.
-        result = _solve(position, self.rules, self.limits, shorten, self.reductions)
+        # (that was most of the cost of a solve), and one of its wins in CHECKED_SAMPLED_WINS is replayed;
+        # the plan played once nothing is hidden is cut, polished and replayed.
+        if self._sampled_checks is None:
+            from ..solver.search import SampledWinChecks
+
+            self._sampled_checks = SampledWinChecks(CHECKED_SAMPLED_WINS)
+        checks = None if shorten else self._sampled_checks
+        result = _solve(position, self.rules, self.limits, shorten, self.reductions, checks)
         self.cost.solves += 1
         self.cost.nodes += result.nodes
         return result

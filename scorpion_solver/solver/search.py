@@ -99,6 +99,7 @@ def solve(
     polish: bool = True,
     shorten: bool = True,
     reductions: Reductions = FULL,
+    checks: WinChecks | SampledWinChecks | None = None,
 ) -> SolveResult:
     """Decide whether the position can be won (under ``limits``, making the sound cuts of ``reductions``).
 
@@ -115,7 +116,9 @@ def solve(
     verdict or the counters. ``shorten=False`` keeps the line as the search
     found it (no cut, no polish: for callers that use only the verdict and
     the first move, such as hop's sampled layouts, where the two were most
-    of the cost of a solve).
+    of the cost of a solve). ``checks`` takes the replay of a win's line off
+    this call: ``WinChecks`` (a batch's, run at the chunk's end) or
+    ``SampledWinChecks`` (a no-peek player's sampled layouts, one win in N).
     """
     if engine == "reference":
         return reference_solve(position, rules, limits, reductions)
@@ -125,7 +128,7 @@ def solve(
     start = time.perf_counter()
     stack = driver.search_stack()
     stack.states[0] = to_compact(position)
-    return _solve_from_root(stack, position, 0, rules, limits, start, debug, polish, shorten, reductions)
+    return _solve_from_root(stack, position, 0, rules, limits, start, debug, polish, shorten, reductions, checks=checks)
 
 
 class WinChecks:
@@ -159,6 +162,32 @@ class WinChecks:
             except VerificationError as exc:
                 raise RuntimeError(f"deal {number} ({rules.name}): VerificationError: {exc}") from exc
             result.seconds += time.perf_counter() - start
+
+
+class SampledWinChecks:
+    """Replays one win in ``every`` (the first, then every ``every``-th), for wins used only inside a decision.
+
+    A no-peek player solves hundreds of sampled layouts a move and uses a
+    win only as that layout's verdict and first moves; replaying every such
+    line in the plain engine was a quarter to a third of a commit2 game's
+    CPU (docs/play.md). A check never changes a decision (it passes or it
+    raises), so the games are the same whichever wins are checked; the
+    kernel's wins are checked in full by the tests and by every batch, and
+    each game a player plays is replayed by the harness. Nothing a player
+    reports as won rests on an unchecked line.
+    """
+
+    def __init__(self, every: int) -> None:
+        if every < 1:
+            raise ValueError("every must be at least 1")
+        self.every, self.wins, self.checked = every, 0, 0
+
+    def add(self, number: int, position: Position, path: list, rules: Rules, result: SolveResult) -> None:
+        due = self.wins % self.every == 0
+        self.wins += 1
+        if due:
+            self.checked += 1
+            verify_solution(position, path, rules)
 
 
 def solve_deal(
@@ -197,7 +226,7 @@ def _solve_from_root(
     polish: bool = True,
     shorten: bool = True,
     reductions: Reductions = FULL,
-    checks: WinChecks | None = None,
+    checks: WinChecks | SampledWinChecks | None = None,
 ) -> SolveResult:
     """Search from the state in ``stack.states[0]`` (the position, or deal ``number`` when it is None);
     a win's line is checked here, or by ``checks`` when given."""
