@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from scorpion_solver.batch.deal_grades import GRADES, grade_deals
+from scorpion_solver.batch.deal_grades import GRADES, grade_deals, grade_modes
 from scorpion_solver.game.engine import Move
 from scorpion_solver.serve import service as service_module
 from scorpion_solver.serve.config import Config
@@ -83,59 +83,68 @@ def test_lessons_share_the_games_store_and_pool_through_its_public_interface(gam
 def test_the_graded_deals_are_read_once_when_the_server_starts(tmp_path, monkeypatch):
     calls = []
 
-    def graded(mode, root, exact, graded_only):
-        calls.append((mode, graded_only))
-        return {5: "easy", 6: "hard"}
+    def graded(modes, root, exact, graded_only):
+        calls.append((modes, graded_only))
+        return {mode: {5: "easy", 6: "hard"} for mode in modes}
 
-    monkeypatch.setattr(service_module, "grade_deals", graded)
+    monkeypatch.setattr(service_module, "grade_modes", graded)
     service = GameService.open(Config(db=tmp_path / "g.sqlite3", grade_at_start=True))
     service.start()
     for _ in range(400):  # the start's thread reads them in the background
-        if len(calls) == 2:
+        if calls:
             break
         time.sleep(0.01)
-    assert calls == [("clear", True), ("classic", True)]
-    token = service.create("clear", random="easy")
+    assert calls == [(("clear", "classic"), True)]  # both modes in one reading of the play folders
+    token = service.create("classic", random="easy")
     assert service.row(token).deal == 5 and service.state(token)["grade"] == "easy"
-    assert calls == [("clear", True), ("classic", True)]  # the pick did not read them again
+    assert calls == [(("clear", "classic"), True)]  # the pick did not read them again
     service.close()
 
 
-def test_closing_while_the_grades_are_read_waits_for_the_reading_and_reads_no_further_mode(tmp_path, monkeypatch):
+def test_closing_while_the_grades_are_read_waits_for_the_reading(tmp_path, monkeypatch):
     """A reading thread still inside pyarrow when the interpreter finalizes aborts the process (SIGABRT,
     seen as `scorpion serve` stopped by SIGTERM within a second of its start): close() ends it first."""
     reading, release, finished = threading.Event(), threading.Event(), []
 
-    def graded(mode, root, exact, graded_only):
+    def graded(modes, root, exact, graded_only):
         reading.set()
         release.wait(10)
-        finished.append(mode)
-        return {}
+        finished.append(modes)
+        return {mode: {} for mode in modes}
 
-    monkeypatch.setattr(service_module, "grade_deals", graded)
+    monkeypatch.setattr(service_module, "grade_modes", graded)
     service = GameService.open(Config(db=tmp_path / "g.sqlite3", grade_at_start=True))
     service.start()
     assert reading.wait(10)
-    threading.Timer(0.2, release.set).start()  # the reading of the first mode ends while close() waits
+    threading.Timer(0.2, release.set).start()  # the reading ends while close() waits
     service.close()
-    assert finished == ["clear"]  # close() returned after the reading of Clear runs, and classic was not begun
+    assert finished == [("clear", "classic")]  # close() returned only after the reading had ended
 
 
 def test_a_service_not_told_to_grade_at_start_reads_the_grades_at_the_first_graded_pick(tmp_path, monkeypatch):
     calls = []
-    monkeypatch.setattr(service_module, "grade_deals", lambda mode, *a, **k: calls.append(mode) or {7: "hard"})
+
+    def graded(modes, *args, **kwargs):
+        calls.append(modes)
+        return {mode: {7: "hard"} for mode in modes}
+
+    monkeypatch.setattr(service_module, "grade_modes", graded)
     service = GameService.open(Config(db=tmp_path / "g.sqlite3"))
     service.start()
     assert calls == []
-    assert service.row(service.create("classic", random="hard")).deal == 7 and calls == ["classic"]
+    assert service.row(service.create("classic", random="hard")).deal == 7 and calls == [("classic", "clear")]
+    assert service.row(service.create("clear", random="hard")).deal == 7 and calls == [("classic", "clear")]
     service.close()
 
 
 @pytest.mark.skipif(not (RESULTS / "deals-1-1000000").is_dir(), reason="the committed results are not here")
 def test_the_graded_deals_read_alone_are_the_graded_deals_of_the_whole_reading():
-    fast = grade_deals("classic", RESULTS, RESULTS / "deals-1-1000000", graded_only=True)
-    whole = grade_deals("classic", RESULTS, RESULTS / "deals-1-1000000")
-    assert fast == {d: g for d, g in whole.items() if g in GRADES} and set(fast.values()) == set(GRADES)
+    exact = RESULTS / "deals-1-1000000"
+    fast = grade_modes(("clear", "classic"), RESULTS, exact, graded_only=True)  # each file read once for both
+    whole = grade_deals("classic", RESULTS, exact)
+    assert fast["classic"] == {d: g for d, g in whole.items() if g in GRADES}
+    assert fast["clear"] == grade_deals("clear", RESULTS, exact, graded_only=True) != fast["classic"]
+    assert set(fast["clear"].values()) == set(fast["classic"].values()) == set(GRADES)
 
 
 def test_a_version_2_database_is_upgraded_and_its_games_count_as_before(tmp_path):

@@ -57,28 +57,40 @@ def grade_deals(mode: str, root: Path, exact: Path | None = None, graded_only: b
     hold the deals the play folders played (``scorpion serve``'s random pick:
     a fraction of a second where the whole folder takes seconds).
     """
+    return grade_modes((mode,), root, exact, graded_only)[mode]
+
+
+def grade_modes(
+    modes: tuple[str, ...], root: Path, exact: Path | None = None, graded_only: bool = False
+) -> dict[str, dict[int, str]]:
+    """:func:`grade_deals` of several modes, each file read once for all of them (a play folder holds both)."""
     exact = root / EXACT_NAME if exact is None else exact
-    folders = [(path, meta) for path, meta in play_folders(root) if mode in meta.get("modes", [])]
-    greedy = _wins((path for path, meta in folders if _policy(meta) == "greedy"), mode)
+    folders = [(path, meta) for path, meta in play_folders(root) if set(modes) & set(meta.get("modes", []))]
+    greedy = _wins((path for path, meta in folders if _policy(meta) == "greedy"), modes)
     # a look-ahead run grades only deals greedy played too: one whose deals greedy never met is not read
-    first, last = (min(greedy), max(greedy)) if greedy else (0, -1)
+    played = [d for wins in greedy.values() for d in wins]
+    first, last = (min(played), max(played)) if played else (0, -1)
     meeting = [p for p, meta in folders if _policy(meta) in LOOKAHEAD and _meets(meta.get("deals") or {}, first, last)]
-    lookahead = _wins(meeting, mode)
-    both = greedy.keys() & lookahead.keys()
-    if graded_only and not both:
-        return {}
+    lookahead = _wins(meeting, modes)
+    both = {mode: greedy[mode].keys() & lookahead[mode].keys() for mode in modes}
+    graded = [d for deals in both.values() for d in deals]
+    if graded_only and not graded:
+        return {mode: {} for mode in modes}
     table = read_folder(
-        exact, columns=["deal", "mode", "status"], deals=(min(both), max(both)) if graded_only else None
+        exact, columns=["deal", "mode", "status"], deals=(min(graded), max(graded)) if graded_only else None
     )
-    modes = table.column("mode").to_numpy(zero_copy_only=False)
-    status = table.column("status").to_numpy(zero_copy_only=False)
-    winnable = table.column("deal").to_numpy()[(modes == mode) & (status == WON)]
-    grades = {}
-    for deal in winnable.tolist():
-        if deal in both:
-            grades[deal] = "easy" if greedy[deal] else "medium" if lookahead[deal] else "hard"
-        elif not graded_only:
-            grades[deal] = UNGRADED
+    table_modes = table.column("mode").to_numpy(zero_copy_only=False)
+    won = table.column("status").to_numpy(zero_copy_only=False) == WON
+    deals = table.column("deal").to_numpy()
+    grades: dict[str, dict[int, str]] = {}
+    for mode in modes:
+        easy, medium, graded_here = greedy[mode], lookahead[mode], both[mode]
+        grades[mode] = {}
+        for deal in deals[(table_modes == mode) & won].tolist():
+            if deal in graded_here:
+                grades[mode][deal] = "easy" if easy[deal] else "medium" if medium[deal] else "hard"
+            elif not graded_only:
+                grades[mode][deal] = UNGRADED
     return grades
 
 
@@ -91,15 +103,18 @@ def _meets(deals: dict, first: int, last: int) -> bool:
     return deals.get("first", first) <= last and deals.get("last", last) >= first
 
 
-def _wins(paths, mode: str) -> dict[int, bool]:
-    """deal -> whether any of the play folders at ``paths`` won it in ``mode`` (the deals they played)."""
-    wins: dict[int, bool] = {}
+def _wins(paths, modes: tuple[str, ...]) -> dict[str, dict[int, bool]]:
+    """mode -> deal -> whether any of the play folders at ``paths`` won it in that mode (the deals they played)."""
+    wins: dict[str, dict[int, bool]] = {mode: {} for mode in modes}
     for path in paths:
         rows = read_play_folder(path, ["deal", "mode", "played", "outcome"])
         column = {name: rows.column(name).to_numpy(zero_copy_only=False) for name in rows.column_names}
-        kept = (column["mode"] == mode) & column["played"].astype(bool)
-        for deal, won in zip(column["deal"][kept].tolist(), (column["outcome"][kept] == WON).tolist()):
-            wins[deal] = wins.get(deal, False) or won
+        played = column["played"].astype(bool)
+        for mode in modes:
+            kept = (column["mode"] == mode) & played
+            of_mode = wins[mode]
+            for deal, won in zip(column["deal"][kept].tolist(), (column["outcome"][kept] == WON).tolist()):
+                of_mode[deal] = of_mode.get(deal, False) or won
     return wins
 
 

@@ -350,14 +350,13 @@ def deals_command(
     --grade the deals are drawn from the graded ones (the deals the play
     folders cover), so every deal listed has a grade.
     """
-    from ..batch.deal_grades import UNGRADED, grade_deals, pick
+    from ..batch.deal_grades import grade_deals, pick
 
     mode = rules.name if rules else "clear"
     root = find_results(results)
     if root is None:
         raise UserError(no_results_message("scorpion deals"))
-    grades = grade_deals(mode, root)
-    graded = {d: g for d, g in grades.items() if g != UNGRADED}
+    graded = grade_deals(mode, root, graded_only=True)  # the exact chunks of the graded deals alone
     chosen = pick(graded, grade, count, seed)
     if not chosen:
         what = f"{grade} deal" if grade else "graded deal"

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..analysis.hint_reasons import hint_reason
-from ..batch.deal_grades import GRADES, grade_deals
+from ..batch.deal_grades import GRADES, grade_modes
 from ..game.engine import Move, apply_move, move_text
 from ..game.rules import MODES
 from ..game.view import Observation
@@ -140,17 +140,15 @@ class GameService:
             self._grader.start()
 
     def _grade_at_start(self) -> None:
-        for mode in MODES:
-            if self._closing.is_set():
-                return
-            self.grades(mode)
+        if not self._closing.is_set():
+            self.grades(MODES[0])  # reads every mode's at once
 
     def close(self) -> None:
         self.pool.shutdown()  # queued solver calls are dropped; a running one ends with its time budget
         self._closing.set()
         if self._grader is not None:
             # a thread still inside pyarrow when the interpreter finalizes aborts the process (SIGABRT):
-            # the shutdown waits for the mode being read, about a second
+            # the shutdown waits for the reading under way, about a second
             self._grader.join()
 
     # -- finding a game -------------------------------------------------------------
@@ -305,14 +303,16 @@ class GameService:
         return self.config.chance.choice(pool), kind
 
     def grades(self, mode: str) -> dict[int, str]:
-        """The graded deals of ``mode`` (``batch.deal_grades``), read once."""
+        """The graded deals of ``mode`` (``batch.deal_grades``), read once, with those of every mode not read yet
+        (the play folders hold both modes: one reading costs what one mode's does)."""
         with self._grading:
             if mode not in self._grades:
                 root = Path(self.config.results_root)
+                modes = tuple(dict.fromkeys((mode, *MODES)))
                 try:
-                    self._grades[mode] = grade_deals(mode, root, root / "deals-1-1000000", graded_only=True)
+                    self._grades.update(grade_modes(modes, root, root / "deals-1-1000000", graded_only=True))
                 except (OSError, ValueError):
-                    self._grades[mode] = {}
+                    self._grades.update({m: {} for m in modes})
             return self._grades[mode]
 
     # -- changes ----------------------------------------------------------------------------------
