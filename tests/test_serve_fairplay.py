@@ -506,7 +506,9 @@ def test_a_random_deals_number_is_shown_once_the_game_has_ended(tmp_path):
 def test_a_graded_random_deal_keeps_its_number_too_but_a_deal_chosen_by_number_shows_it(tmp_path, monkeypatch):
     from scorpion_solver.serve import service as service_module
 
-    monkeypatch.setattr(service_module, "grade_deals", lambda mode, root, exact, graded_only: {TRUE_DEAL: "easy"})
+    monkeypatch.setattr(
+        service_module, "grade_modes", lambda modes, root, exact, graded_only: {m: {TRUE_DEAL: "easy"} for m in modes}
+    )
     with twin_random_servers(tmp_path) as (client, _):
         graded = client.post("/api/games", json={"random": "easy", "mode": "clear"}).json()["game"]
         assert (graded["deal"], graded["grade"]) == (None, "easy")
