@@ -509,5 +509,5 @@ for i, a in enumerate(seed_groups):
                                     "B": player_name(b.settings), "deals": p["deals"],
                                     "A share": pct(p["first_share"]), "B share": pct(p["second_share"]),
                                     "A better": p["first_better"], "B better": p["second_better"],
-                                    "p": round(p["p_value"], 4)})
+                                    "p": f"{p['p_value']:.2g}"})  # 2.8e-05, not 0.0000
 pd.DataFrame(paired_protocol) if paired_protocol else print("fewer than two players with 3 seeds on one range")
