@@ -54,8 +54,9 @@ def grade_deals(mode: str, root: Path, exact: Path | None = None, graded_only: b
     ``root`` is the results folder holding the play folders; ``exact`` the
     exact verdicts (``root / EXACT_NAME`` by default). ``graded_only``: the
     graded deals alone (no ``ungraded``), reading only the exact chunks that
-    hold the deals the play folders played (``scorpion serve``'s random pick:
-    a fraction of a second where the whole folder takes seconds).
+    hold the deals the play folders played (``scorpion serve``'s random pick
+    and ``scorpion deals``: a fraction of a second where the whole folder
+    takes seconds).
     """
     return grade_modes((mode,), root, exact, graded_only)[mode]
 

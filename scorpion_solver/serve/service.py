@@ -308,7 +308,7 @@ class GameService:
         with self._grading:
             if mode not in self._grades:
                 root = Path(self.config.results_root)
-                modes = tuple(dict.fromkeys((mode, *MODES)))
+                modes = (mode, *(m for m in MODES if m != mode and m not in self._grades))
                 try:
                     self._grades.update(grade_modes(modes, root, root / "deals-1-1000000", graded_only=True))
                 except (OSError, ValueError):
