@@ -132,3 +132,18 @@ def test_the_cpu_summary_of_games():
     # p95 of 1..20 by linear interpolation: 19 + 0.05 * (20 - 19)
     assert cpu_summary(np.arange(1.0, 21.0)) == {"cpu_mean": 10.5, "cpu_p95": 19.05, "cpu_max": 20.0}
     assert cpu_summary(np.array([])) == {"cpu_mean": None, "cpu_p95": None, "cpu_max": None}
+
+
+def test_the_learned_value_study_measures_a_pick_against_the_best():
+    """benchmarks/learned_value.py: its error and rank correlation on hand-made numbers."""
+    import learned_value
+    import numpy as np
+
+    assert learned_value.spearman(np.array([1.0, 2.0, 3.0]), np.array([10.0, 30.0, 20.0])) == pytest.approx(0.5)
+    wins, trials = np.array([10.0, 40.0]), np.array([50.0, 50.0])
+    exact = learned_value.errors(np.array([0.2, 0.8]), wins, trials)
+    assert exact["rmse_vs_label"] == 0.0 and exact["spearman"] == pytest.approx(1.0)
+    off = learned_value.errors(np.array([0.3, 0.7]), wins, trials, ranked=False)
+    assert off["rmse_vs_label"] == pytest.approx(0.1) and off["spearman"] is None
+    # the label's own variance, p(1-p)/(n-1) = 0.16/49, is taken out of the squared error 0.01
+    assert off["rmse_vs_true_share"] == pytest.approx((0.01 - 0.16 / 49) ** 0.5, abs=1e-4)

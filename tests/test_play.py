@@ -57,6 +57,7 @@ def _policies(rules):
         make_policy("commit", rules, seed=4, samples=4, nodes=300),
         make_policy("commit", rules, seed=4, samples=3, nodes=300, exact_endgame=4),
         make_policy("commit2", rules, seed=4, samples=6, nodes=300, outer=3, inner=3),
+        make_policy("commit2", rules, seed=4, samples=6, nodes=300, outer=3, inner=3, value_ties=True),
     ]
 
 

@@ -56,6 +56,7 @@ COMMIT = {
     "exact_views": 20_000,
     "max_views": 2000,
     "rejudge_tail": False,
+    "value_ties": False,
     "screen": 8,
     "keep": 6,
 }
@@ -95,6 +96,10 @@ def test_every_option_of_each_policy_is_recorded_set_or_not():
     }
     built = spec.build(CLEAR, 9).options
     assert (built.inner, built.outer, built.top, built.screen, built.keep) == (16, 20, 3, 8, 6)
+    # value_ties comes from `--option value_ties=1` as an integer: recorded as the switch it is
+    assert PolicySpec("commit", options={"value_ties": 1}).record()["value_ties"] is True
+    with pytest.raises(ValueError, match="value_ties is on or off"):
+        PolicySpec("commit2", options={"value_ties": 2}).record()
     with pytest.raises(ValueError, match="'top' is an option of commit2, not of hop"):
         PolicySpec("hop", options={"top": 2}).record()
     with pytest.raises(ValueError, match="commit needs at least one view, screening layout and commitment kept"):

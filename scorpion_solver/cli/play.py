@@ -124,8 +124,8 @@ FOLDER_OPTIONS = ("play_lost", "results", "out", "chunk", "workers", "scheduler"
     multiple=True,
     metavar="NAME=VALUE",
     help="Another option of the policy (repeatable), an integer: commit2's top, outer, inner; commit's and "
-    "commit2's max_views, screen, keep; hop's, commit's and commit2's memory_mb, exact_nodes, exact_views "
-    "(docs/play.md). The folder records it; its name shows it when not the default.",
+    "commit2's max_views, screen, keep, value_ties (1: on); hop's, commit's and commit2's memory_mb, exact_nodes, "
+    "exact_views (docs/play.md). The folder records it; its name shows it when not the default.",
 )
 @shown_option(
     "--seed",

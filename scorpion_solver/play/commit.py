@@ -77,6 +77,8 @@ class CommitOptions(HopOptions):
       instead of dealing (nothing was learned on the way, but the tail is the costliest reveal to
       commit to in advance: ``benchmarks/tail_decisions.py``). Off by default: the committed folders
       were played without it.
+    * ``value_ties``: break a tie for the most layouts won by the learned value of the views after the
+      commitments (``play.view_value``) instead of by the nearest reveal. Off by default.
     """
 
     # Where commit leaves a decision to hop, hop judges every move in every layout: the bandit is
@@ -84,6 +86,7 @@ class CommitOptions(HopOptions):
     bandit: bool = field(default=False, init=False)
     max_views: int = option(DEFAULT_MAX_VIEWS)
     rejudge_tail: bool = option(False, shown="when set")
+    value_ties: bool = option(False, shown="when set")
     screen: int = option(SCREEN, shown="never")
     keep: int = option(KEEP, shown="never")
 
@@ -91,6 +94,9 @@ class CommitOptions(HopOptions):
         super().__post_init__()
         if min(self.max_views, self.screen, self.keep) < 1:
             raise ValueError("commit needs at least one view, screening layout and commitment kept")
+        if self.value_ties not in (0, 1):  # `scorpion play --option value_ties=1` gives an integer
+            raise ValueError(f"value_ties is on or off (1 or 0), not {self.value_ties!r}")
+        object.__setattr__(self, "value_ties", bool(self.value_ties))
 
 
 class CommitPolicy(HopPolicy):
@@ -152,12 +158,35 @@ class CommitPolicy(HopPolicy):
             screen=(self.options.screen, self.options.keep),
             judge_undecided_root=False,
         )
-        best = self._pick(view, pairs, layouts, judged, history)
+        order = ranked(judged, self._tie_values(view, pairs, layouts, judged))
+        best = self._pick(view, pairs, layouts, judged, order, history)
         return pairs[best].path + (pairs[best].move,)
 
-    def _pick(self, view: Observation, pairs: list[RevealingPair], layouts: list, judged: Judged, history) -> int:
-        """The index of the commitment to play: the most layouts won (ties: the nearest reveal)."""
-        return ranked(judged)[0]
+    def _pick(
+        self, view: Observation, pairs: list[RevealingPair], layouts: list, judged: Judged, order: list[int], history
+    ) -> int:
+        """The index of the commitment to play: the first of ``order`` (the most layouts won, ``ranked``)."""
+        return order[0]
+
+    def _tie_values(self, view: Observation, pairs: list[RevealingPair], layouts: list, judged: Judged) -> dict | None:
+        """With ``value_ties``, the learned value of each commitment tied for the most layouts won (if any won)."""
+        wins = judged.won.sum(axis=0)
+        top = max(wins[i] for i in judged.alive)
+        tied = [i for i in judged.alive if wins[i] == top]
+        if not self.options.value_ties or top == 0 or len(tied) < 2:
+            return None
+        from .view_value import VALUE_LAYOUTS, learned_value
+
+        model = learned_value(self.rules.name)
+        slots = view.hidden_slots()
+        fills = [slot_cards(layout, slots) for layout in layouts[:VALUE_LAYOUTS]]
+        return {
+            i: model.value(
+                [Observation.of(apply_move(pairs[i].view.filled(cards), pairs[i].move, self.rules)) for cards in fills],
+                self.rules,
+            )
+            for i in tied
+        }
 
 
 @dataclass
@@ -222,10 +251,15 @@ def judge_commitments(
     return judged
 
 
-def ranked(judged: Judged) -> list[int]:
-    """The commitments judged on every layout, the most layouts won first (ties: the nearest reveal first)."""
+def ranked(judged: Judged, values: dict | None = None) -> list[int]:
+    """The commitments judged on every layout, the most layouts won first.
+
+    Ties: the higher of ``values`` first, where it has both (the learned value, ``value_ties``), then the
+    nearest reveal.
+    """
     wins = judged.won.sum(axis=0)
-    return sorted(judged.alive, key=lambda i: (-wins[i], i))
+    values = values or {}
+    return sorted(judged.alive, key=lambda i: (-wins[i], -values.get(i, 0.0), i))
 
 
 def _after_key(pair: RevealingPair, rules: Rules) -> tuple:

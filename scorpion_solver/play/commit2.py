@@ -58,7 +58,7 @@ from ..game.position import Position
 from ..game.rules import Rules
 from ..game.view import Observation, sample_positions
 from ..solver.result import WON
-from .commit import CommitOptions, CommitPolicy, Judged, first_reveal, ranked, slot_cards
+from .commit import CommitOptions, CommitPolicy, Judged, first_reveal, slot_cards
 from .exact import RevealingPair
 from .policies import option
 
@@ -96,8 +96,9 @@ class TwoLevelCommitPolicy(CommitPolicy):
     # count makes it the policy's own)
     deep_decisions = 0
 
-    def _pick(self, view: Observation, pairs: list[RevealingPair], layouts: list, judged: Judged, history) -> int:
-        order = ranked(judged)
+    def _pick(
+        self, view: Observation, pairs: list[RevealingPair], layouts: list, judged: Judged, order: list[int], history
+    ) -> int:
         wins = judged.won.sum(axis=0)
         chosen = _contenders(order, pairs, self.options.top)
         if len(chosen) == 1 or wins[order[0]] == 0:
