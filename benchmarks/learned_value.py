@@ -229,12 +229,23 @@ def choosing_commitments(model: LogisticModel, views: list[Observation], rules: 
             for k, v in picks.items()
             if k != "best"
         },
+        # paired over the decisions: what breaking 8 layouts' ties by the model gains, and its standard error
+        "ties_gain": _paired_gain(picks["8_layouts_model_ties"], picks["8_layouts"]),
+        "model_gain": _paired_gain(picks["model"], picks["8_layouts"]),
         "picks_the_best": {
             k: round(float(np.mean(np.array(v) == best)), 3) if len(best) else None
             for k, v in picks.items()
             if k != "best"
         },
     }
+
+
+def _paired_gain(better: list, base: list) -> dict | None:
+    """The mean of better - base over the decisions (a share of the scoring layouts) and its standard error."""
+    if len(base) < 2:
+        return None
+    d = np.array(better) - np.array(base)
+    return {"mean": round(float(d.mean()), 4), "se": round(float(d.std(ddof=1) / len(d) ** 0.5), 4)}
 
 
 def markdown(report: dict) -> str:
@@ -275,6 +286,17 @@ def markdown(report: dict) -> str:
             f"| {g['model']} | {g['nearest']} | {b['8_layouts']} | {b['8_layouts_model_ties']} | {b['model']} "
             f"| {b['nearest']} |"
         )
+    lines += [
+        "",
+        "Paired over the decisions, the share gained on the scoring layouts against 8 layouts' pick (mean ± "
+        "standard error):",
+        "",
+        "| mode | 8 layouts, ties to the model | model alone |",
+        "|---|---|---|",
+    ]
+    for r in report["modes"]:
+        c = r["choice"]
+        lines.append(f"| {r['mode']} | {_gain_text(c['ties_gain'])} | {_gain_text(c['model_gain'])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -296,6 +318,10 @@ def write_model(modes: list[str]) -> None:
     }
     MODEL_FILE.write_text(json.dumps(record, indent=1) + "\n")
     print(f"wrote {MODEL_FILE.relative_to(ROOT)}: " + ", ".join(f"{m} {r['views']:,} views" for m, r in rows.items()))
+
+
+def _gain_text(gain: dict | None) -> str:
+    return "-" if gain is None else f"{gain['mean']:+.4f} ± {gain['se']:.4f}"
 
 
 def main() -> None:
