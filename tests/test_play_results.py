@@ -15,12 +15,12 @@ import pytest
 from scorpion_solver.batch import Execution, plan
 from scorpion_solver.batch.backends import LocalBackend
 from scorpion_solver.batch.folder import read_metadata
-from scorpion_solver.batch.play_runs import PlaySettings, is_play_folder, read_play_folder, run_play
+from scorpion_solver.batch.play_runs import PlaySettings, is_play_folder, read_play_folder, recorded_play, run_play
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import is_won, parse_moves, replay
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.play import PolicySpec
-from scorpion_solver.play.players import LOOKAHEAD
+from scorpion_solver.play.players import LOOKAHEAD, PLAYERS, SPEC_FIELDS
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -46,7 +46,9 @@ def test_committed_wins_replay_and_lie_on_winnable_deals(folder):
 
 def _reproduce(folder: Path, tmp_path: Path) -> None:
     meta = read_metadata(folder)
-    play = meta["play"]
+    play = recorded_play(meta)  # every setting, the ones an older folder does not record at their defaults
+    # commit2's outer and inner, value_ties, ...: the options without a field of their own in PolicySpec
+    options = {k: play[k] for k in PLAYERS[play["policy"]].OPTIONS if k in play and k not in SPEC_FIELDS}
     first = read_play_folder(folder).to_pylist()
     first_chunk = sorted(folder.glob("chunk-*.parquet"))[0].name
     lo, hi = (int(x) for x in first_chunk.removesuffix(".parquet").split("-")[1:3])
@@ -58,6 +60,8 @@ def _reproduce(folder: Path, tmp_path: Path) -> None:
         play["seed"],
         rejudge_tail=play.get("rejudge_tail", False),
         exact_endgame=play.get("exact_endgame", 0),
+        reductions=play["reductions"],
+        options=options,
     )
     settings = PlaySettings(
         plan.parse_range(f"{lo}-{hi}"),
