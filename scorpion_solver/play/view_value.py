@@ -6,7 +6,9 @@ this value instead: the mean, over its first ``VALUE_LAYOUTS`` layouts, of the
 predicted share of the view after the commitment in that layout (the card it
 turns up is the layout's). ``benchmarks/learned_value.py`` measured the
 idea before it was played: in Clear runs the value of 8 layouts chose a
-commitment better than 8 layouts' solves did.
+commitment better than 8 layouts' solves did. Played with commit2
+``--rejudge-tail`` on the held-out range it won no more (69.06% against
+70.17% over 3 seeds, results/README.md), so it stays off by default.
 
 The model is a logistic regression of the share of 50 sampled layouts
 winnable at a decision, ``scorpion losses``' ``before`` column, on the
