@@ -44,7 +44,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pyarrow.parquet as pq
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -53,11 +52,14 @@ sys.path.insert(0, str(ROOT))
 
 from common import machine_record, write_report  # noqa: E402
 
+from scorpion_solver.batch.folder import read_metadata  # noqa: E402
+from scorpion_solver.batch.play_runs import read_play_folder  # noqa: E402
+from scorpion_solver.batch.studies import LOSS_SCHEMA, read_study_folder  # noqa: E402
 from scorpion_solver.game.deal import deal  # noqa: E402
 from scorpion_solver.game.engine import apply_move, parse_moves  # noqa: E402
 from scorpion_solver.game.rules import Rules, get_rules  # noqa: E402
 from scorpion_solver.game.view import Observation, sample_positions  # noqa: E402
-from scorpion_solver.play.commit import slot_cards  # noqa: E402
+from scorpion_solver.play.commit import learned_values  # noqa: E402
 from scorpion_solver.play.view_value import FEATURES, MODEL_FILE, LogisticModel, fit_logistic, view_features  # noqa: E402
 
 RESULTS = ROOT / "results"
@@ -77,33 +79,25 @@ def labelled_views(mode: str, quick: bool) -> tuple[np.ndarray, np.ndarray, np.n
     rules = get_rules(mode)
     xs, wins, trials, deals, views = [], [], [], [], []
     for folder in losses_folders():
-        if mode not in Path(folder).name.split("-")[4]:
-            continue
-        play = RESULTS / Path(folder).name.removeprefix("losses-").rsplit("-k", 1)[0]
-        moves = {}
-        for f in sorted(glob.glob(str(play / "chunk-*.parquet"))):
-            t = pq.read_table(f, columns=["deal", "mode", "played", "moves"]).to_pandas()
-            for r in t[(t["mode"] == mode) & t["played"]].itertuples():
-                moves[int(r.deal)] = parse_moves(r.moves)
-        rows = [pq.read_table(f).to_pandas() for f in sorted(glob.glob(folder + "/chunk-*.parquet"))]
-        games = 0
-        for frame in rows:
-            frame = frame[(frame["mode"] == mode) & (frame["unseen"] >= 2)]
-            for number, decisions in frame.groupby("deal"):
-                if quick and games >= 4:
-                    break
-                games += 1
-                wanted = {int(s): r for s, r in zip(decisions["step"], decisions.itertuples(), strict=True)}
-                position = deal(int(number), rules)
-                for step, move in enumerate(moves[int(number)]):
-                    if step in wanted:
-                        r = wanted[step]
-                        views.append(Observation.of(position))
-                        xs.append(view_features(views[-1], rules))
-                        wins.append(r.before)
-                        trials.append(r.samples)
-                        deals.append(int(number))
-                    position = apply_move(position, move, rules)
+        meta = read_metadata(Path(folder))
+        games_played = read_play_folder(RESULTS / meta["source"], ["deal", "mode", "played", "moves"]).to_pylist()
+        moves = {g["deal"]: parse_moves(g["moves"]) for g in games_played if g["mode"] == mode and g["played"]}
+        frame = read_study_folder(Path(folder), LOSS_SCHEMA).to_pandas()
+        frame = frame[(frame["mode"] == mode) & (frame["unseen"] >= 2)]
+        for games, (number, decisions) in enumerate(frame.groupby("deal")):
+            if quick and games >= 4:
+                break
+            wanted = {int(s): r for s, r in zip(decisions["step"], decisions.itertuples(), strict=True)}
+            position = deal(int(number), rules)
+            for step, move in enumerate(moves[int(number)]):
+                if step in wanted:
+                    r = wanted[step]
+                    views.append(Observation.of(position))
+                    xs.append(view_features(views[-1], rules))
+                    wins.append(r.before)
+                    trials.append(r.samples)
+                    deals.append(int(number))
+                position = apply_move(position, move, rules)
     return np.array(xs, dtype=float), np.array(wins, dtype=float), np.array(trials, dtype=float), np.array(deals), views
 
 
@@ -207,12 +201,8 @@ def choosing_commitments(model: LogisticModel, views: list[Observation], rules: 
         choose, score = won[:8], won[8:].mean(axis=0)
         if not score.any():
             continue  # nothing is winnable on the scoring layouts: every pick is as good
-        slots = view.hidden_slots()
-        value = np.zeros(len(pairs))
-        for layout in layouts[:8]:
-            cards = slot_cards(layout, slots)
-            after = [Observation.of(apply_move(p.view.filled(cards), p.move, rules)) for p in pairs]
-            value += model.predict(np.array([view_features(a, rules) for a in after], dtype=float))
+        values = learned_values(model, view, pairs, range(len(pairs)), layouts[:8], rules)
+        value = np.array([values[i] for i in range(len(pairs))])
         wins8 = choose.sum(axis=0)
         picks["8_layouts"].append(score[min(range(len(pairs)), key=lambda i: (-wins8[i], i))])
         picks["8_layouts_model_ties"].append(score[min(range(len(pairs)), key=lambda i: (-wins8[i], -value[i], i))])

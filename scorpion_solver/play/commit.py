@@ -170,23 +170,16 @@ class CommitPolicy(HopPolicy):
 
     def _tie_values(self, view: Observation, pairs: list[RevealingPair], layouts: list, judged: Judged) -> dict | None:
         """With ``value_ties``, the learned value of each commitment tied for the most layouts won (if any won)."""
+        if not self.options.value_ties:
+            return None
         wins = judged.won.sum(axis=0)
         top = max(wins[i] for i in judged.alive)
         tied = [i for i in judged.alive if wins[i] == top]
-        if not self.options.value_ties or top == 0 or len(tied) < 2:
+        if top == 0 or len(tied) < 2:
             return None
         from .view_value import VALUE_LAYOUTS, learned_value
 
-        model = learned_value(self.rules.name)
-        slots = view.hidden_slots()
-        fills = [slot_cards(layout, slots) for layout in layouts[:VALUE_LAYOUTS]]
-        return {
-            i: model.value(
-                [Observation.of(apply_move(pairs[i].view.filled(cards), pairs[i].move, self.rules)) for cards in fills],
-                self.rules,
-            )
-            for i in tied
-        }
+        return learned_values(learned_value(self.rules.name), view, pairs, tied, layouts[:VALUE_LAYOUTS], self.rules)
 
 
 @dataclass
@@ -242,13 +235,27 @@ def judge_commitments(
             if col == free:
                 won[row, col] = True
                 continue
-            pair = pairs[col]
-            result = run(apply_move(pair.view.filled(cards), pair.move, rules))
+            result = run(after_commitment(pairs[col], cards, rules))
             won[row, col] = result.status == WON
             undecided[row, col] = result.status not in (WON, LOST)
         if screen and judged.root_won == screen[0] and root.status == WON and len(judged.alive) > screen[1]:
             judged.alive = ranked(judged)[: screen[1]]
     return judged
+
+
+def after_commitment(pair: RevealingPair, cards: list[int], rules: Rules):
+    """The position after the commitment ``pair`` in the layout whose hidden slots hold ``cards`` (``slot_cards``)."""
+    return apply_move(pair.view.filled(cards), pair.move, rules)
+
+
+def learned_values(model, view: Observation, pairs: list[RevealingPair], indices, layouts: list, rules: Rules) -> dict:
+    """For each commitment of ``indices``, ``model``'s mean value (``view_value``) of the views after it in ``layouts``."""
+    slots = view.hidden_slots()
+    fills = [slot_cards(layout, slots) for layout in layouts]
+    return {
+        i: model.value([Observation.of(after_commitment(pairs[i], cards, rules)) for cards in fills], rules)
+        for i in indices
+    }
 
 
 def ranked(judged: Judged, values: dict | None = None) -> list[int]:
