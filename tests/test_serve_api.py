@@ -30,7 +30,7 @@ from starlette.testclient import TestClient
 from scorpion_solver import solve
 from scorpion_solver.cli import main
 from scorpion_solver.game.cards import card_text
-from scorpion_solver.game.deal import deal
+from scorpion_solver.game.deal import deal, layout, secret_shuffle
 from scorpion_solver.game.engine import (
     apply_move,
     interchangeable_columns,
@@ -244,10 +244,10 @@ def test_export_is_read_by_analyze_and_import_continues_it(client, tmp_path):
     # mid-game the analysis reads the hidden cards: refused with peeking off, a recorded peek once it is on
     refused = client.post(f"/api/games/{game['id']}/analysis", json={})
     assert refused.status_code == 403 and "switch peeking on" in refused.json()["error"]
-    assert client.get("/api/stats").json()["modes"]["clear"]["peeks"] == 0
+    assert client.get("/api/stats").json()["chosen"]["clear"]["peeks"] == 0
     game = post(client, game, "peek", on=True)
     api = client.post(f"/api/games/{game['id']}/analysis", json={}).json()["analysis"]
-    assert client.get("/api/stats").json()["modes"]["clear"]["peeks"] == 1
+    assert client.get("/api/stats").json()["chosen"]["clear"]["peeks"] == 1
     assert (api["fatal_index"], api["final_status"], api["finding"]) == (
         report["fatal_index"],
         report["final_status"],
@@ -274,7 +274,7 @@ def test_statistics_count_wins_losses_streak_and_help(client):
     imported = new_game(client, 5, moves=" ".join(solver_line(5)))  # a won import: kept, never a win of the player
     assert imported["status"] == "won" and imported["imported"] is True and won["imported"] is False
     assert [g["imported"] for g in client.get("/api/games").json()["games"]] == [True, False, False, False]
-    stats = client.get("/api/stats").json()["modes"]["clear"]
+    stats = client.get("/api/stats").json()["chosen"]["clear"]
     low, high = wilson_interval(1, 2)
     assert stats == {
         "games": 3,
@@ -288,6 +288,7 @@ def test_statistics_count_wins_losses_streak_and_help(client):
         "fair_hints": 1,
         "peeks": 0,
         "peeked_games": 0,
+        "peeked_finished": 0,
         "imported": 1,
     }
 
@@ -358,7 +359,7 @@ def test_peek_is_refused_until_switched_on_and_is_recorded(client, db):
             )
         ]
     assert kinds == ["peek_on", "winnable", "line"]
-    assert client.get("/api/stats").json()["modes"]["clear"]["peeks"] == 2
+    assert client.get("/api/stats").json()["chosen"]["clear"]["peeks"] == 2
 
 
 def test_a_fair_hint_judges_every_legal_move_from_the_view(client):
@@ -733,18 +734,15 @@ def test_a_running_fair_hint_stops_when_the_player_moves_on():
 
 
 @pytest.mark.parametrize("grade", ["easy", "medium", "hard"])
-def test_a_random_winnable_deal_has_the_grade_asked_for(client, grade):
-    from pathlib import Path
-
-    from scorpion_solver.batch.deal_grades import grade_deals
-
-    root = Path(__file__).resolve().parent.parent / "results"
-    if not (root / "deals-1-1000000").is_dir():
-        pytest.skip("the committed results are not in this checkout")
+def test_a_graded_deal_comes_from_the_private_pool_with_the_grade_asked_for(client, grade):
+    service = client.app.state.server
+    cards = secret_shuffle()
+    service.store.add_secret("classic", cards, grade, 0.5)  # as the pool keeps a deal it graded (serve.pool)
     game = new_game_random(client, grade)
-    assert game["grade"] == grade and game["ply"] == 0 and game["deal"] is None  # not told while in play
-    # graded_only: the same grades as the whole reading (tests/test_serve_service.py), a third of its time
-    assert grade_deals("classic", root, root / "deals-1-1000000", graded_only=True)[dealt(client, game)] == grade
+    assert game["grade"] == grade and game["ply"] == 0 and game["deal"] is None and game["secret"] is True
+    assert dealt(client, game) == 0 and service.table(service.row(game["id"])).position_at(0) == layout(cards, CLASSIC)
+    again = client.post("/api/games", json={"random": grade, "mode": "classic"})  # dealt once: none left
+    assert again.status_code == 400 and f"no {grade} deal remains in classic" in again.json()["error"]
 
 
 def new_game_random(client, kind, mode="classic") -> dict:
@@ -754,17 +752,17 @@ def new_game_random(client, kind, mode="classic") -> dict:
 
 
 def dealt(client, game: dict) -> int:
-    """The deal the server picked for a game (the database knows it; no answer tells it while it is played)."""
+    """The deal number of a game in the database (0: a secret deal; no answer tells a number while it is played)."""
     return client.app.state.server.row(game["id"]).deal
 
 
-def test_a_random_deal_of_any_kind_opens_and_the_start_page_redirects_to_it(client):
+def test_a_random_deal_of_any_kind_is_a_secret_shuffle_and_the_start_page_redirects_to_it(client):
     game = new_game_random(client, "any", "clear")
-    assert game["grade"] is None and game["deal"] is None and 1 <= dealt(client, game) <= 1_000_000
+    assert game["grade"] is None and game["deal"] is None and dealt(client, game) == 0 and game["secret"]
     r = client.get("/?random=any&mode=classic", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/game/")
     opened = client.get("/api/games/" + r.headers["location"].rsplit("/", 1)[1]).json()["game"]
-    assert opened["mode"] == "classic"
+    assert opened["mode"] == "classic" and opened["secret"] and opened["deal"] is None
 
 
 def test_the_fair_hint_is_given_the_players_view_only(client, monkeypatch):
@@ -810,7 +808,7 @@ def test_after_a_loss_the_analysis_finds_the_fatal_move_and_its_alternative_wins
     for text in analysis["alternative_solution"].split():
         game = move(client, game, text)
     assert game["status"] == "won"
-    stats = client.get("/api/stats").json()["modes"]["clear"]
+    stats = client.get("/api/stats").json()["chosen"]["clear"]
     assert (stats["won"], stats["lost"]) == (0, 1)  # the game counts by its first finish
 
 
@@ -835,7 +833,7 @@ def test_done_when_deal_5_won_with_an_undo_and_a_fair_hint_is_in_the_statistics_
             game = move(first, game, text)
         assert game["status"] == "won"
     with make_client(db) as second:
-        stats = second.get("/api/stats").json()["modes"]["clear"]
+        stats = second.get("/api/stats").json()["chosen"]["clear"]
         assert (stats["games"], stats["won"], stats["win_rate"], stats["fair_hints"]) == (1, 1, 1.0, 1)
         assert second.get("/api/games").json()["games"][0]["status"] == "won"
 

@@ -33,7 +33,7 @@ from asgi_client import InProcessClient
 from starlette.testclient import TestClient
 
 from scorpion_solver.game.cards import NUM_CARDS, card_text
-from scorpion_solver.game.deal import deal
+from scorpion_solver.game.deal import deal, dealt_order
 from scorpion_solver.game.engine import apply_move, legal_moves, move_text
 from scorpion_solver.game.position import Position
 from scorpion_solver.game.rules import get_rules
@@ -204,16 +204,16 @@ def test_analysis_of_a_game_in_play_is_peeking_help_recorded_and_open_after_the_
         gid = game["id"]
         r = client.post(f"/api/games/{gid}/analysis", json={})
         assert r.status_code == 403 and "switch peeking on" in r.json()["error"]
-        stats = client.get("/api/stats").json()["modes"]["clear"]
+        stats = client.get("/api/stats").json()["chosen"]["clear"]
         assert (stats["peeks"], stats["peeked_games"]) == (0, 0)
         game = client.post(f"/api/games/{gid}/peek", json={"on": True, "version": game["version"]}).json()["game"]
         assert client.post(f"/api/games/{gid}/analysis", json={}).json()["analysis"]["finding"] == "winnable"
-        stats = client.get("/api/stats").json()["modes"]["clear"]
+        stats = client.get("/api/stats").json()["chosen"]["clear"]
         assert (stats["peeks"], stats["peeked_games"]) == (1, 1)
         # the peeking help asked is counted, not the moves played with peeking on
         for text in [m["move"] for m in game["legal"]][:1]:
             game = client.post(f"/api/games/{gid}/move", json={"move": text, "version": game["version"]}).json()["game"]
-        assert client.get("/api/stats").json()["modes"]["clear"]["peeks"] == 1
+        assert client.get("/api/stats").json()["chosen"]["clear"]["peeks"] == 1
 
 
 def test_an_imported_win_is_kept_and_replayable_but_not_a_win_in_the_statistics(tmp_path):
@@ -225,7 +225,7 @@ def test_an_imported_win_is_kept_and_replayable_but_not_a_win_in_the_statistics(
         assert imported["status"] == "won" and imported["imported"] is True
         again = client.post(f"/api/games/{imported['id']}/goto", json={"ply": 3, "version": imported["version"]})
         assert again.status_code == 200 and again.json()["game"]["moves"] == line.split()[:3]
-        stats = client.get("/api/stats").json()["modes"]["clear"]
+        stats = client.get("/api/stats").json()["chosen"]["clear"]
         assert (stats["games"], stats["finished"], stats["won"], stats["imported"]) == (0, 0, 0, 1)
         assert stats["win_rate"] is None
 
@@ -366,39 +366,25 @@ def test_a_fair_hint_past_its_overall_deadline_is_refused_and_not_counted(tmp_pa
 
 
 # ---------------------------------------------------------------------------------
-# issue 37: a deal the server picked keeps its number until the game ends
+# issues 37 and 47: a deal the server picked is a secret shuffle, shown whole once the game has ended
 
 
-class Picks(random.Random):
-    """The server's random source, told which deal to pick (any deal, or one of a grade)."""
-
-    def __init__(self, number: int) -> None:
-        super().__init__(0)
-        self.number = number
-
-    def randint(self, a, b):
-        return self.number
-
-    def choice(self, seq):
-        return self.number
-
-
-TRUE_DEAL, OTHER_DEAL = 5, 777_777  # A deals 5; B deals 777777 as deal 5 with its hidden cards moved
+TRUE_DEAL = 5  # A deals deal 5's cards as its secret shuffle; B deals them with the hidden cards moved
 
 
 @contextlib.contextmanager
 def twin_random_servers(tmp_path, mode: str = "clear", moved=moved_bottoms):
-    """(A, B) of ``two_servers``, each picking its random deals: A deal 5, B deal 777777, which B deals as
-    deal 5 with the hidden cards ``moved``: the same view under two deal numbers."""
-    as_other = moved(deal(TRUE_DEAL, get_rules(mode)))
-    with two_servers(tmp_path, lambda position: as_other) as (a, b):
-        a.app.state.server.config.chance = Picks(TRUE_DEAL)
-        b.client.app.state.server.config.chance = Picks(OTHER_DEAL)
+    """(A, B) of ``two_servers``, each dealing its random deals from a shuffle it is given in place of the
+    secure one: A deal 5's cards, B the same with the hidden cards ``moved``: the same view, two deals."""
+    truth = deal(TRUE_DEAL, get_rules(mode))
+    with two_servers(tmp_path) as (a, b):
+        a.app.state.server.config.shuffle = lambda: dealt_order(truth)
+        b.client.app.state.server.config.shuffle = lambda: dealt_order(moved(truth))
         yield a, b
 
 
 def probe_random(pair: Pair, game: dict, line: list[str], fair: bool) -> None:
-    """``probe``'s doors for a game whose deal the server picked (an import needs the number: not here)."""
+    """``probe``'s doors for a game of a secret deal (an import needs a number: not here)."""
     gid, version = game["id"], game["version"]
     for path in (f"/api/games/{gid}", "/api/games", f"/api/games/{gid}/export", "/api/stats", f"/game/{gid}"):
         pair.same("GET", path)
@@ -410,6 +396,7 @@ def probe_random(pair: Pair, game: dict, line: list[str], fair: bool) -> None:
     pair.same("POST", f"/api/games/{gid}/move", {"move": line[-1] if line else "tail", "version": version + 7})
     pair.same("POST", f"/api/games/{gid}/redo", {"version": version})
     pair.same("POST", f"/api/games/{gid}/goto", {"ply": len(line) + 1, "version": version})
+    pair.same("POST", "/api/games", {"replay": gid})  # refused while in play: the deal is not shown yet
     for kind in ("winnable", "peek", "line"):
         assert pair.same("POST", f"/api/games/{gid}/hint", {"kind": kind, "version": version}).status_code == 403
     assert pair.same("POST", f"/api/games/{gid}/analysis", {}).status_code == 403
@@ -421,43 +408,33 @@ def probe_random(pair: Pair, game: dict, line: list[str], fair: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    "mode, moved, how, seen_before",
+    "mode, moved, how",
     [
-        ("clear", moved_bottoms, "api", False),
-        ("clear", moved_bottoms, "address", False),
-        ("classic", moved_tail, "api", False),
-        ("classic", moved_tail, "address", False),
-        ("clear", moved_bottoms, "api", True),
+        ("clear", moved_bottoms, "api"),
+        ("clear", moved_bottoms, "address"),
+        ("classic", moved_tail, "api"),
+        ("classic", moved_tail, "address"),
     ],
-    ids=["clear-api", "clear-address", "classic-api", "classic-address", "clear-api-seen-on-one"],
+    ids=["clear-api", "clear-address", "classic-api", "classic-address"],
 )
-def test_a_random_deal_played_under_two_numbers_gets_the_same_answers_from_every_door(
-    tmp_path, mode, moved, how, seen_before
-):
-    """Twin servers whose random pick is a different deal number with the same visible cards: while the
-    game is in play no answer (the state, the list, the export and its file name, the statistics, the
-    page, refusals, hints) tells the two apart, so none names the deal. ``seen_before``: a peeking line
-    of a game of deal 5 was shown on both servers first, so A's random deal (5) is a seen deal and
-    B's (777777) is not: that is not told either, until the end."""
+def test_a_secret_deal_dealt_with_other_hidden_cards_gets_the_same_answers_from_every_door(tmp_path, mode, moved, how):
+    """Twin servers whose secret shuffles differ only in the hidden cards: while the game is in play no
+    answer (the state, the list, the export and its file name, the statistics, the page, refusals, hints,
+    a replay asked too soon) tells the two apart. At the end each shows its own whole deal."""
     rules = get_rules(mode)
     truth = deal(TRUE_DEAL, rules)
     other = moved(truth)
+    starts = (str(truth), str(other))
     rng = random.Random(TRUE_DEAL)  # the moves of the numbered test of deal 5 in this mode
     with twin_random_servers(tmp_path, mode, moved) as (a, b):
         pair = Pair(a, b)
-        if seen_before:  # the same requests on both; their answers differ (B deals its deal 5 moved)
-            for client in (a, b):
-                shown = client.request("POST", "/api/games", json={"deal": TRUE_DEAL, "mode": mode}).json()["game"]
-                path = f"/api/games/{shown['id']}"
-                client.request("POST", path + "/peek", json={"on": True, "version": 0})
-                assert client.request("POST", path + "/hint", json={"kind": "line", "version": 0}).status_code == 200
         if how == "api":
             game = pair.same("POST", "/api/games", {"random": "any", "mode": mode}).json()["game"]
         else:  # the start page's address: a draft, the same on both
             r = pair.same("GET", f"/?random=any&mode={mode}")
             assert r.status_code == 200 and r.url.path.startswith("/game/")
             game = pair.same("GET", "/api/games/" + r.url.path.rsplit("/", 1)[1]).json()["game"]
-        assert game["deal"] is None and game["grade"] is None and game["status"] == "playing"
+        assert game["deal"] is None and game["grade"] is None and game["status"] == "playing" and game["secret"]
         line: list[str] = []
         while len(line) < MAX_PLIES:
             probe_random(pair, game, line, fair=len(line) in (0, 6))
@@ -472,48 +449,58 @@ def test_a_random_deal_played_under_two_numbers_gets_the_same_answers_from_every
             line.append(move_text(choice))
             if game["status"] == "playing":
                 assert comparable(ra) == comparable(rb)
-            else:  # the end tells each its own number (and whether it was seen), and nothing else differs
-                assert (game["deal"], other_game["deal"]) == (TRUE_DEAL, OTHER_DEAL)
-                assert (game["seen"], other_game["seen"]) == (seen_before, False)
-                assert game | {"deal": None, "seen": None} == other_game | {"deal": None, "seen": None}
+            else:  # the end shows each its own deal, whole, and nothing else differs; no number names either
+                assert (game["start"], other_game["start"]) == starts and game["deal"] is other_game["deal"] is None
+                assert game | {"start": None} == other_game | {"start": None}
                 break
         assert len(line) >= MIN_PLIES
-        assert b.request("GET", "/api/games").json()["games"][0]["deal"] == other_game["deal"]  # the last changed
 
 
-def test_a_random_deals_number_is_shown_once_the_game_has_ended(tmp_path):
+def test_a_secret_deal_is_shown_whole_once_the_game_has_ended_and_a_replay_of_it_counts_as_seen(tmp_path):
+    """Issue 47 item 1: no number, at any time; the whole deal after the end (the state and the export, which
+    `scorpion analyze` reads); a replay of it is a new game of the same cards, counted as seen."""
     from scorpion_solver.solver.search import solve
 
-    line = solve(deal(TRUE_DEAL, get_rules("clear")), get_rules("clear")).solution.split()
+    rules = get_rules("clear")
+    line = solve(deal(TRUE_DEAL, rules), rules).solution.split()
     with twin_random_servers(tmp_path) as (client, _):
         game = client.post("/api/games", json={"random": "any", "mode": "clear"}).json()["game"]
         gid = game["id"]
         for text in line[:-1]:
             game = client.post(f"/api/games/{gid}/move", json={"move": text, "version": game["version"]}).json()["game"]
-            assert game["deal"] is None
+            assert game["deal"] is None and game["start"] is None
         export = client.get(f"/api/games/{gid}/export")
-        assert export.text.splitlines()[0] == "# a random deal (its number is shown when the game ends) mode clear"
-        assert export.headers["content-disposition"] == 'attachment; filename="scorpion-random-clear.txt"'
+        assert export.text.splitlines()[0] == "# a secret deal (its cards are shown when the game ends) mode clear"
+        assert export.headers["content-disposition"] == 'attachment; filename="scorpion-secret-clear.txt"'
+        early = client.post("/api/games", json={"replay": gid})
+        assert early.status_code == 400 and "has ended" in early.json()["error"]
         game = client.post(f"/api/games/{gid}/move", json={"move": line[-1], "version": game["version"]}).json()["game"]
-        assert (game["status"], game["deal"]) == ("won", TRUE_DEAL)
+        assert (game["status"], game["deal"], game["start"], game["seen"]) == ("won", None, str(deal(5, rules)), False)
         # shown for good: an undo after the end does not hide it again
         game = client.post(f"/api/games/{gid}/undo", json={"version": game["version"]}).json()["game"]
-        assert (game["status"], game["deal"]) == ("playing", TRUE_DEAL)
-        assert client.get("/api/games").json()["games"][0]["deal"] == TRUE_DEAL
-        assert client.get(f"/api/games/{gid}/export").text.splitlines()[0] == f"# deal {TRUE_DEAL} mode clear"
+        assert (game["status"], game["start"]) == ("playing", str(deal(5, rules)))
+        export = client.get(f"/api/games/{gid}/export").text.splitlines()
+        start = [text[4:] for text in export if text.startswith("#   ")]
+        assert "\n".join(start) == str(deal(5, rules)) and export[-1] == line[-2]
+        assert client.get("/api/stats").json()["modes"]["clear"]["won"] == 1  # the headline: a secret deal
+        replay = client.post("/api/games", json={"replay": gid})
+        assert replay.status_code == 201
+        again = replay.json()["game"]
+        assert (again["secret"], again["seen"], again["deal"], again["ply"]) == (True, True, None, 0)
+        for text in line:
+            again = client.post(f"/api/games/{again['id']}/move", json={"move": text, "version": again["version"]})
+            again = again.json()["game"]
+        stats = client.get("/api/stats").json()
+        assert again["status"] == "won" and stats["modes"]["clear"]["won"] == 1 and stats["seen"] == {"clear": 1}
 
 
-def test_a_graded_random_deal_keeps_its_number_too_but_a_deal_chosen_by_number_shows_it(tmp_path, monkeypatch):
-    from scorpion_solver.serve import service as service_module
-
-    monkeypatch.setattr(
-        service_module, "grade_modes", lambda modes, root, exact, graded_only: {m: {TRUE_DEAL: "easy"} for m in modes}
-    )
+def test_a_graded_deal_is_secret_too_but_a_deal_chosen_by_number_shows_it(tmp_path):
     with twin_random_servers(tmp_path) as (client, _):
+        client.app.state.server.store.add_secret("clear", dealt_order(deal(TRUE_DEAL, get_rules("clear"))), "easy")
         graded = client.post("/api/games", json={"random": "easy", "mode": "clear"}).json()["game"]
-        assert (graded["deal"], graded["grade"]) == (None, "easy")
+        assert (graded["deal"], graded["grade"], graded["secret"]) == (None, "easy", True)
         chosen = client.post("/api/games", json={"deal": TRUE_DEAL, "mode": "clear"}).json()["game"]
-        assert chosen["deal"] == TRUE_DEAL
+        assert (chosen["deal"], chosen["secret"]) == (TRUE_DEAL, False)
         assert [g["deal"] for g in client.get("/api/games").json()["games"]] == [TRUE_DEAL, None]
 
 
@@ -567,7 +554,7 @@ def test_the_winning_line_an_analysis_showed_is_no_counted_win_in_a_new_game_of_
         other_mode = client.post("/api/games", json={"deal": number, "mode": "classic"}).json()["game"]
         assert other_mode["seen"] is True  # the same cards in the other mode
         stats = client.get("/api/stats").json()
-        assert stats["modes"]["clear"] | {"low": None, "high": None} == {
+        assert stats["chosen"]["clear"] | {"low": None, "high": None} == {
             "games": 1,
             "finished": 1,
             "won": 0,
@@ -579,6 +566,7 @@ def test_the_winning_line_an_analysis_showed_is_no_counted_win_in_a_new_game_of_
             "fair_hints": 0,
             "peeks": 0,
             "peeked_games": 0,
+            "peeked_finished": 0,
             "imported": 0,
         }
         assert stats["seen"] == {"classic": 1, "clear": 3}
@@ -598,7 +586,7 @@ def test_a_peeking_line_in_one_game_makes_the_other_games_of_the_deal_count_apar
         assert client.get(f"/api/games/{other['id']}").json()["game"]["seen"] is True
         assert client.get(f"/api/games/{peeked['id']}").json()["game"]["seen"] is False  # counted, as peeked
         stats = client.get("/api/stats").json()
-        assert (stats["modes"]["clear"]["games"], stats["modes"]["clear"]["peeked_games"], stats["seen"]) == (
+        assert (stats["chosen"]["clear"]["games"], stats["chosen"]["clear"]["peeked_games"], stats["seen"]) == (
             1,
             1,
             {"clear": 1},
@@ -627,7 +615,8 @@ def database(path) -> list[str]:
 
 def test_an_address_that_opens_a_deal_stores_nothing_until_the_first_move(tmp_path):
     path = tmp_path / "g.sqlite3"
-    config = Config(db=path, budget=BUDGET, tokens=counter_tokens("game"), chance=Picks(5))
+    cards = dealt_order(deal(5, get_rules("clear")))
+    config = Config(db=path, budget=BUDGET, tokens=counter_tokens("game"), shuffle=lambda: cards)
     with TestClient(create_app(config), base_url=BASE) as client:
         empty, stats = database(path), client.get("/api/stats").json()
         for address in ("/?deal=5", "/?deal=5&mode=classic", "/?random=any", "/?random=any&mode=classic"):
@@ -636,6 +625,7 @@ def test_an_address_that_opens_a_deal_stores_nothing_until_the_first_move(tmp_pa
                 assert r.status_code == 303 and r.headers["location"].startswith("/game/game")
         assert database(path) == empty and client.get("/api/stats").json() == stats == {
             "modes": {},
+            "chosen": {},
             "seen": {},
             "note": stats["note"],
         }
@@ -657,7 +647,7 @@ def test_an_address_that_opens_a_deal_stores_nothing_until_the_first_move(tmp_pa
         ]
         assert (game["id"], game["ply"], game["version"]) == (token, 1, 1)
         assert [g["id"] for g in client.get("/api/games").json()["games"]] == [token]
-        assert client.get("/api/stats").json()["modes"]["clear"]["games"] == 1
+        assert client.get("/api/stats").json()["chosen"]["clear"]["games"] == 1
 
 
 def test_drafts_are_bounded_and_forgotten_oldest_first(tmp_path):

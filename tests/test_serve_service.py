@@ -1,5 +1,5 @@
 """The game service of ``scorpion serve`` without HTTP (issue 37): the values a request carries in,
-a STATE or a domain error out; games and lessons on one store; the graded deals read once.
+a STATE or a domain error out; games and lessons on one store; the private graded pool.
 
 The routes (``serve/app.py``) are tested through HTTP in test_serve_api.py and test_serve_fairplay.py;
 here the service is called as a library is, to show it needs no request.
@@ -8,21 +8,24 @@ here the service is called as a library is, to show it needs no request.
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from scorpion_solver.batch.deal_grades import GRADES, grade_deals, grade_modes
+from scorpion_solver.batch.deal_grades import GRADES, grade_deals, grade_layout, grade_modes
+from scorpion_solver.game.deal import layout
 from scorpion_solver.game.engine import Move
+from scorpion_solver.game.rules import get_rules
+from scorpion_solver.serve import pool as pool_module
 from scorpion_solver.serve import service as service_module
 from scorpion_solver.serve.config import Config
-from scorpion_solver.serve.errors import BadRequest, Conflict, NeedsPeek, NotFound
+from scorpion_solver.serve.errors import BadRequest, Busy, Conflict, NeedsPeek, NotFound
 from scorpion_solver.serve.helpers import Budget
 from scorpion_solver.serve.lessons import LessonService, lessons
 from scorpion_solver.serve.service import GameService
 from scorpion_solver.serve.table import GameError
+from scorpion_solver.solver.search import solve
 
 BUDGET = Budget(fair_nodes=1_000, peek_nodes=20_000, seconds=None)
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -77,63 +80,62 @@ def test_lessons_share_the_games_store_and_pool_through_its_public_interface(gam
     with pytest.raises(GameError) as refused:
         learning.move(1, 0, "5H:3>2")  # lesson 1 invites the wrong join first
     assert refused.value.rule is not None
-    assert games.store.summaries() == [] and games.stats()["modes"] == {}  # a lesson is not a game
+    stats = games.stats()
+    assert games.store.summaries() == [] and stats["modes"] == stats["chosen"] == {}  # a lesson is not a game
 
 
-def test_the_graded_deals_are_read_once_when_the_server_starts(tmp_path, monkeypatch):
-    calls = []
-
-    def graded(modes, root, exact, graded_only):
-        calls.append((modes, graded_only))
-        return {mode: {5: "easy", 6: "hard"} for mode in modes}
-
-    monkeypatch.setattr(service_module, "grade_modes", graded)
-    service = GameService.open(Config(db=tmp_path / "g.sqlite3", grade_at_start=True))
+def test_the_graded_pool_is_stocked_in_the_background_and_each_pick_deals_an_undealt_secret_deal(tmp_path):
+    """Issue 47 item 2: the server grades secret shuffles itself (a worker process), keeps them, and a graded
+    pick deals one no game has dealt, graded as asked: the grade replays from the layout."""
+    service = GameService.open(Config(db=tmp_path / "g.sqlite3", budget=BUDGET, pool_target=2))
     service.start()
-    for _ in range(400):  # the start's thread reads them in the background
-        if calls:
-            break
-        time.sleep(0.01)
-    assert calls == [(("clear", "classic"), True)]  # both modes in one reading of the play folders
-    token = service.create("classic", random="easy")
-    assert service.row(token).deal == 5 and service.state(token)["grade"] == "easy"
-    assert calls == [(("clear", "classic"), True)]  # the pick did not read them again
+    try:
+        deadline = time.monotonic() + 300  # a spawned worker loads the solver, then grades ~0.02 s a layout
+        while pool_module.wanted(service.store.pool_stock(), ("clear", "classic"), 2):
+            assert service.stocker.running, service.stocker.error
+            assert time.monotonic() < deadline, service.stocker.progress()
+            time.sleep(0.2)
+        costs = service.store.pool_costs()
+        assert set(costs) == {(m, g) for m in ("clear", "classic") for g in GRADES}
+        assert all(n == 2 and cpu > 0 for n, cpu in costs.values())
+        dealt = set()
+        for mode in ("clear", "classic"):
+            for grade in GRADES:
+                for _ in range(2):
+                    row = service.row(service.create(mode, random=grade))
+                    assert (row.deal, row.grade, row.mode) == (0, grade, mode) and row.secret_id not in dealt
+                    dealt.add(row.secret_id)
+                    state = service.state(row.token)
+                    assert state["deal"] is None and state["secret"] is True and state["start"] is None
+                    rules = get_rules(mode)
+                    start = layout(service.store.secret_cards(row.secret_id), rules)
+                    assert service.table(row).position_at(0) == start
+                    if grade == "easy":  # greedy is deterministic: its win replays from the layout
+                        assert grade_layout(start, rules).grade == "easy"
+                    else:
+                        assert solve(start, rules).status == "won"
+    finally:
+        service.close()
+    assert not service.stocker.running
+
+
+def test_a_graded_pick_from_an_empty_pool_says_why(tmp_path):
+    service = GameService.open(Config(db=tmp_path / "g.sqlite3", budget=BUDGET))
+    with pytest.raises(BadRequest, match="no hard deal remains in classic .*undealt: easy 0, medium 0, hard 0"):
+        service.create("classic", random="hard")
+    service.store.add_secret("classic", list(range(52)), "hard", 0.1)
+    token = service.create("classic", random="hard")
+    assert service.row(token).secret_id == 1
+    with pytest.raises(BadRequest, match="no hard deal remains"):  # dealt once: never dealt again
+        service.create("classic", random="hard")
     service.close()
 
 
-def test_closing_while_the_grades_are_read_waits_for_the_reading(tmp_path, monkeypatch):
-    """A reading thread still inside pyarrow when the interpreter finalizes aborts the process (SIGABRT,
-    seen as `scorpion serve` stopped by SIGTERM within a second of its start): close() ends it first."""
-    reading, release, finished = threading.Event(), threading.Event(), []
-
-    def graded(modes, root, exact, graded_only):
-        reading.set()
-        release.wait(10)
-        finished.append(modes)
-        return {mode: {} for mode in modes}
-
-    monkeypatch.setattr(service_module, "grade_modes", graded)
-    service = GameService.open(Config(db=tmp_path / "g.sqlite3", grade_at_start=True))
-    service.start()
-    assert reading.wait(10)
-    threading.Timer(0.2, release.set).start()  # the reading ends while close() waits
-    service.close()
-    assert finished == [("clear", "classic")]  # close() returned only after the reading had ended
-
-
-def test_a_service_not_told_to_grade_at_start_reads_the_grades_at_the_first_graded_pick(tmp_path, monkeypatch):
-    calls = []
-
-    def graded(modes, *args, **kwargs):
-        calls.append(modes)
-        return {mode: {7: "hard"} for mode in modes}
-
-    monkeypatch.setattr(service_module, "grade_modes", graded)
-    service = GameService.open(Config(db=tmp_path / "g.sqlite3"))
-    service.start()
-    assert calls == []
-    assert service.row(service.create("classic", random="hard")).deal == 7 and calls == [("classic", "clear")]
-    assert service.row(service.create("clear", random="hard")).deal == 7 and calls == [("classic", "clear")]
+def test_a_graded_pick_while_the_pool_is_stocked_asks_to_wait(tmp_path, monkeypatch):
+    service = GameService.open(Config(db=tmp_path / "g.sqlite3", budget=BUDGET, pool_target=1))
+    monkeypatch.setattr(type(service.stocker), "running", property(lambda self: True))
+    with pytest.raises(Busy, match="no medium deal is ready in clear yet: the server is preparing graded deals"):
+        service.create("clear", random="medium")
     service.close()
 
 
@@ -154,7 +156,7 @@ def test_a_version_2_database_is_upgraded_and_its_games_count_as_before(tmp_path
 
     from scorpion_solver.serve.store import SCHEMA, Store
 
-    old = SCHEMA.replace(
+    old = SCHEMA.replace(",\n    secret_id   INTEGER REFERENCES secret_deals(id)", "").replace(
         ",\n    random      INTEGER NOT NULL DEFAULT 0,\n    seen        INTEGER NOT NULL DEFAULT 0", ""
     )
     old = (
@@ -173,10 +175,51 @@ def test_a_version_2_database_is_upgraded_and_its_games_count_as_before(tmp_path
         db.execute("INSERT INTO results(game_id, attempt, outcome, ply, finished) VALUES (1, 0, 'lost', 3, 1)")
     db.close()
     store = Store(path)
-    assert store.setting("schema") == "3" and store.seen_deals() == {}
+    assert store.setting("schema") == "4" and store.seen_deals() == {}
     row = store.game(1)
     assert (row.random, row.seen, row.finished) == (False, False, True)
     games = GameService(Config(db=path), store, None)
     assert games.summaries()[0]["deal"] == 9
-    assert games.stats()["modes"]["clear"]["lost"] == 1 and games.stats()["seen"] == {"clear": 0}
+    assert games.stats()["chosen"]["clear"]["lost"] == 1 and games.stats()["seen"] == {"clear": 0}
     store.close()
+
+
+def test_a_database_from_before_secret_deals_moves_forward_with_every_game_and_statistic(tmp_path):
+    """Issue 47 item 6: tests/data/serve-schema3.sqlite3 was written by the code of b5fc45b (schema 3): a
+    numbered win (deal 5), a random deal lost (339564), a graded deal in play (1058, classic, medium) and an
+    import. Opened now, every game keeps its deal number, marked numbered (no secret deal): their statistics
+    add up as before, under the chosen deals' heading; the number of the random game in play stays hidden."""
+    import shutil
+
+    path = tmp_path / "old.sqlite3"
+    shutil.copy(Path(__file__).parent / "data" / "serve-schema3.sqlite3", path)
+    service = GameService.open(Config(db=path, budget=BUDGET))
+    try:
+        assert service.store.setting("schema") == "4"
+        rows = [service.row(f"oldgame000{k}") for k in range(1, 5)]
+        assert [(r.deal, r.mode, r.grade, r.status, r.secret_id) for r in rows] == [
+            (5, "clear", None, "won", None),
+            (339564, "clear", None, "lost", None),
+            (1058, "classic", "medium", "playing", None),
+            (6, "clear", None, "playing", None),
+        ]
+        assert [(g["id"], g["deal"]) for g in service.summaries()] == [
+            ("oldgame0004", 6),
+            ("oldgame0003", None),  # a random game of the old file still in play: its number is not told yet
+            ("oldgame0002", 339564),
+            ("oldgame0001", 5),
+        ]
+        stats = service.stats()
+        assert stats["modes"] == {}  # no secret deal: nothing in the headline
+        clear, classic = stats["chosen"]["clear"], stats["chosen"]["classic"]
+        assert (clear["games"], clear["finished"], clear["won"], clear["lost"], clear["imported"]) == (2, 2, 1, 1, 1)
+        assert (classic["games"], classic["finished"]) == (1, 0)
+        assert stats["seen"] == {"classic": 0, "clear": 0}
+        # the game in play plays on, and a new random game of the moved file is a secret deal
+        state = service.state("oldgame0003")
+        assert len(state["moves"]) == 3 and state["deal"] is None
+        service.move("oldgame0003", state["version"], state["legal"][0]["move"])
+        fresh = service.row(service.create("clear", random="any"))
+        assert fresh.deal == 0 and fresh.secret_id is not None
+    finally:
+        service.close()

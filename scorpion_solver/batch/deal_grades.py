@@ -19,6 +19,8 @@ the grades without code changes.
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -129,3 +131,43 @@ def pick(grades: dict[int, str], grade: str | None, n: int, seed: int) -> list[t
 
 def grade_counts(grades: dict[int, str]) -> dict[str, int]:
     return {g: sum(v == g for v in grades.values()) for g in (*GRADES, UNGRADED)}
+
+
+# -- grading one layout: the private graded pool of `scorpion serve` ------------------------------------------
+
+# The look-ahead player the server grades its own deals with: hop over 10 sampled layouts (the committed
+# grades let any look-ahead run make a deal medium; one run of the cheapest is what a server can afford).
+LAYOUT_LOOKAHEAD = "hop"
+LAYOUT_SAMPLES = 10
+
+
+@dataclass(frozen=True)
+class LayoutGrade:
+    """The grade of one layout (None when the exact search does not show it winnable: not in any grade),
+    the exact verdict, and the CPU seconds the grading took in all."""
+
+    grade: str | None
+    verdict: str
+    cpu_seconds: float
+
+
+def grade_layout(position, rules, seed: int = 0, limits=None) -> LayoutGrade:
+    """Grade one layout by the rule above: the exact search, then ``greedy``, then the look-ahead player.
+
+    A layout the search does not decide as won (lost, or unknown within ``limits``) gets no grade: a graded
+    deal is a deal known winnable. ``seed`` seeds the look-ahead player's samples.
+    """
+    from ..play.game import play_game
+    from ..play.players import make_policy
+    from ..solver.result import Limits
+    from ..solver.search import solve
+
+    start = time.process_time()
+    verdict = solve(position, rules, limits or Limits()).status
+    if verdict != WON:
+        return LayoutGrade(None, verdict, time.process_time() - start)
+    if play_game(position, rules, make_policy("greedy", rules)).outcome == WON:
+        return LayoutGrade("easy", verdict, time.process_time() - start)
+    lookahead = make_policy(LAYOUT_LOOKAHEAD, rules, seed, samples=LAYOUT_SAMPLES)
+    grade = "medium" if play_game(position, rules, lookahead).outcome == WON else "hard"
+    return LayoutGrade(grade, verdict, time.process_time() - start)

@@ -57,11 +57,25 @@ def _check_port(host: str, port: int) -> None:
     help="Another name this server answers to (repeatable), e.g. the machine's name when --host is not loopback; "
     "requests naming any other host are refused (DNS rebinding).",
 )
+@click.option(
+    "--pool",
+    type=click.IntRange(0, 10_000),
+    default=50,
+    show_default=True,
+    metavar="N",
+    help="Graded deals kept ready per grade and mode: secret shuffles the server grades in the background "
+    "(one worker process at the lowest priority; progress in the log); 0 grades none.",
+)
 @user_errors
-def serve_command(host: str, port: int, db: str | None, open_browser: bool, allow_hosts: tuple[str, ...]) -> None:
+def serve_command(
+    host: str, port: int, db: str | None, open_browser: bool, allow_hosts: tuple[str, ...], pool: int
+) -> None:
     """Play Scorpion in a browser: deals, undo and redo, fair hints, peeking, statistics.
 
-    The server holds the cards; the page gets only what a player sees. Every
+    The server holds the cards; the page gets only what a player sees. Random
+    and graded deals are secret shuffles that no deal number names; the
+    graded ones come from a private pool the server grades itself (--pool).
+    Every
     move is saved before it is answered, so a game survives a closed browser or
     a restarted server. Ctrl-C (or SIGTERM) stops it. See docs/serve.md.
     """
@@ -79,8 +93,8 @@ def serve_command(host: str, port: int, db: str | None, open_browser: bool, allo
     _check_port(host, port)
     try:
         names = (*LOOPBACK_NAMES, *([] if host in WILDCARDS else [host]), *allow_hosts)
-        # the graded deals are read in the background from the start: "Now a full game" does not wait for them
-        app = create_app(Config(db=path, allowed_hosts=names, grade_at_start=True))
+        # the graded pool is stocked in the background from the start (serve.pool)
+        app = create_app(Config(db=path, allowed_hosts=names, pool_target=pool))
     except sqlite3.Error as exc:
         raise UserError(f"{path}: cannot use the database: {exc}") from None
     shown_host = f"[{host}]" if ":" in host else host

@@ -10,6 +10,7 @@ seven rows of seven, then the three tail cards.
 from __future__ import annotations
 
 import random
+import secrets
 
 from .cards import NUM_CARDS, make_card
 from .position import Position
@@ -83,7 +84,13 @@ def shuffled_deck(n: int) -> list[int]:
 def deal(n: int, rules: Rules = CLEAR) -> Position:
     """The starting position of deal number n under the given rules' face-down pattern."""
     deck = shuffled_deck(n)
-    dealt = [deck[NUM_CARDS - 1 - k] for k in range(NUM_CARDS)]
+    return layout([deck[NUM_CARDS - 1 - k] for k in range(NUM_CARDS)], rules)
+
+
+def layout(dealt: list[int], rules: Rules = CLEAR) -> Position:
+    """The starting position of the 52 cards in dealing order: seven rows of seven, then the tail of three."""
+    if sorted(dealt) != list(range(NUM_CARDS)):
+        raise ValueError("a deal is the 52 cards, each once")
     columns = [[] for _ in range(7)]
     for k in range(49):
         columns[k % 7].append(dealt[k])
@@ -92,3 +99,17 @@ def deal(n: int, rules: Rules = CLEAR) -> Position:
         hidden=tuple(rules.face_down),
         tail=tuple(dealt[49:52]),
     )
+
+
+def dealt_order(position: Position) -> list[int]:
+    """The 52 cards of a starting position in dealing order (``layout``'s inverse)."""
+    rows = [position.columns[k % 7][k // 7] for k in range(49)]
+    return rows + list(position.tail)
+
+
+def secret_shuffle() -> list[int]:
+    """52 cards in an order drawn from the operating system's secure generator (``secrets``): a deal that no
+    deal number names, so no one can look it up from its face-up cards (docs/serve.md, "Fair play")."""
+    deck = list(range(NUM_CARDS))
+    secrets.SystemRandom().shuffle(deck)
+    return deck

@@ -166,7 +166,7 @@ def create_app(config: Config, extensions=()) -> Starlette:
         if request.method == "GET":
             return JSONResponse({"games": service.summaries()})
         data = await read_json(request)
-        fields = {k: data[k] for k in ("deal", "random", "moves") if k in data}
+        fields = {k: data[k] for k in ("deal", "random", "moves", "replay") if k in data}
         game = await run_in_threadpool(service.create, data.get("mode", "clear"), **fields)
         return JSONResponse({"game": service.state(game)}, status_code=201)
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..game.deal import secret_shuffle
 from . import helpers
 from .guard import LOOPBACK_NAMES
 from .store import new_token
@@ -31,5 +31,8 @@ class Config:
     allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES  # the names the server answers to (serve.guard)
     hint_deadline: float = HINT_DEADLINE
     tokens: Callable[[], str] = new_token  # a new game's public id (the tests pass a counter)
-    chance: random.Random = field(default_factory=random.Random)  # picks the random deals (the tests pass their own)
-    grade_at_start: bool = False  # read the deals' grades when the server starts, not at the first graded pick
+    # deals a random game: 52 cards in dealing order from the secure generator (the tests pass their own)
+    shuffle: Callable[[], list[int]] = secret_shuffle
+    # undealt deals of each grade and mode the graded pool keeps (serve.pool; `scorpion serve --pool`, 50 there);
+    # 0: no grading in the background (a graded pick then takes what the pool holds)
+    pool_target: int = 0

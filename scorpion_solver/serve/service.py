@@ -27,8 +27,9 @@ lesson's part of the STATE; the store it writes to is ``lesson_store.LessonStore
 same methods as ``store.Store``.
 
 Fair play (docs/serve.md): no answer depends on a card the player has not seen unless peeking is on;
-the number of a deal the server picked (random, graded) is not shown before the game's first finish
-(:func:`deal_shown`); a game opened by an address (``GET /?deal=N``) is a draft, kept in memory only,
+a deal the server picks (random, graded) is a secret shuffle, which no deal number names (``serve.pool``
+keeps the graded ones), shown whole once the game has ended; the number of a numbered game the server
+picked in an older file is not shown before its first finish (:func:`deal_shown`); a game opened by an address (``GET /?deal=N``) is a draft, kept in memory only,
 stored at its first change (a POST: the guard's same-origin rule holds), so a GET stores nothing.
 """
 
@@ -36,27 +37,28 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from ..analysis.hint_reasons import hint_reason
-from ..batch.deal_grades import GRADES, grade_modes
+from ..batch.deal_grades import GRADES
+from ..game.deal import layout
 from ..game.engine import Move, apply_move, move_text
-from ..game.rules import MODES
+from ..game.position import Position
 from ..game.view import Observation
 from . import helpers
 from .config import Config
 from .errors import BadRequest, Busy, Conflict, NeedsPeek, NotFound
+from .pool import PoolStocker
 from .statistics import statistics
 from .store import GameRow, StaleVersion, Store, UnknownGame, looks_like_token
 from .table import IDENTITY, PLAYING, Table, check_deal, check_mode, import_line, shown_move, status_of
 
 MAX_SAMPLES = 100  # as many as `scorpion hint --fair` takes by default; bounds a hint's work
 DEFAULT_SAMPLES = 30
-RANDOM_DEALS = 1_000_000  # "any" random deal: the deals the committed results cover
 PEEK_KINDS = ("winnable", "peek", "line")
 HINT_KINDS = ("fair", *PEEK_KINDS)
 DRAFTS = 1024  # games opened by an address and not yet changed, kept in memory (the oldest is forgotten)
@@ -78,19 +80,27 @@ def whole(key: str, value, required: bool = True, default=None, low=None, high=N
 
 
 def deal_shown(deal: int | None, random: bool, finished: bool) -> int | None:
-    """The deal number a player may see: a number the server picked is shown once the game has finished."""
+    """The deal number a player may see: none for a secret deal (``deal`` 0: no number names it); a number
+    the server picked (a random game of an older file) once the game has finished; a chosen one always."""
+    if not deal:
+        return None
     return deal if finished or not random else None
 
 
 @dataclass(frozen=True)
 class Draft:
-    """A game opened by an address, not stored yet: its deal, mode, grade and whether the server picked it."""
+    """A game opened by an address, not stored yet: its deal, mode, grade and whether the server picked it.
+
+    A secret deal is ``deal`` 0 with a pool deal's ``secret_id`` (graded), or its ``cards`` (a random deal:
+    kept in memory only, stored with the game at its first change)."""
 
     token: str
     deal: int
     mode: str
     grade: str | None
     random: bool
+    secret_id: int | None = None
+    cards: tuple[int, ...] | None = None
 
     def row(self) -> GameRow:
         return GameRow(
@@ -108,6 +118,7 @@ class Draft:
             hints_asked=0,
             imported=False,
             random=self.random,
+            secret_id=self.secret_id,
         )
 
 
@@ -122,10 +133,8 @@ class GameService:
         self.config, self.store, self.pool = config, store, pool
         self._tables: dict[int, tuple[int, int, Table]] = {}  # id -> (version, attempt, table): a cache
         self._drafts: OrderedDict[str, Draft] = OrderedDict()
-        self._grades: dict[str, dict[int, str]] = {}
-        self._grading = threading.Lock()  # one reading of the grades at a time (the start's, or a pick's)
-        self._grader: threading.Thread | None = None
-        self._closing = threading.Event()
+        self._starts: dict[int, list[int]] = {}  # secret deal id -> its cards (a cache)
+        self.stocker = PoolStocker(store, config.pool_target)
 
     @classmethod
     def open(cls, config: Config) -> "GameService":
@@ -134,22 +143,12 @@ class GameService:
         return cls(config, store, pool)
 
     def start(self) -> None:
-        """When the server starts: read the deals' grades in the background (``grade_at_start``)."""
-        if self.config.grade_at_start:
-            self._grader = threading.Thread(target=self._grade_at_start, name="scorpion-grades", daemon=True)
-            self._grader.start()
-
-    def _grade_at_start(self) -> None:
-        if not self._closing.is_set():
-            self.grades(MODES[0])  # reads every mode's at once
+        """When the server starts: stock the graded pool in the background (``Config.pool_target``)."""
+        self.stocker.start()
 
     def close(self) -> None:
         self.pool.shutdown()  # queued solver calls are dropped; a running one ends with its time budget
-        self._closing.set()
-        if self._grader is not None:
-            # a thread still inside pyarrow when the interpreter finalizes aborts the process (SIGABRT):
-            # the shutdown waits for the reading under way, about a second
-            self._grader.join()
+        self.stocker.stop()  # a grading under way ends in its worker process; nothing half-kept
 
     # -- finding a game -------------------------------------------------------------
 
@@ -168,10 +167,22 @@ class GameService:
         cached = self._tables.get(row.id)  # a draft (id None) is never cached: it has no move to replay
         if cached and cached[0] == row.version and cached[1] == row.attempt:
             return cached[2]
-        table = Table.replayed(row.deal, check_mode(row.mode), row.line, row.ply)
+        rules = check_mode(row.mode)
+        table = Table.replayed(row.deal, rules, row.line, row.ply, self._start(row, rules))
         if row.id is not None:
             self._remember(row.id, row.version, row.attempt, table)
         return table
+
+    def _start(self, row: GameRow, rules) -> Position | None:
+        """A secret deal's starting position (None: a numbered deal, dealt by its number)."""
+        if row.secret_id is not None:
+            if row.secret_id not in self._starts:
+                self._starts[row.secret_id] = self.store.secret_cards(row.secret_id)
+            return layout(self._starts[row.secret_id], rules)
+        draft = self._drafts.get(row.token) if row.id is None else None
+        if draft is not None and draft.cards is not None:
+            return layout(list(draft.cards), rules)
+        return None
 
     def _remember(self, game_id: int, version: int, attempt: int, table: Table) -> None:
         self._tables[game_id] = (version, attempt, table)
@@ -201,7 +212,12 @@ class GameService:
         draft = self._drafts.pop(row.token, None)
         if draft is None:  # forgotten meanwhile (DRAFTS newer ones)
             raise NotFound(f"no game {row.token[:40]!r}")
-        return self.store.create_game(draft.deal, draft.mode, draft.grade, [], PLAYING, draft.random, draft.token)
+        secret_id = draft.secret_id
+        if draft.cards is not None:
+            secret_id = self.store.add_secret(draft.mode, list(draft.cards))
+        return self.store.create_game(
+            draft.deal, draft.mode, draft.grade, [], PLAYING, draft.random, draft.token, secret_id
+        )
 
     # -- what the player sees -------------------------------------------------------------
 
@@ -230,15 +246,26 @@ class GameService:
             "hints_asked": row.hints_asked,
             "peeked": row.peek,
             "imported": row.imported,
-            "seen": row.seen if deal is not None else None,  # a bit of the deal's number: told with it
+            "secret": row.secret_id is not None or self._is_secret_draft(row),
+            # a bit of the deal's number: told with it
+            # (a secret deal's tells nothing of its cards: only a replay of an ended game is one)
+            "seen": row.seen if deal is not None or row.secret_id is not None else None,
+            # the whole deal, once a game of a secret deal has ended: to look at, replay or analyze
+            "start": str(table.position_at(0)) if row.secret_id is not None and row.finished else None,
         }
+
+    def _is_secret_draft(self, row: GameRow) -> bool:
+        draft = self._drafts.get(row.token) if row.id is None else None
+        return draft is not None and draft.cards is not None
 
     def summaries(self) -> list[dict]:
         """The stored games, the most recently changed first, each deal number as a player may see it."""
         out = []
         for game in self.store.summaries():
-            deal = deal_shown(game["deal"], game.pop("random"), game.pop("finished"))
-            out.append(game | {"deal": deal, "seen": game["seen"] if deal is not None else None})
+            finished = game.pop("finished")
+            deal = deal_shown(game["deal"], game.pop("random"), finished)
+            told = deal is not None or game["secret"]
+            out.append(game | {"deal": deal, "seen": game["seen"] if told else None})
         return out
 
     def stats(self) -> dict:
@@ -248,7 +275,17 @@ class GameService:
         """The move file of the line played (the engine's moves) and its file name."""
         row, table = self.load(ref)
         deal = deal_shown(row.deal, row.random, row.finished)
-        if deal is None:
+        if row.secret_id is not None or self._is_secret_draft(row):
+            if row.finished:
+                # the whole deal is the player's now: its starting position, to save as a position file
+                start = str(table.position_at(0)).splitlines()
+                lines = [f"# a secret deal, mode {row.mode}: its starting position (save it as START.txt)"]
+                lines += [f"#   {line}" for line in start]
+                lines += [f"# scorpion analyze START.txt --mode {row.mode} --moves-file F"]
+            else:
+                lines = [f"# a secret deal (its cards are shown when the game ends) mode {row.mode}"]
+            name = f"scorpion-secret-{row.mode}.txt"
+        elif deal is None:
             lines = [
                 f"# a random deal (its number is shown when the game ends) mode {row.mode}",
                 f"# scorpion analyze DEAL --mode {row.mode} --moves-file F",
@@ -261,59 +298,82 @@ class GameService:
 
     # -- new games --------------------------------------------------------------------------
 
-    def _deal(self, mode, deal, random) -> tuple[str, int, str | None, bool]:
-        """(mode, deal, grade, picked by the server) of a new game's request."""
+    def _deal(self, mode, deal, random) -> Draft:
+        """A new game's deal, from its request (as a draft with no token yet): a deal chosen by number, or one
+        the server picks, a secret deal (a random shuffle, or one of the graded pool)."""
         rules = check_mode(mode)
         if random is not MISSING:
             if deal is not MISSING:
                 raise BadRequest("give 'deal' or 'random', not both")
-            return (rules.name, *self.random_deal(random, rules.name), True)
-        return rules.name, check_deal(whole("deal", deal)), None, False
+            return self.random_deal(random, rules.name)
+        return Draft("", check_deal(whole("deal", deal)), rules.name, None, False)
 
-    def create(self, mode="clear", deal=MISSING, random=MISSING, moves=MISSING) -> str:
-        """A new stored game (``moves``: a move file's text, an import); its public id."""
-        mode, number, grade, picked = self._deal(mode, deal, random)
-        rules = check_mode(mode)
+    def create(self, mode="clear", deal=MISSING, random=MISSING, moves=MISSING, replay=MISSING) -> str:
+        """A new stored game (``moves``: a move file's text, an import; ``replay``: the id of an ended game
+        of a secret deal, whose deal a new game deals again, counted as seen); its public id."""
+        if replay is not MISSING:
+            if deal is not MISSING or random is not MISSING or moves is not MISSING:
+                raise BadRequest("give 'replay' alone (the game it names has its deal and mode)")
+            return self._replay(replay)
+        picked = self._deal(mode, deal, random)
+        rules = check_mode(picked.mode)
         line = []
         if moves is not MISSING:
             if not isinstance(moves, str):
                 raise BadRequest("'moves' must be the text of a move file")
-            line = import_line(number, rules, moves)
-        table = Table.replayed(number, rules, line, len(line))
-        game_id = self.store.create_game(number, mode, grade, line, table.status, picked)
+            if random is not MISSING:
+                raise BadRequest("an import names its deal by number ('deal'), not 'random'")
+            line = import_line(picked.deal, rules, moves)
+        secret_id = picked.secret_id
+        if picked.cards is not None:
+            secret_id = self.store.add_secret(picked.mode, list(picked.cards))
+        start = layout(self.store.secret_cards(secret_id), rules) if secret_id is not None else None
+        table = Table.replayed(picked.deal, rules, line, len(line), start)
+        game_id = self.store.create_game(
+            picked.deal, picked.mode, picked.grade, line, table.status, picked.random, secret_id=secret_id
+        )
+        return self.store.game(game_id).token
+
+    def _replay(self, ref) -> str:
+        if not isinstance(ref, str):
+            raise BadRequest("'replay' must be a game's id")
+        row = self.row(ref)
+        if row.secret_id is None or not row.finished:
+            raise BadRequest(
+                "only a game of a secret deal that has ended can be replayed (a numbered deal opens by its number)"
+            )
+        game_id = self.store.create_game(0, row.mode, row.grade, [], PLAYING, True, secret_id=row.secret_id)
         return self.store.game(game_id).token
 
     def draft(self, mode="clear", deal=MISSING, random=MISSING) -> str:
         """A new game kept in memory only (an address opened it): stored at its first change."""
-        mode, number, grade, picked = self._deal(mode, deal, random)
         token = self.config.tokens()
-        self._drafts[token] = Draft(token, number, mode, grade, picked)
+        self._drafts[token] = replace(self._deal(mode, deal, random), token=token)
         while len(self._drafts) > DRAFTS:
             self._drafts.popitem(last=False)
         return token
 
-    def random_deal(self, kind, mode: str) -> tuple[int, str | None]:
+    def random_deal(self, kind, mode: str) -> Draft:
+        """A secret deal the server picks: a new secure shuffle (``any``), or an undealt deal of the graded pool."""
         if kind == "any":
-            return self.config.chance.randint(1, RANDOM_DEALS), None
+            return Draft("", 0, mode, None, True, cards=tuple(self.config.shuffle()))
         if kind not in GRADES:
             raise BadRequest(f"'random' must be any, {', '.join(GRADES)}; got {json.dumps(kind)[:40]}")
-        pool = sorted(d for d, g in self.grades(mode).items() if g == kind)
-        if not pool:
-            raise BadRequest(f"no {kind} deal is known in {mode} (the committed play results are not here)")
-        return self.config.chance.choice(pool), kind
-
-    def grades(self, mode: str) -> dict[int, str]:
-        """The graded deals of ``mode`` (``batch.deal_grades``), read once, with those of every mode not read yet
-        (the play folders hold both modes: one reading costs what one mode's does)."""
-        with self._grading:
-            if mode not in self._grades:
-                root = Path(self.config.results_root)
-                modes = (mode, *(m for m in MODES if m != mode and m not in self._grades))
-                try:
-                    self._grades.update(grade_modes(modes, root, root / "deals-1-1000000", graded_only=True))
-                except (OSError, ValueError):
-                    self._grades.update({m: {} for m in modes})
-            return self._grades[mode]
+        secret_id = self.store.pool_pick(mode, kind, secrets.choice)
+        if secret_id is None:
+            ready = self.store.pool_stock()
+            if self.stocker.running:
+                raise Busy(
+                    f"no {kind} deal is ready in {mode} yet: the server is preparing graded deals in the background "
+                    f"({self.stocker.progress()}); try again in a minute",
+                    retry=True,
+                )
+            counts = ", ".join(f"{g} {ready.get((mode, g), 0)}" for g in GRADES)
+            raise BadRequest(
+                f"no {kind} deal remains in {mode} that has not been dealt here (undealt: {counts}); "
+                "`scorpion serve --pool N` grades more in the background"
+            )
+        return Draft("", 0, mode, kind, True, secret_id=secret_id)
 
     # -- changes ----------------------------------------------------------------------------------
 
@@ -445,9 +505,10 @@ class GameService:
             self._expect(version, row, table)
         # what the answer is written from, taken now: the table may move on while the solver works
         played, moves, start, rules = table.line[: table.ply], table.engine_moves(), table.position_at(0), table.rules
+        ply = table.ply  # the ply asked at: an undo while the solver works must not change what is recorded
         result = await self._help((helpers.analysis, start, moves, rules, self.config.budget.peek()), None, ref)
         # it shows hidden cards: the deal is seen from now on (store.SHOWS_HIDDEN)
-        self.store.add_event(self._stored(row), "analysis" if finished else "analysis_unfinished", table.ply)
+        self.store.add_event(self._stored(row), "analysis" if finished else "analysis_unfinished", ply)
         # in the columns the player saw: the moves as played, the alternative from the position before the fatal one
         index = result.fatal_index
         before = played[index - 2].perm if index and index > 1 else IDENTITY

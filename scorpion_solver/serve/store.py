@@ -24,6 +24,12 @@ Schema (``SCHEMA`` below is the source of truth; docs/serve.md shows it):
 * ``events``: hints asked, peeks switched on, analyses (what help was used, when).
 * ``seen_deals``: every deal whose hidden cards an answer has shown (a peeking
   hint, an analysis: ``SHOWS_HIDDEN``), with the game that asked.
+* ``secret_deals``: the deals the server dealt from a secret shuffle (``game.deal.secret_shuffle``): a
+  random deal (``grade`` NULL) or one of the private graded pool (``grade`` easy, medium or hard, graded
+  by the server itself, ``cpu`` the CPU seconds its grading took). ``cards``: the 52 cards in dealing
+  order. A game of a secret deal has ``secret_id`` set and ``deal`` 0 (no deal number names it).
+* ``seen_secrets``: the secret deals whose cards the player has been shown: by a peek or an analysis,
+  as ``seen_deals``, and by the end of a game of it (the whole deal is shown then, and may be replayed).
 * ``settings``: key/value pairs (the schema version).
 
 Other modules reach the database through this class only: its reads and
@@ -49,7 +55,8 @@ from typing import Callable, Iterator
 
 from ..game.engine import Move, move_text, parse_move
 
-SCHEMA_VERSION = "3"  # 2: games.token, games.imported; 3: games.random, games.seen, seen_deals (upgraded on open)
+# 2: games.token, games.imported; 3: games.random, games.seen, seen_deals; 4: secret deals (upgraded on open)
+SCHEMA_VERSION = "4"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -67,7 +74,8 @@ CREATE TABLE IF NOT EXISTS games (
     token       TEXT,
     imported    INTEGER NOT NULL DEFAULT 0,
     random      INTEGER NOT NULL DEFAULT 0,
-    seen        INTEGER NOT NULL DEFAULT 0
+    seen        INTEGER NOT NULL DEFAULT 0,
+    secret_id   INTEGER REFERENCES secret_deals(id)
 );
 CREATE TABLE IF NOT EXISTS moves (
     id          INTEGER PRIMARY KEY,
@@ -100,6 +108,20 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE TABLE IF NOT EXISTS seen_deals (
     deal        INTEGER PRIMARY KEY,
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    at          REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS secret_deals (
+    id          INTEGER PRIMARY KEY,
+    mode        TEXT NOT NULL,
+    cards       TEXT NOT NULL,
+    grade       TEXT,
+    cpu         REAL,
+    created     REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS secret_pool ON secret_deals(mode, grade);
+CREATE TABLE IF NOT EXISTS seen_secrets (
+    secret_id   INTEGER PRIMARY KEY REFERENCES secret_deals(id),
     game_id     INTEGER NOT NULL REFERENCES games(id),
     at          REAL NOT NULL
 );
@@ -171,6 +193,7 @@ class GameRow:
     random: bool = False  # the server picked the deal
     finished: bool = False  # the game has a result (its first finish): a random deal's number is shown from then
     seen: bool = False  # created for a deal whose hidden cards were shown (counted apart)
+    secret_id: int | None = None  # a secret deal (``deal`` is 0 then): its cards are in ``secret_deals``
 
 
 def default_path() -> Path:
@@ -204,10 +227,15 @@ class Store:
             self._db.execute("INSERT OR IGNORE INTO settings(key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,))
 
     def _upgrade(self) -> None:
-        """An older file: add the columns it lacks (version 1: token, imported; 2: random, seen)."""
+        """An older file: add the columns it lacks (version 1: token, imported; 2: random, seen; 3: secret_id).
+
+        Its games keep their deal numbers: a random or graded game of an older file is a numbered game
+        (``secret_id`` NULL), counted with the chosen deals (docs/serve.md, "Fair play")."""
         columns = {r["name"] for r in self._db.execute("PRAGMA table_info(games)")}
         self._db.execute("BEGIN IMMEDIATE")
         try:
+            if "secret_id" not in columns:
+                self._db.execute("ALTER TABLE games ADD COLUMN secret_id INTEGER REFERENCES secret_deals(id)")
             for name in ("random", "seen"):
                 if name not in columns:
                     self._db.execute(f"ALTER TABLE games ADD COLUMN {name} INTEGER NOT NULL DEFAULT 0")
@@ -240,16 +268,28 @@ class Store:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                # a failed COMMIT (SQLITE_BUSY, a deferred constraint) leaves the transaction open: end it,
+                # or every later write fails with "cannot start a transaction within a transaction"
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
-        """The connection for reads, while no other thread uses it."""
+        """The connection for reads, while no other thread uses it: one snapshot (a read transaction under
+        WAL), so the reads inside see one state of the file even while another process writes."""
         with self._lock:
-            yield self._db
+            if self._db.in_transaction:  # inside this thread's write transaction: its view is the snapshot
+                yield self._db
+                return
+            self._db.execute("BEGIN")
+            try:
+                yield self._db
+            finally:
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")
 
     def add_schema(self, sql: str) -> None:
         """Create another module's tables in this file (``CREATE TABLE IF NOT EXISTS``)."""
@@ -314,6 +354,7 @@ class Store:
             bool(row["random"]),
             finished is not None,
             bool(row["seen"]),
+            row["secret_id"],
         )
 
     def summaries(self, limit: int = 500) -> list[dict]:
@@ -322,11 +363,12 @@ class Store:
         with self.reading() as db:
             rows = db.execute(
                 "SELECT token AS id, deal, mode, grade, status, ply, peek, imported, seen, random, created, updated, "
+                "secret_id IS NOT NULL AS secret, "
                 "EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) AS finished FROM games "
                 "ORDER BY updated DESC, games.id DESC LIMIT ?",
                 (limit,),
             ).fetchall()
-        flags = ("peek", "imported", "seen", "random", "finished")
+        flags = ("peek", "imported", "seen", "random", "finished", "secret")
         return [dict(r) | {k: bool(r[k]) for k in flags} for r in rows]
 
     def finished_games(self) -> list[dict]:
@@ -334,15 +376,17 @@ class Store:
         games of seen deals left out)."""
         with self.reading() as db:
             rows = db.execute(
-                """SELECT g.id, g.mode, g.peek, r.outcome, r.finished
+                """SELECT g.id, g.mode, g.peek, g.secret_id IS NOT NULL AS secret, r.outcome, r.finished
                    FROM games g JOIN results r ON r.game_id = g.id
                    WHERE r.id = (SELECT MIN(id) FROM results WHERE game_id = g.id) AND g.imported = 0 AND g.seen = 0
                    ORDER BY r.finished, g.id"""
             ).fetchall()
-        return [dict(r) for r in rows]
+        return [dict(r) | {"secret": bool(r["secret"]), "peek": bool(r["peek"])} for r in rows]
 
-    def help_counts(self) -> dict[str, dict[str, int]]:
-        """mode -> {games, fair, peeks, peeked_games, imported, seen}: games played on the board, finished or not
+    def help_counts(self) -> dict[str, dict[str, dict[str, int]]]:
+        """kind (``secret``: secret deals, the server's random and graded deals; ``chosen``: deals opened by
+        number, and the random and graded games of older files) -> mode -> {games, fair, peeks, peeked_games,
+        imported, seen}: games played on the board, finished or not
         (``peeks``: the peeking help asked, PEEK_EVENTS); ``imported``: the imported games and ``seen`` the
         games of a deal whose hidden cards were shown before (not imported), each counted apart. A random
         deal's game in play stays with the others until its first finish: counting it apart sooner would
@@ -359,10 +403,14 @@ class Store:
                                 WHERE e.game_id = g.id AND e.kind = 'fair')) AS fair,
                           SUM({counted} * (SELECT COUNT(*) FROM events e
                                 WHERE e.game_id = g.id AND e.kind IN ({kinds}))) AS peeks
-                   FROM games g GROUP BY g.mode"""
+                          , g.secret_id IS NOT NULL AS secret
+                   FROM games g GROUP BY g.mode, g.secret_id IS NOT NULL"""
             ).fetchall()
         keys = ("games", "peeked_games", "fair", "peeks", "imported", "seen")
-        return {r["mode"]: {k: int(r[k] or 0) for k in keys} for r in rows}
+        out: dict[str, dict[str, dict[str, int]]] = {"secret": {}, "chosen": {}}
+        for r in rows:
+            out["secret" if r["secret"] else "chosen"][r["mode"]] = {k: int(r[k] or 0) for k in keys}
+        return out
 
     def events(self, game_id: int) -> list[dict]:
         with self.reading() as db:
@@ -392,6 +440,7 @@ class Store:
         status: str,
         random: bool = False,
         token: str | None = None,
+        secret_id: int | None = None,
     ) -> int:
         """A new game (``token``: its public id, a new one by default); ``line`` (an imported record, already
         checked by the engine) is played, and marks the game imported (never in the statistics). A game of a
@@ -399,10 +448,14 @@ class Store:
         now = time.time()
 
         def run(db):
-            seen = db.execute("SELECT 1 FROM seen_deals WHERE deal = ?", (deal,)).fetchone() is not None
+            if secret_id is None:
+                seen = db.execute("SELECT 1 FROM seen_deals WHERE deal = ?", (deal,)).fetchone() is not None
+            else:
+                seen = db.execute("SELECT 1 FROM seen_secrets WHERE secret_id = ?", (secret_id,)).fetchone()
+                seen = seen is not None
             cur = db.execute(
-                "INSERT INTO games(token, deal, mode, grade, created, updated, ply, status, imported, random, seen) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games(token, deal, mode, grade, created, updated, ply, status, imported, random, seen, "
+                "secret_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     token or self._new_token(),
                     deal,
@@ -415,6 +468,7 @@ class Store:
                     int(bool(line)),
                     int(random),
                     int(seen),
+                    secret_id,
                 ),
             )
             game_id = cur.lastrowid
@@ -438,6 +492,29 @@ class Store:
                 "INSERT OR IGNORE INTO results(game_id, attempt, outcome, ply, finished) VALUES (?, ?, ?, ?, ?)",
                 (game_id, attempt, status, ply, now),
             )
+            # a finished game of a secret deal shows the whole deal (it may be replayed): seen from now on
+            # (a numbered deal's number tells its cards anyway: it is seen by a peek or an analysis only)
+            if db.execute("SELECT secret_id FROM games WHERE id = ?", (game_id,)).fetchone()[0] is not None:
+                self._mark_seen(db, game_id, now)
+
+    def _mark_seen(self, db, game_id: int, now: float) -> None:
+        """The game's deal is seen (its hidden cards were shown): the other games of it not yet finished, and
+        every later one, count apart (``games.seen``). A secret deal by its id, a numbered one by its number."""
+        deal, secret_id = db.execute("SELECT deal, secret_id FROM games WHERE id = ?", (game_id,)).fetchone()
+        if secret_id is None:
+            db.execute("INSERT OR IGNORE INTO seen_deals(deal, game_id, at) VALUES (?, ?, ?)", (deal, game_id, now))
+            same = "deal = ? AND secret_id IS NULL"
+            key = deal
+        else:
+            db.execute(
+                "INSERT OR IGNORE INTO seen_secrets(secret_id, game_id, at) VALUES (?, ?, ?)", (secret_id, game_id, now)
+            )
+            same, key = "secret_id = ?", secret_id
+        db.execute(
+            f"UPDATE games SET seen = 1 WHERE {same} AND id != ? "
+            "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id)",
+            (key, game_id),
+        )
 
     def play(self, game_id: int, version: int, played: Played, status: str) -> None:
         """Play a move after the current ply: the redo stack beyond it is dropped (kept as history)."""
@@ -512,12 +589,57 @@ class Store:
                 (game_id, kind, ply, now, json.dumps(detail) if detail is not None else None),
             )
             if kind in SHOWS_HIDDEN:
-                (deal,) = db.execute("SELECT deal FROM games WHERE id = ?", (game_id,)).fetchone()
-                db.execute("INSERT OR IGNORE INTO seen_deals(deal, game_id, at) VALUES (?, ?, ?)", (deal, game_id, now))
-                db.execute(
-                    "UPDATE games SET seen = 1 WHERE deal = ? AND id != ? "
-                    "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id)",
-                    (deal, game_id),
-                )
+                self._mark_seen(db, game_id, now)
 
         self._write(run)
+
+    # -- secret deals: random deals and the private graded pool ----------------------------------------
+
+    def add_secret(self, mode: str, cards: list[int], grade: str | None = None, cpu: float | None = None) -> int:
+        """Keep a secret deal (its 52 cards in dealing order); ``grade``: a deal of the graded pool."""
+        text = " ".join(str(c) for c in cards)
+        return self._write(
+            lambda db: (
+                db.execute(
+                    "INSERT INTO secret_deals(mode, cards, grade, cpu, created) VALUES (?, ?, ?, ?, ?)",
+                    (mode, text, grade, cpu, time.time()),
+                ).lastrowid
+            )
+        )
+
+    def secret_cards(self, secret_id: int) -> list[int]:
+        with self.reading() as db:
+            row = db.execute("SELECT cards FROM secret_deals WHERE id = ?", (secret_id,)).fetchone()
+        if row is None:
+            raise UnknownGame(f"secret deal {secret_id}")
+        return [int(c) for c in row["cards"].split()]
+
+    def pool_pick(self, mode: str, grade: str, choose: Callable[[list[int]], int]) -> int | None:
+        """A deal of the graded pool that no game has dealt yet (``choose`` picks among them), or None."""
+        with self.reading() as db:
+            ids = [
+                r[0]
+                for r in db.execute(
+                    "SELECT id FROM secret_deals s WHERE mode = ? AND grade = ? "
+                    "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.secret_id = s.id)",
+                    (mode, grade),
+                )
+            ]
+        return choose(ids) if ids else None
+
+    def pool_stock(self) -> dict[tuple[str, str], int]:
+        """(mode, grade) -> the pool's deals that no game has dealt yet."""
+        with self.reading() as db:
+            rows = db.execute(
+                "SELECT mode, grade, COUNT(*) FROM secret_deals s WHERE grade IS NOT NULL "
+                "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.secret_id = s.id) GROUP BY mode, grade"
+            ).fetchall()
+        return {(r[0], r[1]): r[2] for r in rows}
+
+    def pool_costs(self) -> dict[tuple[str, str], tuple[int, float]]:
+        """(mode, grade) -> (deals graded, their grading's CPU seconds in all), the whole pool."""
+        with self.reading() as db:
+            rows = db.execute(
+                "SELECT mode, grade, COUNT(*), SUM(cpu) FROM secret_deals WHERE grade IS NOT NULL GROUP BY mode, grade"
+            ).fetchall()
+        return {(r[0], r[1]): (r[2], r[3] or 0.0) for r in rows}

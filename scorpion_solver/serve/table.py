@@ -107,21 +107,23 @@ def shown_text(move: Move, perm: tuple[int, ...]) -> str:
 
 @dataclass
 class Table:
-    """One game: the deal, the mode, the line (engine moves with the mapping after each) and the ply."""
+    """One game: the deal, the mode, the line (engine moves with the mapping after each) and the ply.
+
+    ``deal`` is the deal's number, or 0 for a secret deal, whose starting position ``start`` is given."""
 
     deal: int
     rules: Rules
     line: list[Played] = field(default_factory=list)
     ply: int = 0
+    start: Position | None = field(default=None, repr=False)
     _positions: list[Position] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
-        self._positions = [deal(self.deal, self.rules)]
+        self._positions = [self.start if self.start is not None else deal(self.deal, self.rules)]
 
     @classmethod
-    def replayed(cls, number: int, rules: Rules, line, ply: int) -> "Table":
-        table = cls(number, rules, list(line), ply)
-        return table
+    def replayed(cls, number: int, rules: Rules, line, ply: int, start: Position | None = None) -> "Table":
+        return cls(number, rules, list(line), ply, start)
 
     # -- positions -------------------------------------------------------------
 

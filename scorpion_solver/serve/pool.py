@@ -1,0 +1,151 @@
+"""The private graded pool of ``scorpion serve``: secret deals the server grades itself, kept in its database.
+
+A graded game must not come from a public list: a list of graded deal numbers is small, and a deal's
+face-up cards find it in the list at once (docs/serve.md, "Fair play"). So the server deals secret
+shuffles (``game.deal.secret_shuffle``), grades each with the project's own rule
+(``batch.deal_grades.grade_layout``: the exact search, greedy, the look-ahead player) and keeps those of
+each grade and mode until the stock of deals no game has dealt reaches the target (``Config.pool_target``,
+50 by default). :class:`PoolStocker` does it in the background, in one worker process at the lowest
+priority, so moves and hints do not wait for it; a layout that gets no grade (not winnable) or whose
+grade is full is dropped, and its CPU time is added to the next deal kept of its mode, so each deal
+carries what it cost to find (``secret_deals.cpu``, ``Store.pool_costs``).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import threading
+from typing import Callable
+
+from ..batch.deal_grades import GRADES, grade_layout
+from ..game.deal import layout, secret_shuffle
+from ..game.rules import MODES, get_rules
+
+DEFAULT_TARGET = 50
+log = logging.getLogger("scorpion.serve.pool")
+
+
+def grade_secret_deal(mode: str, seed: int) -> tuple[list[int], str | None, float]:
+    """A new secret shuffle and its grade in ``mode`` (None: no grade), with the CPU seconds it took."""
+    rules = get_rules(mode)
+    cards = secret_shuffle()
+    graded = grade_layout(layout(cards, rules), rules, seed)
+    return cards, graded.grade, graded.cpu_seconds
+
+
+def wanted(stock: dict[tuple[str, str], int], modes, target: int) -> list[tuple[str, str]]:
+    """The (mode, grade) buckets whose stock of undealt deals is below ``target``."""
+    return [(mode, grade) for mode in modes for grade in GRADES if stock.get((mode, grade), 0) < target]
+
+
+def stock_pool(
+    store,
+    target: int,
+    modes=MODES,
+    grade: Callable[[str, int], tuple[list[int], str | None, float]] = grade_secret_deal,
+    stopping: Callable[[], bool] = lambda: False,
+) -> int:
+    """Grade secret deals in this thread until every grade of every mode holds ``target`` undealt deals (or
+    ``stopping()``); the number of deals added. The tests stock a small pool with it; the server's
+    :class:`PoolStocker` runs the same loop with a worker process."""
+    added, carried, seed = 0, {mode: 0.0 for mode in modes}, 0
+    while not stopping():
+        needed = wanted(store.pool_stock(), modes, target)
+        if not needed:
+            return added
+        mode = needed[0][0]
+        cards, got, cpu = grade(mode, seed)
+        seed += 1
+        added += _keep(store, mode, cards, got, cpu, carried, needed)
+    return added
+
+
+def _keep(store, mode, cards, got, cpu, carried, needed) -> int:
+    """Keep a graded layout if its bucket wants one (1), else carry its cost to the next one kept (0)."""
+    if got is not None and (mode, got) in needed:
+        store.add_secret(mode, cards, got, cpu + carried[mode])
+        carried[mode] = 0.0
+        return 1
+    carried[mode] += cpu
+    return 0
+
+
+def _lowest_priority() -> None:
+    try:
+        os.nice(19)
+    except OSError:  # pragma: no cover - a platform without nice
+        pass
+
+
+class PoolStocker:
+    """Keeps the graded pool stocked to ``target`` in the background: a thread that sends the grading to
+    one worker process (niced), and logs the stock as it grows."""
+
+    def __init__(self, store, target: int, modes=MODES) -> None:
+        self.store, self.target, self.modes = store, target, tuple(modes)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.error: str | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        if self.target > 0 and self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="scorpion-graded-pool", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        context = multiprocessing.get_context("spawn")  # no fork of a server's threads
+        try:
+            with concurrent.futures.ProcessPoolExecutor(1, mp_context=context, initializer=_lowest_priority) as worker:
+                self._stock(worker)
+        except Exception as exc:  # a broken worker: the server plays on; a graded pick says why
+            self.error = f"{type(exc).__name__}: {exc}"
+            log.error("graded pool: grading stopped (%s)", self.error)
+
+    def _stock(self, worker) -> None:
+        carried, seed = {mode: 0.0 for mode in self.modes}, 0
+        announced = False
+        while not self._stop.is_set():
+            needed = wanted(self.store.pool_stock(), self.modes, self.target)
+            if not needed:
+                if announced:
+                    log.warning("graded pool: stocked (%d deals of each grade and mode)", self.target)
+                    announced = False
+                self._stop.wait(5.0)  # a deal dealt empties a place: look again soon
+                continue
+            if not announced:
+                log.warning("graded pool: preparing graded deals in the background (%s)", self.progress())
+                announced = True
+            mode = needed[0][0]
+            future = worker.submit(grade_secret_deal, mode, seed)
+            seed += 1
+            while not self._stop.is_set():
+                try:
+                    cards, got, cpu = future.result(timeout=0.5)
+                    break
+                except concurrent.futures.TimeoutError:
+                    continue
+            else:
+                future.cancel()
+                return
+            if _keep(self.store, mode, cards, got, cpu, carried, needed):
+                log.warning("graded pool: %s", self.progress())
+
+    def progress(self) -> str:
+        stock = self.store.pool_stock()
+        parts = []
+        for mode in self.modes:
+            counts = ", ".join(f"{grade} {stock.get((mode, grade), 0)}" for grade in GRADES)
+            parts.append(f"{mode}: {counts}")
+        return "; ".join(parts) + f" of {self.target}"
