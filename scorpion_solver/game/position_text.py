@@ -97,14 +97,17 @@ class TextFields:
         """Refuse what the game of ``rules`` has no room for: columns beyond its own, a tail of another size
         (or a missing tail line in a game with a tail), reserve cards, a second copy of a card in a one-deck game."""
         fail = _FieldReader(source, None).fail
-        if rules.decks == 1 and self.second_copies:
-            card, (lineno, place) = min(self.second_copies.items(), key=lambda item: item[1][0])
-            face = card % 52
-            raise fail(lineno, f"{card_text(face)} appears twice ({self.where[face]} and {place})")
         width = rules.num_columns
         for index, (_, _, lineno) in sorted(self.columns.items()):
             if index >= width:
                 raise fail(lineno, f"unknown line 'col{index + 1}:' ({rules.name} has {width} columns)")
+        if len(self.reserves) > rules.reserves:
+            room = f"has {rules.reserves} reserve cards" if rules.reserves else "has no reserve cards"
+            raise fail(self.lines["reserve"], f"{rules.name} {room}, got {len(self.reserves)}")
+        if rules.decks == 1 and self.second_copies:
+            card, (lineno, place) = min(self.second_copies.items(), key=lambda item: item[1][0])
+            face = card % 52
+            raise fail(lineno, f"{card_text(face)} appears twice ({self.where[face]} and {place})")
         missing = [f"col{i + 1}" for i in range(width) if i not in self.columns]
         if missing:
             raise PositionError(f"{source}: no line for {', '.join(missing)} (write an empty column as 'colN:')")
@@ -119,9 +122,6 @@ class TextFields:
                     f"{rules.name} has no tail (write 'tail: -' or leave the line out), got {len(self.tail)} cards"
                 )
             raise fail(self.lines["tail"], message)
-        if len(self.reserves) > rules.reserves:
-            room = f"has {rules.reserves} reserve cards" if rules.reserves else "has no reserve cards"
-            raise fail(self.lines["reserve"], f"{rules.name} {room}, got {len(self.reserves)}")
 
 
 def read_fields(text: str, source: str, unknown: int | None = None) -> TextFields:
