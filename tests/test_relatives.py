@@ -440,3 +440,24 @@ def test_the_independent_count_on_the_hand_made_positions(position):
 
 def test_one_deck_games_keep_their_ids_and_perft():
     assert perft(deal(1), 4, CLEAR) == 466 and max(deal(1).cards_in_play()) == 51
+
+
+# --------------------------------------------------------------------------
+# The command line: the plain-Python commands play the new presets, the kernel's refuse them
+
+
+def test_cli_deal_replay_and_reference_perft():
+    from scorpion_cli import assert_one_error_line, run
+
+    assert run("deal", "1", "--mode", "mice").output == format_position(deal(1, MICE), MICE)
+    assert run("deal", "1", "--mode", "mice", "--view").output.endswith("col10: ?? ?? ?? 7D 9C\nreserve: 2H 6H\n")
+    assert '"reserves": ["2H", "6H"]' in run("deal", "1", "--mode", "mice", "--json").output
+    assert run("perft", "1", "--mode", "double", "-d", "2", "--engine", "reference").output == (
+        "depth 1: 14\ndepth 2: 195\n"
+    )
+    replayed = run("replay", "1", "--mode", "double-dealt", "3C:9>1").output
+    assert "col1: 3D* AS* KD* 7D* 3S QS 4S AD 3H TS 4C 3C 5C 2C 7S 3H" in replayed
+    for command in (["solve", "1"], ["perft", "1", "-d", "1"]):
+        result = run(*command, "--mode", "double")
+        assert result.exit_code == 2
+        assert_one_error_line(result.stderr, f"--mode double: `scorpion {command[0]}` needs the solver's kernel")

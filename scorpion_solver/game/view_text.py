@@ -137,9 +137,13 @@ def format_view(view: Observation, rules: Rules | None = None) -> str:
             for j, c in enumerate(col)
         ]
         lines.append(f"col{i + 1}:" + "".join(" " + t for t in tokens))
-    lines.append(
-        "tail: " + (" ".join(UNKNOWN_TOKEN if c == UNKNOWN else card_text(c) for c in view.tail) if view.tail else "-")
-    )
+    if rules is None or rules.tail_size:
+        lines.append(
+            "tail: "
+            + (" ".join(UNKNOWN_TOKEN if c == UNKNOWN else card_text(c) for c in view.tail) if view.tail else "-")
+        )
+    if view.reserves or (rules is not None and rules.reserves):
+        lines.append("reserve: " + (" ".join(card_text(c) for c in view.reserves) or "-"))
     if view.frozen:
         lines.append("frozen: " + " ".join("CSHD"[s] for s in sorted(view.frozen)))
     return "\n".join(lines) + "\n"
