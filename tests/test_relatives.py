@@ -336,6 +336,8 @@ def test_reserve_cards_move_alone_onto_their_successor_or_as_kings_into_a_space(
         replay(pos, parse_moves("QH:r>3"), MICE)
     with pytest.raises(MoveError, match="is not a move"):
         parse_move("3H:1>r")  # nothing goes onto a reserve
+    with pytest.raises(MoveError, match="is not a move"):
+        parse_move("3H:11>1")  # column 11 is no column, nor the reserve
 
 
 def test_mice_is_won_only_with_the_reserve_played():

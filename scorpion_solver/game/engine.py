@@ -107,13 +107,14 @@ def parse_move(token: str) -> Move:
         src_text, dst_text = cols.split(">")
         upper = card_part.endswith("+")
         card, face_down = parse_card(card_part[:-1] if upper else card_part)
-        src = RESERVE if src_text.strip().lower() == "r" else int(src_text) - 1
+        from_reserve = src_text.strip().lower() == "r"
+        src = RESERVE if from_reserve else int(src_text) - 1
         dst = int(dst_text) - 1
     except (ValueError, CardError) as exc:
         detail = f": {exc}" if isinstance(exc, CardError) else ""
         raise MoveError(f"'{token}' is not a move (expected e.g. 6C:5>2, KS:3>4, 2H:r>5 or tail){detail}") from None
     max_columns = max(COLUMN_COUNTS)
-    if face_down or not ((0 <= src < max_columns or src == RESERVE) and 0 <= dst < max_columns):
+    if face_down or not ((0 <= src < max_columns or from_reserve) and 0 <= dst < max_columns):
         raise MoveError(
             f"'{token}' is not a move (columns are 1-7, or 1-10 in the ten-column games, 'r' a reserve card; "
             "a face-down card never moves)"
