@@ -17,6 +17,7 @@ from scorpion_solver.game.engine import legal_moves, move_text
 from scorpion_solver.game.rules import get_rules
 
 DATA = Path(__file__).resolve().parent / "data" / "perft.txt"
+RELATIVES_DATA = DATA.with_name("perft_relatives.txt")  # the ten-column relatives (issue 53), two deals each
 
 
 @dataclass
@@ -41,6 +42,16 @@ class PerftRecord:
 def read_table(path: Path = DATA) -> dict[str, PerftRecord]:
     """The records of ``path`` by preset name; a malformed line raises ValueError naming it."""
     records: dict[str, PerftRecord] = {}
+    for record in read_records(path):
+        if record.preset in records:
+            raise ValueError(f"{path.name}: two records for deal {record.deal} in {record.preset}")
+        records[record.preset] = record
+    return records
+
+
+def read_records(path: Path) -> list[PerftRecord]:
+    """The records of ``path`` in their order (a file may hold several deals of a preset)."""
+    records: list[PerftRecord] = []
     for block in path.read_text(encoding="utf-8").split("\n\n"):
         lines = [line.split("#", 1)[0].strip() for line in block.splitlines()]
         fields = [line.split(" ", 1) for line in lines if line]
@@ -62,13 +73,12 @@ def read_table(path: Path = DATA) -> dict[str, PerftRecord]:
                 record.sources["divide", int(depth)] = source
             elif key not in ("id", "deal", "preset"):
                 raise ValueError(f"{path.name}: unknown line {key} {rest!r} in {record.id}")
-        if record.preset in records:
-            raise ValueError(f"{path.name}: two records for deal {record.deal} in {record.preset}")
-        records[record.preset] = record
+        records.append(record)
     return records
 
 
 TABLE = read_table()
+RELATIVES = {record.id: record for record in read_records(RELATIVES_DATA)}
 
 
 def kernel_divide(position, depth: int, rules) -> list:

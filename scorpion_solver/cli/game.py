@@ -20,6 +20,7 @@ from .common import (
     load_start,
     moves_from,
     notify_loading,
+    refuse_without_kernel,
     rules_options,
     shown_option,
     user_errors,
@@ -74,6 +75,7 @@ def perft_command(source: str, depth: int, rules: Rules | None, divide: bool, en
     from ..solver.search import jit_perft
 
     position, rules, _ = load_start(source, rules)
+    refuse_without_kernel((rules,), engine)  # a position file's mode line may name a ten-column game
     count = perft if engine == "reference" else jit_perft
     kernels = () if engine == "reference" else PERFT_KERNELS + (("make_move",) if divide else ())
     with compiling(

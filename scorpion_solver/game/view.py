@@ -64,6 +64,7 @@ class Observation:
     tail: tuple[int, ...]
     swept: frozenset[int] = field(default_factory=frozenset)
     frozen: frozenset[int] = field(default_factory=frozenset)
+    reserves: tuple[int, ...] = ()  # Three Blind Mice's reserve cards, face up (shown; the view reads no further)
 
     @classmethod
     def of(cls, position: Position) -> "Observation":
@@ -73,7 +74,9 @@ class Observation:
             for i, col in enumerate(position.columns)
         )
         tail = tuple(UNKNOWN for _ in position.tail)
-        return cls(columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen)
+        return cls(
+            columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen, position.reserves
+        )
 
     @property
     def tail_dealt(self) -> bool:

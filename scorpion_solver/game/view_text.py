@@ -37,8 +37,13 @@ def has_unknown(text: str) -> bool:
 def parse_view(text: str, rules: Rules | None = None, source: str = "position") -> tuple[Observation, Rules]:
     """Read a view (position text that may hold ``??``); ``rules`` overrides its ``mode:`` line."""
     fields = read_fields(text, source, unknown=UNKNOWN)
-    tail, where, lines_of = fields.tail, fields.where, fields.lines
     rules = rules or fields.mode_rules or CLEAR
+    fields.check_shape(rules, source)
+    if not rules.is_scorpion_shape:
+        raise PositionError(
+            f"{source}: a view with ?? is read for Scorpion's seven-column games only, not {rules.name}"
+        )
+    tail, where, lines_of = fields.tail, fields.where, fields.lines
     col_cards, hidden = _view_columns(fields.columns, source)
     unknown = sum(c == UNKNOWN for col in col_cards for c in col) + sum(c == UNKNOWN for c in tail)
     swept = _swept_off_the_table(where, unknown, source)
@@ -132,9 +137,13 @@ def format_view(view: Observation, rules: Rules | None = None) -> str:
             for j, c in enumerate(col)
         ]
         lines.append(f"col{i + 1}:" + "".join(" " + t for t in tokens))
-    lines.append(
-        "tail: " + (" ".join(UNKNOWN_TOKEN if c == UNKNOWN else card_text(c) for c in view.tail) if view.tail else "-")
-    )
+    if rules is None or rules.tail_size:
+        lines.append(
+            "tail: "
+            + (" ".join(UNKNOWN_TOKEN if c == UNKNOWN else card_text(c) for c in view.tail) if view.tail else "-")
+        )
+    if view.reserves or (rules is not None and rules.reserves):
+        lines.append("reserve: " + (" ".join(card_text(c) for c in view.reserves) or "-"))
     if view.frozen:
         lines.append("frozen: " + " ".join("CSHD"[s] for s in sorted(view.frozen)))
     return "\n".join(lines) + "\n"
