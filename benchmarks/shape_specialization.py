@@ -17,7 +17,9 @@ sharing one empty ``NUMBA_CACHE_DIR``, and prints what each does:
 * ``typed``: the shape follows from the state array's element type (``int8``
   for one deck, ``int16`` for a wider layout) through an ``overload`` that
   returns a constant at typing time; the one-deck signatures do not change,
-  so neither do the one-deck callers or their cache entries.
+  so neither do the one-deck callers. Also tried in the search's own
+  pattern: a kernel without reference counting (``_nrt=False``) copying
+  frames of a 2-D state array with ``kernel._copy_into``.
 * ``closure``: a factory whose closure holds the shape's constants and the
   sibling kernels it calls. numba's cache index key hashes the pickled
   closure (``numba/core/caching.py``, ``_index_key``); a dispatcher pickles
@@ -48,6 +50,8 @@ KERNELS = textwrap.dedent(
     import numba as nb
     from numba import types
     from numba.extending import overload
+
+    from scorpion_solver.solver.kernel import _copy_into
 
     NCOLS = (7, 10, 10)      # columns of each shape
     LEN_AT = (448, 1040, 1040)  # offset of the column lengths in each shape's state
@@ -89,6 +93,26 @@ KERNELS = textwrap.dedent(
         for c in range(NCOLS[shape]):
             t += s[LEN_AT[shape] + c]
         return t + _lengths_below(s, shape)
+
+
+    @nb.njit(cache=True, nogil=True, _nrt=False, inline="always")
+    def _lengths_inline(s):
+        shape = shape_of(s)
+        t = 0
+        for c in range(NCOLS[shape]):
+            t += s[LEN_AT[shape] + c]
+        return t
+
+
+    @nb.njit(cache=True, nogil=True, _nrt=False)
+    def typed_frames(states, depth):
+        # the search's pattern: without reference counting, each ply's frame a copy of its parent's
+        t = 0
+        for sp in range(1, depth):
+            _copy_into(states[sp], states[sp - 1])
+            states[sp, LEN_AT[shape_of(states[sp])]] += 1
+            t += _lengths_inline(states[sp])
+        return t
 
 
     def make_closure_entry(ncols, len_at):
@@ -150,6 +174,11 @@ PROBE = textwrap.dedent(
         "signatures": [str(sig[0].dtype) for sig in k.typed_entry.signatures],
         "cache_hits": sum(k.typed_entry.stats.cache_hits.values()),
     }
+    # four plies, the first length raised by one each ply: 8+9+10+11 and 11+12+13+14
+    out["typed"]["frames (int8, int16)"] = [
+        int(k.typed_frames(np.ones((5, 2000), dtype=np.int8), 5)),
+        int(k.typed_frames(np.ones((5, 2000), dtype=np.int16), 5)),
+    ]
     if out["typed"]["cache_hits"] == 0:
         ir = k.typed_entry.inspect_llvm()
         two = [text for sig, text in ir.items() if "int16" in str(sig)][0]
@@ -184,7 +213,9 @@ def probe_twice() -> list[dict]:
         (root / "globals_kernel.py").write_text(GLOBALS_KERNEL)
         (root / "probe.py").write_text(PROBE)
         cache = root / "cache"
-        env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+        package = str(Path(__file__).resolve().parents[1])
+        path = os.pathsep.join(filter(None, [package, os.environ.get("PYTHONPATH")]))
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=path)
         runs = []
         for _ in range(2):
             done = subprocess.run(

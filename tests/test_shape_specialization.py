@@ -38,6 +38,8 @@ def test_the_state_element_type_selects_the_shape_folds_and_caches(runs):
     first, second = runs
     assert first["typed"]["answers (int8 state, int16 state)"] == [14, 20]
     assert first["typed"]["signatures"] == ["int8", "int16"]
+    # without reference counting, frames copied with kernel._copy_into, 7 and 10 columns
+    assert first["typed"]["frames (int8, int16)"] == second["typed"]["frames (int8, int16)"] == [38, 50]
     assert first["typed"]["two_deck_constant_offsets"] == 10
     assert first["typed"]["cache_hits"] == 0 and second["typed"]["cache_hits"] == 2
 
