@@ -5,6 +5,11 @@ A card is an int 0..51: ``suit * 13 + rank - 1`` with suits in the order
 numbering the card a card builds on (same suit, one rank higher) is simply
 ``card + 1``, unless the card is a King.
 
+A game of two decks (Double Scorpion) numbers its cards 0..103: ``card % 52``
+is the card's face (the number above) and ``card // 52`` its copy (deck 0 or
+1). Rank, suit, text and ``card + 1`` work on either copy; the two copies of a
+face are interchangeable in play, and the text shows the face only.
+
 Text: rank then suit (``KS``, ``TH``, ``4D``); readers also accept ``10`` for
 ``T``, lower case, and the suit symbols a web page shows (``5♥``, ``10♥``,
 ``Q♠``, also the white ones and an emoji's variation selector); a trailing
@@ -17,8 +22,9 @@ import functools
 
 SUITS = "CSHD"
 RANKS = "A23456789TJQK"
-NUM_CARDS = 52
+NUM_CARDS = 52  # cards in one deck, and the number of faces
 RUN_LENGTH = 13
+MAX_DECKS = 2  # Double Scorpion's; card ids run below MAX_DECKS * NUM_CARDS
 
 
 # Suit symbols copied from a web page or a game site, black and white forms.
@@ -41,8 +47,23 @@ def rank_of(card: int) -> int:
 
 
 def suit_of(card: int) -> int:
-    """Suit index 0..3 in the order C S H D."""
-    return card // RUN_LENGTH
+    """Suit index 0..3 in the order C S H D (of either copy)."""
+    return card % NUM_CARDS // RUN_LENGTH
+
+
+def face_of(card: int) -> int:
+    """The card's face 0..51 (suit and rank), the same for both copies of a two-deck card."""
+    return card % NUM_CARDS
+
+
+def copy_of(card: int) -> int:
+    """Which deck a card comes from: 0, or 1 for the second copy in a two-deck game."""
+    return card // NUM_CARDS
+
+
+def copies(face: int, decks: int) -> tuple[int, ...]:
+    """The card ids of a face in a game of ``decks`` decks: (face,) or (face, face + 52)."""
+    return tuple(face + NUM_CARDS * d for d in range(decks))
 
 
 def is_king(card: int) -> bool:
@@ -65,7 +86,8 @@ def run_of_suit(suit: int) -> tuple[int, ...]:
 
 
 def card_text(card: int) -> str:
-    return RANKS[card % RUN_LENGTH] + SUITS[card // RUN_LENGTH]
+    """The face's text (``KS``): both copies of a two-deck card read the same."""
+    return RANKS[card % RUN_LENGTH] + SUITS[card % NUM_CARDS // RUN_LENGTH]
 
 
 def parse_card(token: str) -> tuple[int, bool]:

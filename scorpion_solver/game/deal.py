@@ -5,6 +5,13 @@ Deal ``n`` is the layout PySolFC shows for Scorpion (game id 29) game number
 order, from 32000 on CPython's Mersenne Twister over the natural order; the
 same Fisher-Yates shuffle for both; cards dealt from the end of the list,
 seven rows of seven, then the three tail cards.
+
+The relatives deal from the same numbers with their own shapes (the preset's
+:class:`Rules`): Three Blind Mice (PySolFC game 305) shuffles exactly as
+Scorpion and deals ten rows of five, then two reserve cards; Double Scorpion
+(game 511) shuffles two decks in their natural order (PySolFC rearranges
+only a 52-card deck into FreeCell order) and deals ten rows of ten, then the
+tail of four (or, in the older layout, those four onto columns 1-4 at once).
 """
 
 from __future__ import annotations
@@ -67,28 +74,38 @@ def check_deal_number(n: int) -> int:
     return n
 
 
-def shuffled_deck(n: int) -> list[int]:
-    """The 52 cards after PySolFC's shuffle for game number n (dealt from the end)."""
+def shuffled_deck(n: int, decks: int = 1) -> list[int]:
+    """The cards after PySolFC's shuffle for game number n (dealt from the end).
+
+    One deck: 52 cards, rearranged into FreeCell order below 32000. Two decks:
+    card ids 0..103 in their natural order (deck 0 then deck 1), never
+    rearranged, shuffled by the same generator.
+    """
     check_deal_number(n)
-    if n < MS_LIMIT:
-        deck, rng = _freecell_deck(), _MicrosoftRandom(n)
+    rng = _MicrosoftRandom(n) if n < MS_LIMIT else _MersenneRandom(n)
+    if decks == 1:
+        deck = _freecell_deck() if n < MS_LIMIT else _natural_deck()
     else:
-        deck, rng = _natural_deck(), _MersenneRandom(n)
-    for i in range(NUM_CARDS - 1, 0, -1):
+        deck = list(range(NUM_CARDS * decks))
+    for i in range(len(deck) - 1, 0, -1):
         j = rng.randint(0, i)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
 def deal(n: int, rules: Rules = CLEAR) -> Position:
-    """The starting position of deal number n under the given rules' face-down pattern."""
-    deck = shuffled_deck(n)
-    dealt = [deck[NUM_CARDS - 1 - k] for k in range(NUM_CARDS)]
-    columns = [[] for _ in range(7)]
-    for k in range(49):
-        columns[k % 7].append(dealt[k])
+    """The starting position of deal number n under the given rules' shape and face-down pattern."""
+    deck = shuffled_deck(n, rules.decks)
+    dealt = deck[::-1]  # the k-th card dealt is the k-th from the end
+    width, in_rows = rules.num_columns, rules.rows * rules.num_columns
+    columns = [dealt[i:in_rows:width] for i in range(width)]
+    rest = dealt[in_rows:]
+    for i in range(rules.dealt_at_start):
+        columns[i].append(rest[i])
+    rest = rest[rules.dealt_at_start :]
     return Position(
         columns=tuple(tuple(c) for c in columns),
         hidden=tuple(rules.face_down),
-        tail=tuple(dealt[49:52]),
+        tail=tuple(rest[: rules.tail_size]),
+        reserves=tuple(rest[rules.tail_size :]),
     )

@@ -3,20 +3,29 @@
 A :class:`Position` is immutable and hashable. Columns are tuples of cards,
 bottom card first; ``hidden[i]`` counts the face-down cards at the bottom of
 column i (face-down cards are always the lowest ones, docs/rules.md "Position
-text"). ``tail`` holds the three tail cards in dealing order (they land on
-columns 1, 2, 3) or is empty once dealt. Cards on neither the table nor the
-tail have been swept; they always form whole suits. ``frozen`` lists the suits
-whose complete run is frozen (classic only; empty otherwise).
+text"). ``tail`` holds the tail cards in dealing order (three for Scorpion,
+landing on columns 1, 2, 3; four for Double Scorpion, onto columns 1-4) or is
+empty once dealt (or in a game without a tail). Cards on neither the table,
+the tail nor the reserves have been swept; they always form whole suits.
+``frozen`` lists the suits whose complete run is frozen (classic only; empty
+otherwise). ``reserves`` holds Three Blind Mice's face-up reserve cards not
+yet played, in their order (empty in every other game).
+
+The number of columns is the game's: seven, or ten for Double Scorpion and
+Three Blind Mice. A two-deck game's cards are ids 0..103 (``cards``: the face
+is ``card % 52``); the copies of a face are told apart by id only.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import NUM_CARDS, RUN_LENGTH, card_text, run_of_suit
+from .cards import MAX_DECKS, NUM_CARDS, RUN_LENGTH, card_text, face_of, run_of_suit
 
-NUM_COLUMNS = 7
-TAIL_SIZE = 3
+NUM_COLUMNS = 7  # Scorpion's; a Position's own count is len(columns)
+TAIL_SIZE = 3  # Scorpion's; Double Scorpion's tail holds 4
+COLUMN_COUNTS = (7, 10)  # the games' column counts (docs/rules.md)
+TAIL_SIZES = (3, 4)  # the tail sizes of the games with a tail
 
 
 @dataclass(frozen=True)
@@ -25,17 +34,27 @@ class Position:
     hidden: tuple[int, ...]
     tail: tuple[int, ...]
     frozen: frozenset[int] = field(default_factory=frozenset)
+    reserves: tuple[int, ...] = ()
 
     @property
     def tail_dealt(self) -> bool:
         return not self.tail
 
-    def cards_in_play(self) -> list[int]:
-        return [c for col in self.columns for c in col] + list(self.tail)
+    @property
+    def num_columns(self) -> int:
+        return len(self.columns)
 
-    def swept_suits(self) -> list[int]:
-        present = set(self.tail).union(*self.columns)
-        return [s for s in range(4) if present.isdisjoint(run_of_suit(s))]
+    def cards_in_play(self) -> list[int]:
+        return [c for col in self.columns for c in col] + list(self.tail) + list(self.reserves)
+
+    def swept_suits(self, decks: int = 1) -> list[int]:
+        """The suits swept, in a game of ``decks`` decks: with two, a suit is listed once for each of its
+        runs that has left (removed cards form whole runs, each with one King)."""
+        if decks == 1:
+            present = set(self.tail).union(*self.columns, self.reserves)
+            return [s for s in range(4) if present.isdisjoint(run_of_suit(s))]
+        kings = [face_of(c) for c in self.cards_in_play() if c % RUN_LENGTH == RUN_LENGTH - 1]
+        return [s for s in range(4) for _ in range(decks - kings.count(run_of_suit(s)[0]))]
 
     def top(self, column: int) -> int | None:
         col = self.columns[column]
@@ -50,6 +69,8 @@ class Position:
             cards = [card_text(c) + ("*" if j < self.hidden[i] else "") for j, c in enumerate(col)]
             lines.append(f"col{i + 1}:" + "".join(" " + c for c in cards))
         lines.append("tail: " + (" ".join(card_text(c) for c in self.tail) if self.tail else "-"))
+        if self.reserves:
+            lines.append("reserve: " + " ".join(card_text(c) for c in self.reserves))
         return "\n".join(lines)
 
 
@@ -61,30 +82,34 @@ def position_problems(pos: Position) -> list[str]:
     runs. It does not know the rules; the engine checks rule-specific facts.
     """
     problems = []
-    if len(pos.columns) != NUM_COLUMNS or len(pos.hidden) != NUM_COLUMNS:
-        return [f"a position has {NUM_COLUMNS} columns"]
-    if len(pos.tail) not in (0, TAIL_SIZE):
-        problems.append(f"the tail holds {len(pos.tail)} cards; it holds {TAIL_SIZE} until dealt, then none")
+    columns = len(pos.columns)
+    if columns not in COLUMN_COUNTS or len(pos.hidden) != columns:
+        return [f"a position has 7 columns (10 in Double Scorpion and Three Blind Mice), not {columns}"]
+    if len(pos.tail) not in (0, *TAIL_SIZES):
+        problems.append(
+            f"the tail holds {len(pos.tail)} cards; it holds 3 (4 in Double Scorpion) until dealt, then none"
+        )
     seen: dict[int, str] = {}
-    for i, col in enumerate(pos.columns):
-        if not 0 <= pos.hidden[i] <= len(col):
-            problems.append(f"col{i + 1}: {pos.hidden[i]} face-down cards in a column of {len(col)}")
-        for c in col:
-            if not 0 <= c < NUM_CARDS:
-                problems.append(f"col{i + 1}: {c} is not a card")
+    places = [(f"col{i + 1}", col) for i, col in enumerate(pos.columns)] + [
+        ("tail", pos.tail),
+        ("reserve", pos.reserves),
+    ]
+    for i, (place, cards) in enumerate(places):
+        if i < columns and not 0 <= pos.hidden[i] <= len(cards):
+            problems.append(f"{place}: {pos.hidden[i]} face-down cards in a column of {len(cards)}")
+        for c in cards:
+            if not 0 <= c < MAX_DECKS * NUM_CARDS:
+                problems.append(f"{place}: {c} is not a card")
             elif c in seen:
-                problems.append(f"{card_text(c)} appears twice ({seen[c]} and col{i + 1})")
+                problems.append(f"{card_text(c)} appears twice ({seen[c]} and {place})")
             else:
-                seen[c] = f"col{i + 1}"
-    for c in pos.tail:
-        if c in seen:
-            problems.append(f"{card_text(c)} appears twice ({seen[c]} and tail)")
-        seen[c] = "tail"
+                seen[c] = place
+    decks = 2 if any(c >= NUM_CARDS for c in seen) else 1
     for suit in range(4):
         run = run_of_suit(suit)
-        present = [c for c in run if c in seen]
-        if 0 < len(present) < RUN_LENGTH:
-            missing = [card_text(c) for c in run if c not in seen]
+        counts = [sum(c + NUM_CARDS * d in seen for d in range(decks)) for c in run]
+        if len(set(counts)) > 1:
+            missing = [card_text(c) for c, n in zip(run, counts) if n < max(counts)]
             problems.append("missing cards " + " ".join(missing) + " (removed cards must form whole suits)")
     for suit in pos.frozen:
         if not any(run_start(col, hidden, suit) is not None for col, hidden in zip(pos.columns, pos.hidden)):
@@ -93,7 +118,8 @@ def position_problems(pos: Position) -> list[str]:
 
 
 def run_start(col: tuple[int, ...], hidden: int, suit: int) -> int | None:
-    """Index of the King of the suit's complete face-up run in col, if it lies there."""
+    """Index of the King of the suit's complete face-up run in col, if it lies there (one deck: frozen runs
+    are classic's, a one-deck mode)."""
     run = run_of_suit(suit)
     if run[0] not in col:
         return None
