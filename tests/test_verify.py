@@ -19,7 +19,9 @@ import pytest
 from scorpion_solver import CLASSIC, CLEAR, deal, parse_position, solve
 from scorpion_solver.game.cards import SUITS, parse_card
 from scorpion_solver.game.engine import (
+    RESERVE,
     TAIL,
+    UPPER_COPY,
     Move,
     MoveError,
     apply_move,
@@ -134,14 +136,20 @@ def test_same_verdicts_in_the_relatives_on_deals_1_to_500(rules):
 
 
 def candidate_moves(p, rng):
-    """Each card on the table onto every column, from its own column and from another; the tail; a non-move."""
+    """Each card on the table onto every column, from its own column and from another (in a two-deck game, named
+    as either copy in its column); each reserve card, and each card as if a reserve card; the tail; a non-move."""
+    width = len(p.columns)
     out = [TAIL, Move(-1, 0, 1)]
     for src, col in enumerate(p.columns):
         for card in col:
-            wrong = rng.choice([c for c in range(NUM_COLUMNS) if c != src])
-            for dst in range(NUM_COLUMNS):
-                out += [Move(card, src, dst), Move(card, wrong, dst)]
-    return out
+            wrong = rng.choice([c for c in range(width) if c != src])
+            names = (card % 52, card % 52 + UPPER_COPY) if any(c >= 52 for c in p.cards_in_play()) else (card,)
+            for dst in range(width):
+                out += [Move(name, s, dst) for name in names for s in (src, wrong)]
+            out.append(Move(card, RESERVE, rng.randrange(width)))
+    for card in p.reserves:
+        out += [Move(card, RESERVE, dst) for dst in range(width)]
+    return list(dict.fromkeys(out))  # a two-deck face's moves are named once for both its copies
 
 
 def assert_same_single_moves(p, rules, rng):
@@ -154,6 +162,7 @@ def assert_same_single_moves(p, rules, rng):
             continue
         accepted.append(m)
         assert after == apply_move(p, m, rules), (p, m)
+    assert len(set(legal)) == len(legal), str(p)
     assert sorted(accepted) == sorted(legal), str(p)
 
 

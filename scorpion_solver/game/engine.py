@@ -17,9 +17,19 @@ both to the listing: every card onto every column along random games in every
 preset, solutions and their mutations.
 
 Canonical move order (the jitted engine produces the same list): moves are
-listed by destination column 1-7; for one destination by source column, then by
-the height of the leading card in its column (lowest first); the tail deal, if
+listed by destination column (1-7, or 1-10); for one destination by source
+column, then by the height of the leading card in its column (lowest first),
+then Three Blind Mice's reserve cards in their order; the tail deal, if
 available, comes last.
+
+The relatives of issue 53 play here too. Three Blind Mice: ten columns, no
+tail, two face-up reserve cards that move alone (a move from ``RESERVE``).
+Double Scorpion: ten columns, a tail of four, two decks. Its two copies of a
+face are interchangeable, so a move does not name a copy: ``Move.card`` is the
+face (``card % 52``) when the leading card is the only, or the lower, of the
+face-up copies of its face in the source column, and the face + 52 when it is
+the upper of two (text ``6C+:5>2``). A move is then the same for a position
+and its copy-swapped twin, and its text says all it means.
 """
 
 from __future__ import annotations
@@ -27,14 +37,16 @@ from __future__ import annotations
 from typing import Iterable, NamedTuple, Sequence
 
 from .cards import NUM_CARDS, RUN_LENGTH, CardError, card_text, is_ace, is_king, parse_card, run_of_suit, suit_of
-from .position import NUM_COLUMNS, Position, frozen_floor
+from .position import COLUMN_COUNTS, NUM_COLUMNS, Position, frozen_floor
 from .rules import CLEAR, SPACE_ANY, TAIL_WHEN_STUCK, Rules
 
 
 class Move(NamedTuple):
     """A group led by ``card`` moves from column ``src`` to ``dst`` (0-based).
 
-    The tail deal is ``TAIL`` (all fields -1).
+    The tail deal is ``TAIL`` (all fields -1). A reserve card (Three Blind
+    Mice) moves from ``src == RESERVE``. In a two-deck game ``card`` names the
+    face and which face-up copy in the source column (the module docstring).
     """
 
     card: int
@@ -50,6 +62,8 @@ class Move(NamedTuple):
 
 
 TAIL = Move(-1, -1, -1)
+RESERVE = 10  # a move's source for a reserve card: after the ten columns, so reserve moves sort after theirs
+UPPER_COPY = NUM_CARDS  # added to a two-deck move's face when it names the upper of two face-up copies
 
 
 class MoveError(ValueError):
@@ -69,7 +83,9 @@ def move_text(move: Move) -> str:
 def _spelled(move: Move) -> str:
     if move.is_tail:
         return "tail"
-    return f"{card_text(move.card)}:{move.src + 1}>{move.dst + 1}"
+    upper = "+" if move.card >= UPPER_COPY else ""
+    src = "r" if move.src == RESERVE else move.src + 1
+    return f"{card_text(move.card)}{upper}:{src}>{move.dst + 1}"
 
 
 # Every tableau move, made once, at index (card * 7 + src) * 7 + dst: a line decoded from the solver's
@@ -89,14 +105,22 @@ def parse_move(token: str) -> Move:
     try:
         card_part, cols = text.split(":")
         src_text, dst_text = cols.split(">")
-        card, face_down = parse_card(card_part)
-        src, dst = int(src_text) - 1, int(dst_text) - 1
+        upper = card_part.endswith("+")
+        card, face_down = parse_card(card_part[:-1] if upper else card_part)
+        src = RESERVE if src_text.strip().lower() == "r" else int(src_text) - 1
+        dst = int(dst_text) - 1
     except (ValueError, CardError) as exc:
         detail = f": {exc}" if isinstance(exc, CardError) else ""
-        raise MoveError(f"'{token}' is not a move (expected e.g. 6C:5>2, KS:3>4 or tail){detail}") from None
-    if face_down or not (0 <= src < NUM_COLUMNS and 0 <= dst < NUM_COLUMNS):
-        raise MoveError(f"'{token}' is not a move (columns are 1-7; a face-down card never moves)")
-    return Move(card, src, dst)
+        raise MoveError(f"'{token}' is not a move (expected e.g. 6C:5>2, KS:3>4, 2H:r>5 or tail){detail}") from None
+    max_columns = max(COLUMN_COUNTS)
+    if face_down or not ((0 <= src < max_columns or src == RESERVE) and 0 <= dst < max_columns):
+        raise MoveError(
+            f"'{token}' is not a move (columns are 1-7, or 1-10 in the ten-column games, 'r' a reserve card; "
+            "a face-down card never moves)"
+        )
+    if upper and src == RESERVE:
+        raise MoveError(f"'{token}' is not a move ('+' names the upper of two copies in a column, not a reserve card)")
+    return Move(card + (UPPER_COPY if upper else 0), src, dst)
 
 
 def parse_moves(text: str) -> list[Move]:
@@ -134,18 +158,23 @@ def moves_text(moves: Iterable[Move]) -> str:
 
 
 def complete_run_on_top(col: Sequence[int], hidden: int) -> int | None:
-    """The suit whose face-up King-to-Ace run forms the top 13 cards of col (a tuple or a list), or None."""
+    """The suit whose face-up King-to-Ace run forms the top 13 cards of col (a tuple or a list), or None.
+
+    With two decks the run may mix copies: its faces are what counts."""
     if len(col) - hidden < RUN_LENGTH or not is_ace(col[-1]):  # most columns fail here, at no cost
         return None
     suit = suit_of(col[-1])
-    return suit if tuple(col[-RUN_LENGTH:]) == run_of_suit(suit) else None
+    top, run = tuple(col[-RUN_LENGTH:]), run_of_suit(suit)
+    if top == run:
+        return suit
+    return suit if max(top) >= NUM_CARDS and tuple(c % NUM_CARDS for c in top) == run else None
 
 
 def is_won(pos: Position, rules: Rules = CLEAR) -> bool:
     if pos.tail:  # cards still to deal: the question of most positions, answered first
         return False
     if rules.sweeps:
-        return not any(pos.columns)
+        return not any(pos.columns) and not pos.reserves
     for col, hidden in zip(pos.columns, pos.hidden):
         if hidden or len(col) % RUN_LENGTH:
             return False
@@ -156,20 +185,22 @@ def is_won(pos: Position, rules: Rules = CLEAR) -> bool:
 
 
 def interchangeable_columns(pos: Position) -> tuple[int, ...]:
-    """Columns the tail cannot reach: 4-7 before the tail deal, all seven after."""
-    return _ALL_COLUMNS if pos.tail_dealt else _UNREACHED_COLUMNS
+    """Columns the tail cannot reach: 4-7 before Scorpion's tail deal (5-10 before Double Scorpion's), every
+    column after it or in a game without a tail."""
+    return _COLUMN_RANGES[len(pos.columns), 0 if pos.tail_dealt else len(pos.tail)]
 
 
-_ALL_COLUMNS = tuple(range(NUM_COLUMNS))
-_UNREACHED_COLUMNS = (3, 4, 5, 6)
+# (columns, tail cards still to deal) -> the columns from the first the tail cannot reach
+_COLUMN_RANGES = {(n, t): tuple(range(t, n)) for n in COLUMN_COUNTS for t in (0, 3, 4)}
 
 
 def canonical_key(pos: Position) -> tuple:
     """Equal for positions equal up to the order of interchangeable columns."""
     free = interchangeable_columns(pos)
-    fixed = tuple((pos.columns[i], pos.hidden[i]) for i in range(7) if i not in free)
+    fixed = tuple((pos.columns[i], pos.hidden[i]) for i in range(len(pos.columns)) if i not in free)
     loose = tuple(sorted((pos.columns[i], pos.hidden[i]) for i in free))
-    return fixed, loose, pos.tail, pos.frozen
+    key = fixed, loose, pos.tail, pos.frozen
+    return key + (pos.reserves,) if pos.reserves else key
 
 
 def _location(pos: Position, card: int) -> tuple[int, int] | None:
@@ -186,14 +217,42 @@ def _movable(pos: Position, column: int, index: int) -> bool:
 
 def is_relocation(pos: Position, move: Move) -> bool:
     """A whole column moving into an empty column (docs/rules.md, "Spaces")."""
-    return not move.is_tail and pos.columns[move.src][0] == move.card and not pos.columns[move.dst]
+    if move.is_tail or move.src == RESERVE or pos.columns[move.dst]:
+        return False
+    col = pos.columns[move.src]
+    # the group's leading card is the column's bottom card: face up, and the lowest copy of its face there
+    return bool(col) and not pos.hidden[move.src] and move.card < UPPER_COPY and col[0] % NUM_CARDS == move.card
 
 
 def _tableau_moves(pos: Position, rules: Rules) -> list[Move]:
     moves = []
-    for dst in range(NUM_COLUMNS):
+    for dst in range(len(pos.columns)):
         moves += moves_into(pos, dst, rules)
     return moves
+
+
+def _face_up_copies(col: Sequence[int], hidden: int, face: int) -> list[int]:
+    """Where the face-up copies of a face lie in a column, lowest first (two decks)."""
+    return [i for i in range(hidden, len(col)) if col[i] % NUM_CARDS == face]
+
+
+def two_deck_move(pos: Position, src: int, index: int, dst: int) -> Move:
+    """The move of the group led by the card at ``index`` in column ``src`` of a two-deck game, as named."""
+    col = pos.columns[src]
+    face = col[index] % NUM_CARDS
+    upper = any(col[i] % NUM_CARDS == face for i in range(pos.hidden[src], index))
+    return Move(face + (UPPER_COPY if upper else 0), src, dst)
+
+
+def lead_index(pos: Position, move: Move, decks: int) -> int | None:
+    """Where the card leading ``move`` lies in its source column (None if not there face up, or for two
+    decks, not as the copy the move names); a one-deck card's face-down place counts, for messages."""
+    col = pos.columns[move.src]
+    if decks == 1:
+        return col.index(move.card) if move.card in col else None
+    found = _face_up_copies(col, pos.hidden[move.src], move.card % NUM_CARDS)
+    nth = move.card // UPPER_COPY
+    return found[nth] if nth < len(found) else None
 
 
 def _space_open(pos: Position, dst: int) -> bool:
@@ -217,7 +276,7 @@ def _space_floor(pos: Position, src: int, dst: int) -> int:
     floor = pos.hidden[src]
     if pos.frozen:
         floor = max(floor, frozen_floor(pos, src))
-    if not floor and (pos.tail_dealt or (src >= 3 and dst >= 3)):
+    if not floor and (pos.tail_dealt or (src >= len(pos.tail) and dst >= len(pos.tail))):
         floor = 1
     return floor
 
@@ -245,21 +304,42 @@ def moves_into(pos: Position, dst: int, rules: Rules = CLEAR) -> list[Move]:
         if is_ace(target):
             return []  # nothing builds on an Ace
         lead = target - 1
+        if rules.decks == 2:
+            return _two_deck_builds(pos, lead % NUM_CARDS, dst)
         for src, cards in enumerate(pos.columns):  # where the lead lies (_location, inline)
             if lead in cards:
                 if src != dst and _movable(pos, src, cards.index(lead)):
                     return [Move(lead, src, dst)]
                 break
+        if lead in pos.reserves:
+            return [Move(lead, RESERVE, dst)]
         return []
     if not _space_open(pos, dst):
         return []
     moves = []
     any_card = rules.space == SPACE_ANY  # _may_enter_space, asked once for the column (its rule) ...
     for src, cards in enumerate(pos.columns):
-        leads = cards[_space_floor(pos, src, dst) :]
+        floor = _space_floor(pos, src, dst)
+        if rules.decks == 2:
+            moves += [
+                two_deck_move(pos, src, i, dst) for i in range(floor, len(cards)) if any_card or is_king(cards[i])
+            ]
+            continue
+        leads = cards[floor:]
         if not any_card:  # ... and here for each card: Kings only (is_king)
             leads = [card for card in leads if card % RUN_LENGTH == RUN_LENGTH - 1]
         moves += [Move(card, src, dst) for card in leads]
+    moves += [Move(card, RESERVE, dst) for card in pos.reserves if any_card or is_king(card)]
+    return moves
+
+
+def _two_deck_builds(pos: Position, face: int, dst: int) -> list[Move]:
+    """The moves onto column ``dst`` of a group led by either copy of ``face`` (two decks)."""
+    moves = []
+    for src, cards in enumerate(pos.columns):
+        if src != dst:
+            found = _face_up_copies(cards, pos.hidden[src], face)
+            moves += [Move(face + UPPER_COPY * nth, src, dst) for nth in range(len(found))]
     return moves
 
 
@@ -287,18 +367,28 @@ def _legal_index(pos: Position, move: Move, rules: Rules) -> int | None:
     card, src, dst = move
     if card < 0:
         return -1 if move == TAIL and _may_deal_tail(pos, rules) and not is_won(pos, rules) else None
-    if not (0 <= src < NUM_COLUMNS and 0 <= dst < NUM_COLUMNS) or src == dst:
-        return None
     columns = pos.columns
-    try:
-        index = columns[src].index(card)
-    except ValueError:  # not in that column
+    if not (0 <= dst < len(columns)) or src == dst:
         return None
+    if src == RESERVE:
+        return _reserve_index(pos, card, dst, rules)
+    if not 0 <= src < len(columns):
+        return None
+    if rules.decks == 2:
+        index = lead_index(pos, move, 2)
+        if index is None:
+            return None
+        card = columns[src][index]
+    else:
+        try:
+            index = columns[src].index(card)
+        except ValueError:  # not in that column
+            return None
     if index < pos.hidden[src] or (pos.frozen and index < frozen_floor(pos, src)):  # not _movable, inline
         return None
     target = columns[dst]
-    if target:  # same suit, one rank up (a King builds on nothing)
-        if target[-1] != card + 1 or is_ace(target[-1]):
+    if target:  # same suit, one rank up (a King builds on nothing); with two decks either copy
+        if (target[-1] - card - 1) % NUM_CARDS or is_ace(target[-1]):
             return None
     elif not (_space_open(pos, dst) and index >= _space_floor(pos, src, dst) and _may_enter_space(card, rules)):
         return None
@@ -308,6 +398,19 @@ def _legal_index(pos: Position, move: Move, rules: Rules) -> int | None:
     if not pos.tail and not rules.sweeps and is_won(pos, rules):
         return None
     return index
+
+
+def _reserve_index(pos: Position, card: int, dst: int, rules: Rules) -> int | None:
+    """Where a reserve card lies among the reserves, if it may move onto column ``dst``; None otherwise."""
+    if card not in pos.reserves:
+        return None
+    target = pos.columns[dst]
+    if target:
+        if (target[-1] - card - 1) % NUM_CARDS or is_ace(target[-1]):
+            return None
+    elif not (_space_open(pos, dst) and _may_enter_space(card, rules)):
+        return None
+    return pos.reserves.index(card)
 
 
 def is_lost(pos: Position, rules: Rules = CLEAR) -> bool:
@@ -355,12 +458,13 @@ class _Board:
     list of tuples, ``hidden`` a list, ``frozen`` a set.
     """
 
-    __slots__ = ("columns", "hidden", "tail", "frozen", "_frozen")
+    __slots__ = ("columns", "hidden", "tail", "frozen", "_frozen", "reserves")
 
     def __init__(self, pos: Position) -> None:
         self.columns = list(pos.columns)
         self.hidden = list(pos.hidden)
         self.tail = pos.tail
+        self.reserves = pos.reserves
         self.frozen = set(pos.frozen)
         # the start's frozen suits, kept when no run froze (runs only ever freeze, never thaw)
         self._frozen = pos.frozen if isinstance(pos.frozen, frozenset) else frozenset(pos.frozen)
@@ -371,21 +475,33 @@ class _Board:
 
     def position(self) -> Position:
         frozen = self._frozen if len(self.frozen) == len(self._frozen) else frozenset(self.frozen)
-        return Position(tuple(self.columns), tuple(self.hidden), self.tail, frozen)
+        return Position(tuple(self.columns), tuple(self.hidden), self.tail, frozen, self.reserves)
 
     def make(self, move: Move, rules: Rules) -> None:
         """Carry out a legal move: the touched columns rebuilt as tuples (the others stay), then settled."""
-        self.make_at(move, -1 if move.card < 0 else self.columns[move.src].index(move.card), rules)
+        if move.card < 0:
+            index = -1
+        elif move.src == RESERVE:
+            index = self.reserves.index(move.card)
+        elif rules.decks == 2:
+            index = lead_index(self, move, 2)
+        else:
+            index = self.columns[move.src].index(move.card)
+        self.make_at(move, index, rules)
 
     def make_at(self, move: Move, index: int, rules: Rules) -> None:
         """:meth:`make` with the leading card's index in its column known (``_legal_index``'s answer)."""
         columns = self.columns
         card, src, dst = move
         if card < 0:  # the tail deal
-            touched: tuple[int, ...] = (0, 1, 2)
+            touched: Iterable[int] = range(len(self.tail))
             for i, dealt in enumerate(self.tail):
                 columns[i] += (dealt,)
             self.tail = ()
+        elif src == RESERVE:
+            touched = (dst,)
+            columns[dst] += (self.reserves[index],)
+            self.reserves = self.reserves[:index] + self.reserves[index + 1 :]
         else:
             touched = (src, dst)
             cards = columns[src]
@@ -415,8 +531,22 @@ def apply_move(pos: Position, move: Move, rules: Rules = CLEAR) -> Position:
 def _why_illegal(pos: Position, move: Move, rules: Rules) -> str:
     if move.is_tail:
         if not pos.tail:
-            return ": the tail has already been dealt"
+            return ": there is no tail in this game" if rules.tail_size == 0 else ": the tail has already been dealt"
         return ": in this mode the tail may be dealt only when no other move exists"
+    columns = len(pos.columns)
+    for end, number in (("source", move.src), ("destination", move.dst)):
+        if not (0 <= number < columns or (end == "source" and number == RESERVE)):
+            return f": this game has {columns} columns, and {number + 1} is not one"
+    if move.src == RESERVE:
+        if move.card not in pos.reserves:
+            return f": {card_text(move.card)} is not a reserve card here"
+        if not pos.columns[move.dst]:
+            return ": only a King may move into an empty column"
+        return f": {card_text(move.card)} does not build on {card_text(pos.columns[move.dst][-1])} (same suit, one rank up)"
+    if move.src == move.dst:
+        return ": a group cannot move onto its own column"
+    if rules.decks == 2:
+        return _why_illegal_two_decks(pos, move, rules)
     where = _location(pos, move.card)
     if where is None:
         return f": {card_text(move.card)} is not on the table"
@@ -433,6 +563,25 @@ def _why_illegal(pos: Position, move: Move, rules: Rules) -> str:
     target = pos.columns[move.dst][-1]
     if target != move.card + 1 or is_king(move.card):
         return f": {card_text(move.card)} does not build on {card_text(target)} (same suit, one rank up)"
+    return ""
+
+
+def _why_illegal_two_decks(pos: Position, move: Move, rules: Rules) -> str:
+    face = move.card % NUM_CARDS
+    name = card_text(face)
+    found = _face_up_copies(pos.columns[move.src], pos.hidden[move.src], face)
+    if move.card >= UPPER_COPY and len(found) == 1:
+        return f": {name}+ names the upper of two face-up copies of {name} in column {move.src + 1}; there is one"
+    if not found:
+        return f": no face-up {name} lies in column {move.src + 1}"
+    card = pos.columns[move.src][found[move.card // UPPER_COPY]]
+    if not pos.columns[move.dst]:
+        if rules.space != SPACE_ANY and not is_king(card):
+            return ": only a King may move into an empty column"
+        return ": relocating a whole column changes nothing (or another empty column is the canonical target)"
+    target = pos.columns[move.dst][-1]
+    if (target - card - 1) % NUM_CARDS or is_king(card):
+        return f": {name} does not build on {card_text(target)} (same suit, one rank up)"
     return ""
 
 

@@ -136,3 +136,13 @@ def frozen_floor(pos: Position, column: int) -> int:
         if start is not None:
             floor = max(floor, start + RUN_LENGTH)
     return floor
+
+
+def copy_blind(pos: Position) -> tuple:
+    """The position with each card read as its face: equal for a two-deck position and its copy-swapped twins
+    (the two copies of a face are interchangeable in play), and for a one-deck position its own fields."""
+
+    def faces(cards: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(c % NUM_CARDS for c in cards)
+
+    return tuple(faces(c) for c in pos.columns), pos.hidden, faces(pos.tail), pos.frozen, faces(pos.reserves)

@@ -9,6 +9,13 @@
     tail: 9C 2H 6H         # or "tail: -" once dealt
     frozen: S H            # optional, classic: covered runs that are frozen
 
+The ten-column relatives (docs/rules.md, "Relatives: two new games") have
+lines ``col1`` .. ``col10``; Double Scorpion's tail holds four cards (its
+all-dealt layout and Three Blind Mice have no tail: the ``tail:`` line may be
+left out, or be ``tail: -``); Three Blind Mice has ``reserve: 2H 6H`` (the
+reserve cards not yet played, or ``-``). In a two-deck game a card may appear
+twice (its two copies); the copies are read as ids ``face`` then ``face + 52``.
+
 The reader names the line and the problem for every malformed input
 (:class:`PositionError`), including positions no deal can reach: more
 face-down cards in a column than the rules deal there (none in columns 5-7,
@@ -27,9 +34,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from .cards import CardError, card_text, parse_card, parse_suit, suit_of
+from .cards import NUM_CARDS, CardError, card_text, parse_card, parse_suit, suit_of
 from .engine import complete_run_on_top, settle
-from .position import NUM_COLUMNS, TAIL_SIZE, Position, position_problems, run_start
+from .position import COLUMN_COUNTS, NUM_COLUMNS, Position, position_problems, run_start
 from .rules import CLEAR, Rules, get_rules
 from .text_input import read_text, strip_bom, visible
 
@@ -61,7 +68,10 @@ def keyed_lines(text: str, fail, seen: dict[str, int]):
             continue
         match = _KEY.match(line)
         if not match:
-            raise fail(lineno, f"expected 'colN: cards', 'tail: cards', 'mode: name' or 'frozen: suits', got '{line}'")
+            raise fail(
+                lineno,
+                f"expected 'colN: cards', 'tail: cards', 'reserve: cards', 'mode: name' or 'frozen: suits', got '{line}'",
+            )
         key, value = match.group(1).lower(), match.group(2).split()
         if key in seen:
             raise fail(lineno, f"'{key}' given twice (first on line {seen[key]})")
@@ -74,11 +84,44 @@ class TextFields:
     """The lines of a position text, read and checked line by line (``read_fields``)."""
 
     columns: dict[int, tuple[list[int], int, int]]  # column index -> (cards bottom first, face-down count, line)
-    tail: list[int]  # [] once dealt
+    tail: list[int] | None  # [] once dealt, None without a tail line
     frozen: list[tuple[int, int]]  # (suit, line)
     mode_rules: Rules | None
     where: dict[int, str]  # known card -> where it lies ("col3", "tail")
     lines: dict[str, int]  # key -> line number
+    reserves: list[int]  # the reserve line's cards ([] without one)
+    tail_dash: bool  # the tail line reads '-'
+    second_copies: dict[int, tuple[int, str]]  # a card read a second time (id face + 52) -> (line, place)
+
+    def check_shape(self, rules: Rules, source: str) -> None:
+        """Refuse what the game of ``rules`` has no room for: columns beyond its own, a tail of another size
+        (or a missing tail line in a game with a tail), reserve cards, a second copy of a card in a one-deck game."""
+        fail = _FieldReader(source, None).fail
+        if rules.decks == 1 and self.second_copies:
+            card, (lineno, place) = min(self.second_copies.items(), key=lambda item: item[1][0])
+            face = card % 52
+            raise fail(lineno, f"{card_text(face)} appears twice ({self.where[face]} and {place})")
+        width = rules.num_columns
+        for index, (_, _, lineno) in sorted(self.columns.items()):
+            if index >= width:
+                raise fail(lineno, f"unknown line 'col{index + 1}:' ({rules.name} has {width} columns)")
+        missing = [f"col{i + 1}" for i in range(width) if i not in self.columns]
+        if missing:
+            raise PositionError(f"{source}: no line for {', '.join(missing)} (write an empty column as 'colN:')")
+        if self.tail is None:
+            if rules.tail_size:
+                raise PositionError(f"{source}: no 'tail:' line (write 'tail: -' once the tail is dealt)")
+        elif (self.tail or not self.tail_dash) and len(self.tail) != rules.tail_size:
+            if rules.tail_size:
+                message = f"the tail holds {rules.tail_size} cards (or '-' once dealt), got {len(self.tail)}"
+            else:
+                message = (
+                    f"{rules.name} has no tail (write 'tail: -' or leave the line out), got {len(self.tail)} cards"
+                )
+            raise fail(self.lines["tail"], message)
+        if len(self.reserves) > rules.reserves:
+            room = f"has {rules.reserves} reserve cards" if rules.reserves else "has no reserve cards"
+            raise fail(self.lines["reserve"], f"{rules.name} {room}, got {len(self.reserves)}")
 
 
 def read_fields(text: str, source: str, unknown: int | None = None) -> TextFields:
@@ -94,20 +137,31 @@ def read_fields(text: str, source: str, unknown: int | None = None) -> TextField
     for lineno, key, value in keyed_lines(text, reader.fail, reader.lines):
         if key == "mode":
             reader.mode(value, lineno)
-        elif re.fullmatch(r"col[1-7]", key):
+        elif re.fullmatch(r"col([1-9]|10)", key):
             reader.column(key, value, lineno)
         elif key == "tail":
             reader.read_tail(value, lineno)
         elif key == "frozen":
             reader.read_frozen(value, lineno)
+        elif key == "reserve":
+            reader.read_reserve(value, lineno)
         else:
-            raise reader.fail(lineno, f"unknown line '{key}:' (expected mode, col1..col7, tail or frozen)")
-    missing = [f"col{i + 1}" for i in range(NUM_COLUMNS) if i not in reader.columns]
-    if missing:
-        raise PositionError(f"{source}: no line for {', '.join(missing)} (write an empty column as 'colN:')")
-    if reader.tail is None:
-        raise PositionError(f"{source}: no 'tail:' line (write 'tail: -' once the tail is dealt)")
-    return TextFields(reader.columns, reader.tail, reader.frozen, reader.mode_rules, reader.where, reader.lines)
+            raise reader.fail(
+                lineno,
+                f"unknown line '{key}:' (expected mode, col1..col7 (col10 in the ten-column games), tail, "
+                "reserve or frozen)",
+            )
+    return TextFields(
+        reader.columns,
+        reader.tail,
+        reader.frozen,
+        reader.mode_rules,
+        reader.where,
+        reader.lines,
+        reader.reserves,
+        reader.tail_dash,
+        reader.second_copies,
+    )
 
 
 class _FieldReader:
@@ -121,6 +175,9 @@ class _FieldReader:
         self.frozen: list[tuple[int, int]] = []
         self.mode_rules: Rules | None = None
         self.where: dict[int, str] = {}
+        self.reserves: list[int] = []
+        self.tail_dash = False  # the tail line reads '-'
+        self.second_copies: dict[int, tuple[int, str]] = {}
 
     def fail(self, lineno: int, message: str) -> PositionError:
         return PositionError(f"{self.source}, line {lineno}: {visible(message)}")
@@ -141,8 +198,15 @@ class _FieldReader:
             card, face_down = parse_card(token)
         except CardError as exc:
             raise self.fail(lineno, f"{place}: {exc}") from None
-        if card in self.where:
-            raise self.fail(lineno, f"{card_text(card)} appears twice ({self.where[card]} and {place})")
+        if card in self.where:  # a second copy (two decks; a one-deck game refuses it in check_shape)
+            if card + NUM_CARDS in self.where:
+                raise self.fail(
+                    lineno,
+                    f"{card_text(card)} appears three times ({self.where[card]}, {self.where[card + NUM_CARDS]} and "
+                    f"{place}); a game has at most two decks",
+                )
+            card += NUM_CARDS
+            self.second_copies[card] = (lineno, place)
         self.where[card] = place
         return card, face_down
 
@@ -171,19 +235,27 @@ class _FieldReader:
             elif face_up_seen is None:
                 face_up_seen = token
             cards.append(card)
-        self.columns[int(key[3]) - 1] = (cards, hidden, lineno)
+        self.columns[int(key[3:]) - 1] = (cards, hidden, lineno)
 
     def read_tail(self, value: list[str], lineno: int) -> None:
         self.tail = []
-        if value == ["-"]:
+        self.tail_dash = value == ["-"]
+        if self.tail_dash:
             return
         for token in value:
             if self.is_unknown(token):
                 self.tail.append(self.unknown)
             else:
                 self.tail.append(self.read_card(token, "tail", lineno)[0])  # '*' allowed: tail cards are face down
-        if len(self.tail) != TAIL_SIZE:
-            raise self.fail(lineno, f"the tail holds {TAIL_SIZE} cards (or '-' once dealt), got {len(self.tail)}")
+
+    def read_reserve(self, value: list[str], lineno: int) -> None:
+        if value == ["-"]:
+            return
+        for token in value:
+            card, face_down = self.read_card(token, "reserve", lineno)
+            if face_down:
+                raise self.fail(lineno, f"reserve: {token}: the reserve cards lie face up")
+            self.reserves.append(card)
 
     def read_frozen(self, value: list[str], lineno: int) -> None:
         for token in value:
@@ -208,6 +280,8 @@ def parse_position(
     """
     fields = read_fields(text, source)
     columns = fields.columns
+    rules = rules or fields.mode_rules or CLEAR
+    fields.check_shape(rules, source)
 
     def fail(lineno: int, message: str) -> PositionError:
         return PositionError(f"{source}, line {lineno}: {visible(message)}")
@@ -219,16 +293,22 @@ def parse_position(
                 f"col{index + 1}: every card is face down; the top card of a column always lies face up "
                 f"(write {card_text(cards[-1])} without '*')",
             )
-    rules = rules or fields.mode_rules or CLEAR
     last_line = max(fields.lines.values()) if fields.lines else 1
     if reachable:
         _refuse_face_down_beyond_the_deal(columns, rules, fail)
-    _refuse_missing_cards([c for c in range(52) if c not in fields.where], rules, source)
-    col_lists = [list(columns[i][0]) for i in range(NUM_COLUMNS)]
-    hidden = [columns[i][1] for i in range(NUM_COLUMNS)]
+    _refuse_missing_cards(fields.where, rules, source)
+    width = rules.num_columns
+    col_lists = [list(columns[i][0]) for i in range(width)]
+    hidden = [columns[i][1] for i in range(width)]
     frozen = _frozen_suits(fields.frozen, rules, col_lists, hidden, fail)
-    settle(col_lists, hidden, frozen, range(NUM_COLUMNS), rules)
-    position = Position(tuple(tuple(c) for c in col_lists), tuple(hidden), tuple(fields.tail), frozenset(frozen))
+    settle(col_lists, hidden, frozen, range(width), rules)
+    position = Position(
+        tuple(tuple(c) for c in col_lists),
+        tuple(hidden),
+        tuple(fields.tail or ()),
+        frozenset(frozen),
+        tuple(fields.reserves),
+    )
     problems = position_problems(position)
     if problems:
         raise PositionError(f"{source}, line {last_line}: {problems[0]}")
@@ -248,15 +328,18 @@ def _refuse_face_down_beyond_the_deal(columns: dict, rules: Rules, fail) -> None
             )
 
 
-def _refuse_missing_cards(absent: list[int], rules: Rules, source: str) -> None:
-    """Refuse cards off the table unless ``rules`` sweep and they are whole suits; the message names them."""
+def _refuse_missing_cards(where: dict[int, str], rules: Rules, source: str) -> None:
+    """Refuse cards off the table unless ``rules`` sweep and they are whole runs (for each run swept, the
+    thirteen cards of its suit); the message names them."""
+    missing = {face: rules.decks - sum(face + NUM_CARDS * d in where for d in range(2)) for face in range(NUM_CARDS)}
+    absent = [face for face, n in missing.items() for _ in range(n)]
     if absent and not rules.sweeps:
         shown = " ".join(card_text(c) for c in absent[:13])
         raise PositionError(
             f"{source}: cards missing: {shown}{' ...' if len(absent) > 13 else ''} "
             f"({rules.name} keeps every card on the table)"
         )
-    partial = [c for c in absent if sum(suit_of(a) == suit_of(c) for a in absent) != 13]
+    partial = [c for c in absent if len({missing[f] for f in range(NUM_CARDS) if suit_of(f) == suit_of(c)}) > 1]
     if partial:
         raise PositionError(
             f"{source}: cards missing: {' '.join(card_text(c) for c in partial)} "
@@ -275,11 +358,17 @@ def _frozen_suits(read: list[tuple[int, int]], rules: Rules, col_lists, hidden, 
 
 
 def format_position(position: Position, rules: Rules | None = None) -> str:
-    """The position as text; reading it back gives the same position."""
+    """The position as text; reading it back gives the same position (up to which copy of a two-deck card is
+    which: the copies are interchangeable)."""
     lines = []
     if rules is not None:
         lines.append(f"mode: {rules.name}")
-    lines.append(str(position))
+    text = str(position)
+    if rules is not None and not rules.tail_size:  # a game without a tail (or with it dealt at the start)
+        text = "\n".join(line for line in text.splitlines() if not line.startswith("tail:"))
+    if rules is not None and rules.reserves and not position.reserves:
+        text += "\nreserve: -"
+    lines.append(text)
     covered = sorted(s for s in position.frozen if not _frozen_on_top(position, s))
     if covered:
         lines.append("frozen: " + " ".join("CSHD"[s] for s in covered))
@@ -301,9 +390,13 @@ def position_json(position: Position, rules: Rules | None = None, number: int | 
         ],
         "tail": [card_text(c) for c in position.tail],
         "tail_dealt": position.tail_dealt,
-        "swept": ["CSHD"[s] for s in position.swept_suits()] if (rules is None or rules.sweeps) else [],
+        "swept": ["CSHD"[s] for s in position.swept_suits(rules.decks if rules else 1)]
+        if (rules is None or rules.sweeps)
+        else [],
         "frozen": ["CSHD"[s] for s in sorted(position.frozen)],
     }
+    if position.reserves or (rules is not None and rules.reserves):
+        data["reserves"] = [card_text(c) for c in position.reserves]
     return json.dumps(data)
 
 
@@ -326,12 +419,16 @@ def parse_position_json(text: str, rules: Rules | None = None, source: str = "po
         return " ".join(value)
 
     columns = data.get("columns")
-    if not isinstance(columns, list) or len(columns) != NUM_COLUMNS:
-        raise PositionError(f"{source}: 'columns' must be a list of {NUM_COLUMNS} lists of cards")
+    if not isinstance(columns, list) or len(columns) not in COLUMN_COUNTS:
+        raise PositionError(
+            f"{source}: 'columns' must be a list of {NUM_COLUMNS} lists of cards (10 in the ten-column games)"
+        )
     lines = [f"col{i + 1}: {tokens(f'columns[{i}]', col)}" for i, col in enumerate(columns)]
     if "tail" not in data:
         raise PositionError(f"{source}: no 'tail' (an empty list once dealt)")
     lines.append(f"tail: {tokens('tail', data['tail']) or '-'}")
+    if "reserves" in data:
+        lines.append(f"reserve: {tokens('reserves', data['reserves']) or '-'}")
     if data.get("frozen"):
         lines.append(f"frozen: {tokens('frozen', data['frozen'])}")
     mode = data.get("mode")

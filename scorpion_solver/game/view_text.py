@@ -37,8 +37,13 @@ def has_unknown(text: str) -> bool:
 def parse_view(text: str, rules: Rules | None = None, source: str = "position") -> tuple[Observation, Rules]:
     """Read a view (position text that may hold ``??``); ``rules`` overrides its ``mode:`` line."""
     fields = read_fields(text, source, unknown=UNKNOWN)
-    tail, where, lines_of = fields.tail, fields.where, fields.lines
     rules = rules or fields.mode_rules or CLEAR
+    fields.check_shape(rules, source)
+    if not rules.is_scorpion_shape:
+        raise PositionError(
+            f"{source}: a view with ?? is read for Scorpion's seven-column games only, not {rules.name}"
+        )
+    tail, where, lines_of = fields.tail, fields.where, fields.lines
     col_cards, hidden = _view_columns(fields.columns, source)
     unknown = sum(c == UNKNOWN for col in col_cards for c in col) + sum(c == UNKNOWN for c in tail)
     swept = _swept_off_the_table(where, unknown, source)
