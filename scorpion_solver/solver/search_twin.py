@@ -20,6 +20,13 @@ whose group holds the successor of a card of the destination column, which
 puts that successor above it; any other build only takes blockers away.
 With ``Reductions.safe_leads`` a position that has a safe
 lead (``safe_lead``) is expanded with that one move, as in the kernel.
+
+Double Scorpion and Three Blind Mice (issue 53), which the kernel does not
+play yet, are searched here with no reduction (``Reductions.proven_for``:
+the proofs assume one deck, seven columns and no reserves), so their
+``lost`` is exhaustive; their winning line is returned as found, as the cut
+of detours (``shortest.shorten_line``) names moves by card and column, not
+by the two-deck notation or the reserve.
 """
 
 from __future__ import annotations
@@ -112,6 +119,7 @@ def reference_solve(
     step, so a search may pass the node budget by less than one expansion.
     """
     start = time.perf_counter()
+    reductions = reductions.proven_for(rules)
     result = SolveResult(status=LOST, rules=rules.name, nodes=1)
     visited = {canonical_key(pos)}
 
@@ -120,7 +128,8 @@ def reference_solve(
         result.stopped_by = stopped_by
         result.peak_entries = len(visited)
         if path is not None:
-            path = shortened(pos, path, rules)
+            if rules.is_scorpion_shape:
+                path = shortened(pos, path, rules)
             result.line = tuple(path)
         result.seconds = time.perf_counter() - start
         return result
