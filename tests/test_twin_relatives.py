@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import pytest
 
-from scorpion_solver.game.engine import is_won
+from scorpion_solver.game.cards import face_of
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.engine import apply_move, canonical_key, is_won, legal_moves
 from scorpion_solver.game.position import Position
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.verify import check_solution
 from scorpion_solver.solver.reductions import FULL, PRESETS
-from scorpion_solver.solver.search_twin import reference_solve
+from scorpion_solver.solver.search_twin import reference_solve, visited_key
 
 SPADES = 13  # card id of AS (suits C, S, H, D; id = suit * 13 + rank - 1; + 52 for the second copy)
 OTHER = 52
@@ -76,3 +78,31 @@ def test_mice_reserve_cards_win_and_lose():
     lost = Position(columns=ten(STUCK, KING_TO_FIVE), hidden=(0,) * 10, tail=(), reserves=(spade(1),))
     result = reference_solve(lost, rules)
     assert result.status == "lost" and result.deadlock_checks == 0 and result.nodes > 1
+
+
+def test_a_position_and_its_copy_swapped_twin_are_one_visited_entry():
+    rules = get_rules("double")
+    position = deal(1, rules)
+    swap = {c: (c + OTHER) % (2 * OTHER) for c in range(2 * OTHER)}  # every card to its other copy
+    twin = Position(
+        columns=tuple(tuple(swap[c] for c in cards) for cards in position.columns),
+        hidden=position.hidden,
+        tail=tuple(swap[c] for c in position.tail),
+    )
+    assert twin != position and canonical_key(twin) != canonical_key(position)
+    assert visited_key(twin, rules) == visited_key(position, rules)
+    # only the two 5D swapped (columns 6 and 8 of deal 1)
+    five_d = [c for c in position.cards_in_play() if face_of(c) == 3 * 13 + 4]
+    assert len(five_d) == 2
+    one_swapped = Position(
+        columns=tuple(tuple(swap[c] if c in five_d else c for c in cards) for cards in position.columns),
+        hidden=position.hidden,
+        tail=tuple(swap[c] if c in five_d else c for c in position.tail),
+    )
+    assert one_swapped != position and visited_key(one_swapped, rules) == visited_key(position, rules)
+    # a different position is another entry
+    moved = apply_move(position, legal_moves(position, rules)[0], rules)
+    assert visited_key(moved, rules) != visited_key(position, rules)
+    # one deck: the key is the engine's canonical key, as before
+    clear = get_rules("clear")
+    assert visited_key(deal(1, clear), clear) == canonical_key(deal(1, clear))
