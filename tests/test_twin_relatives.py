@@ -4,8 +4,8 @@ The deadlock test and safe leads are proved for one deck in seven columns
 without reserves (docs/design.md, "Relatives: several game shapes in one
 search"), so ``reference_solve`` searches the new games with no reduction
 (``Reductions.proven_for``): a ``lost`` is exhaustive, and a ``won`` line
-replays to a win in the plain engine. Positions: all runs swept but the
-spades (one run a deck), 10 columns.
+replays to a win in the plain engine. Small positions (all runs swept but
+the spades, one run a deck) and three dealt games the twin wins quickly.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from scorpion_solver.game.position import Position
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.verify import check_solution
 from scorpion_solver.solver.reductions import FULL, PRESETS
+from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search_twin import reference_solve, visited_key
 
 SPADES = 13  # card id of AS (suits C, S, H, D; id = suit * 13 + rank - 1; + 52 for the second copy)
@@ -106,3 +107,17 @@ def test_a_position_and_its_copy_swapped_twin_are_one_visited_entry():
     # one deck: the key is the engine's canonical key, as before
     clear = get_rules("clear")
     assert visited_key(deal(1, clear), clear) == canonical_key(deal(1, clear))
+
+
+# Deals the twin wins in a few thousand nodes, with the nodes and the line's length it takes today: the kernel,
+# once it plays these games, must search the same nodes in the same order (as it does the twin's one-deck search).
+SMALL_WINS = [("mice", 3, 173, 50), ("double", 1, 1430, 223), ("double-dealt", 2, 919, 138)]
+
+
+@pytest.mark.parametrize(("mode", "number", "nodes", "length"), SMALL_WINS)
+def test_the_twin_wins_deals_of_the_new_games_and_the_line_replays(mode, number, nodes, length):
+    rules = get_rules(mode)
+    result = reference_solve(deal(number, rules), rules, Limits(nodes=30_000))
+    assert (result.status, result.nodes, len(result.line)) == ("won", nodes, length)
+    assert result.deadlock_checks == 0
+    assert is_won(check_solution(deal(number, rules), result.line, rules), rules)
