@@ -16,6 +16,11 @@ from ..game.position import Position, frozen_floor, position_problems
 from ..game.rules import SPACE_ANY, TAIL_WHEN_STUCK, Rules
 from . import kernel
 
+# the kernel's layout holds one deck in 7 columns with a tail of 3 (docs/design.md, "Relatives: several game shapes")
+_NOT_SCORPION_SHAPE = (
+    "the solver's kernel plays Scorpion's shape only (one deck, 7 columns, a tail of 3, no reserves), not {what}"
+)
+
 
 def to_compact(pos: Position) -> np.ndarray:
     """The kernel's state vector for a position (layout in kernel's docstring).
@@ -24,6 +29,8 @@ def to_compact(pos: Position) -> np.ndarray:
     int8 at the end: one numpy call, not one per card (a sampled layout's solve
     converts a position, and numpy's item assignments were most of its fixed cost).
     """
+    if len(pos.columns) != 7 or pos.reserves:
+        raise ValueError(_NOT_SCORPION_SHAPE.format(what=f"a position of {len(pos.columns)} columns"))
     s = bytearray(kernel.STATE_SIZE)
     loccol = [255] * NUM_CARDS  # -1: not on the table
     locidx = [0] * NUM_CARDS
@@ -126,10 +133,17 @@ _rule_bits: dict[int, tuple[Rules, int]] = {}
 
 
 def rule_flags(rules: Rules) -> tuple[int, int, int, int]:
-    """(sweeps, freezes, space_any, tail_when_stuck) as the kernel takes them."""
+    """(sweeps, freezes, space_any, tail_when_stuck) as the kernel takes them.
+
+    Every call into the kernel takes its rules through here, so rules of a
+    shape the kernel does not play are refused here, before a deal is
+    searched as a Scorpion deal.
+    """
     known = _rule_flags.get(id(rules))
     if known is not None and known[0] is rules:
         return known[1]
+    if not rules.is_scorpion_shape:
+        raise ValueError(_NOT_SCORPION_SHAPE.format(what=f"'{rules.name}'"))
     flags = (int(rules.sweeps), int(rules.freezes), int(rules.space == SPACE_ANY), int(rules.tail == TAIL_WHEN_STUCK))
     _rule_flags[id(rules)] = (rules, flags)  # the rules object is kept, so its id is not reused
     return flags

@@ -67,6 +67,17 @@ class Reductions:
         """The names of the reductions that are off, in the order of the fields."""
         return [name for name, on in asdict(self).items() if not on]
 
+    def proven_for(self, rules) -> Reductions:
+        """These reductions less those whose proof does not cover the rules' game.
+
+        Every proof assumes one deck in seven columns and no reserve cards
+        (``Rules.is_scorpion_shape``): the deadlock test and safe leads rest
+        on each card having one successor, and enumerate the columns and the
+        tail. For Double Scorpion and Three Blind Mice they are off
+        (docs/design.md, "Relatives: several game shapes in one search").
+        """
+        return self if rules.is_scorpion_shape else PRESETS["none"]
+
     def record(self) -> dict:
         """The switches as a results folder records them (``{"prune": true, ...}``)."""
         return asdict(self)

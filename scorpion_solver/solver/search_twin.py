@@ -4,7 +4,9 @@ It mirrors the kernel's search section (``_expand``, ``_decide_root`` and ``sear
 deadlock test it calls is ``deadlock``, the twin of the kernel's deadlock section.
 
 Depth-first search over the reference engine with a visited set keyed by the
-canonical form of a position (interchangeable columns sorted). A position once
+canonical form of a position (interchangeable columns sorted; with two decks,
+read by faces, so a position and its copy-swapped twin are one entry:
+``visited_key``). A position once
 visited is never expanded again: in a one-player search, if it led to a win
 the search would already have stopped. Deadlock pruning (see ``deadlock``) is
 checked at the root and after the moves that can create a deadlock: the tail
@@ -20,13 +22,20 @@ whose group holds the successor of a card of the destination column, which
 puts that successor above it; any other build only takes blockers away.
 With ``Reductions.safe_leads`` a position that has a safe
 lead (``safe_lead``) is expanded with that one move, as in the kernel.
+
+Double Scorpion and Three Blind Mice (issue 53), which the kernel does not
+play yet, are searched here with no reduction (``Reductions.proven_for``:
+the proofs assume one deck, seven columns and no reserves), so their
+``lost`` is exhaustive; their winning line is returned as found, as the cut
+of detours (``shortest.shorten_line``) names moves by card and column, not
+by the two-deck notation or the reserve.
 """
 
 from __future__ import annotations
 
 import time
 
-from ..game.cards import is_ace, is_king
+from ..game.cards import face_of, is_ace, is_king
 from ..game.engine import Move, apply_move, canonical_key, is_won, legal_moves
 from ..game.position import Position, frozen_floor
 from ..game.rules import CLEAR, SPACE_ANY, Rules
@@ -45,6 +54,25 @@ def shortened(pos: Position, path: list[Move], rules: Rules) -> list[Move]:
         if len(shorter) >= len(path):
             return path
         path = shorter
+
+
+def visited_key(pos: Position, rules: Rules) -> tuple:
+    """The position's key in the visited set (twin of the kernel's keys): equal up to the order of
+    interchangeable columns and, with two decks, up to which copy of a face lies where.
+
+    The rules read a card's face only, so a position and its copy-swapped
+    twin have the same moves, continuations and verdict: one entry.
+    """
+    if rules.decks == 1:
+        return canonical_key(pos)
+    faces = Position(
+        columns=tuple(tuple(face_of(c) for c in cards) for cards in pos.columns),
+        hidden=pos.hidden,
+        tail=tuple(face_of(c) for c in pos.tail),
+        frozen=pos.frozen,
+        reserves=tuple(face_of(c) for c in pos.reserves),
+    )
+    return canonical_key(faces)
 
 
 def search_order(pos: Position, rules: Rules) -> list[Move]:
@@ -112,15 +140,17 @@ def reference_solve(
     step, so a search may pass the node budget by less than one expansion.
     """
     start = time.perf_counter()
+    reductions = reductions.proven_for(rules)
     result = SolveResult(status=LOST, rules=rules.name, nodes=1)
-    visited = {canonical_key(pos)}
+    visited = {visited_key(pos, rules)}
 
     def finish(status: str, path: list[Move] | None = None, stopped_by: str = "") -> SolveResult:
         result.status = status
         result.stopped_by = stopped_by
         result.peak_entries = len(visited)
         if path is not None:
-            path = shortened(pos, path, rules)
+            if rules.is_scorpion_shape:
+                path = shortened(pos, path, rules)
             result.line = tuple(path)
         result.seconds = time.perf_counter() - start
         return result
@@ -130,7 +160,7 @@ def reference_solve(
         moves = expansion_moves(here, rules, reductions)
         result.moves_made += len(moves)
         for move in moves:
-            key = canonical_key(apply_move(here, move, rules))
+            key = visited_key(apply_move(here, move, rules), rules)
             if key not in visited:
                 visited.add(key)
                 kept.append(move)
