@@ -336,3 +336,10 @@ def test_verify_fails_a_game_that_its_seed_does_not_replay(played, tmp_path):
     assert result.exit_code == 1
     assert _verdicts(result)["games"] == "FAIL"
     assert f"deal {rows[0]['deal']} ({rows[0]['mode']}): decisions differ" in result.stdout
+
+
+def test_verify_dot_finds_the_sums_and_summary_beside_it(published, monkeypatch):
+    monkeypatch.chdir(published / "deals-1-6")
+    result = run("verify", ".")
+    assert result.exit_code == 0, result.output
+    assert _verdicts(result) == {"checksums": "PASS", "rows": "PASS", "won lines": "PASS", "stats": "PASS"}

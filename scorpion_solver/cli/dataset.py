@@ -83,8 +83,8 @@ def verify_command(folder: Path, sample: int | None, seed: int, games: int) -> N
     """
     from ..batch import dataset
 
-    folder = Path(folder)
-    meta, kind = _checked_folder(folder)
+    meta, kind = _checked_folder(Path(folder))
+    folder = Path(folder).resolve()  # `verify .` finds its sums and summary beside it too
     report = _Report()
     _verify_sums(folder, report)
     rows, problems = dataset.check_rows(folder, kind, meta, lambda it: _bar(list(it), "rows", "chunk"))
@@ -134,15 +134,15 @@ def _verify_stats(folder: Path, report: _Report) -> None:
     if not stats_path.is_file():
         report.line("SKIP", "stats", f"no {stats_path.name} beside the folder")
         return
+    recorded = json.loads(stats_path.read_text(encoding="utf-8"))
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
-        stats_command.main([str(folder), "--json"], standalone_mode=False)
+        stats_command.main([str(folder), "--json", *_comparison_args(folder, recorded)], standalone_mode=False)
     try:
         recomputed = json.loads(out.getvalue())
     except ValueError:
         report.line("FAIL", "stats", f"scorpion stats {folder} --json gave no summary")
         return
-    recorded = json.loads(stats_path.read_text(encoding="utf-8"))
     differences, gone = dataset.compare_stats(recorded, recomputed)
     note = f" ({len(gone)} recorded field(s) this version does not compute: {', '.join(gone[:4])})" if gone else ""
     report.line(
@@ -151,6 +151,19 @@ def _verify_stats(folder: Path, report: _Report) -> None:
         f"{stats_path.name} recomputed from the rows and compared{note}",
         differences,
     )
+
+
+def _comparison_args(folder: Path, recorded: dict) -> list[str]:
+    """The --against and --pair options that made a summary's recorded ``comparisons`` (a relatives folder's),
+    their folders found beside ``folder`` by name."""
+    against: dict[str, None] = {}
+    pairs = []
+    for comparison in recorded.get("comparisons") or ():
+        pairs += ["--pair", f"{comparison['first']}:{comparison['second']}"]
+        for source in comparison.get("sources", ()):
+            if Path(source).name != folder.name:
+                against[str(folder.parent / Path(source).name)] = None
+    return [arg for path in against for arg in ("--against", path)] + pairs
 
 
 def _verify_games(folder: Path, meta: dict, games: int, seed: int, report: _Report) -> None:
