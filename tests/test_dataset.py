@@ -51,15 +51,18 @@ def test_the_card_header_parses_and_its_configs_name_files_that_exist():
     assert header["license"] == "mit"
     assert header["pretty_name"] and header["size_categories"] and header["tags"]
     names = [c["config_name"] for c in header["configs"]]
-    assert names == ["exact", "shortest", "relatives", "play", "bound", "losses"]
+    assert names == ["exact", "shortest", "wasp", "scorpion2", "goodsol", "play", "bound", "losses"]
     covered = set()
     for config in header["configs"]:
         files = config["data_files"]
-        for pattern in [files] if isinstance(files, str) else files:
-            matched = sorted(RESULTS.glob(pattern))
-            assert matched, pattern
-            assert all(p.suffix == ".parquet" for p in matched)
-            covered |= {p.parent.name for p in matched}
+        matched = [
+            p for pattern in ([files] if isinstance(files, str) else files) for p in sorted(RESULTS.glob(pattern))
+        ]
+        assert matched, files
+        assert all(p.suffix == ".parquet" for p in matched)
+        # one table a config: every file of it has the same columns and types (a loader concatenates them)
+        assert len({tuple(pq.read_schema(p).remove_metadata()) for p in matched}) == 1, config["config_name"]
+        covered |= {p.parent.name for p in matched}
     # every folder of the data package is in some config
     assert covered == {r["title"] for r in json.loads((RESULTS / dataset.PACKAGE).read_text())["resources"]}
 
@@ -343,3 +346,21 @@ def test_verify_dot_finds_the_sums_and_summary_beside_it(published, monkeypatch)
     result = run("verify", ".")
     assert result.exit_code == 0, result.output
     assert _verdicts(result) == {"checksums": "PASS", "rows": "PASS", "won lines": "PASS", "stats": "PASS"}
+
+
+def _smallest_committed_folder(kind: str) -> Path:
+    folders = [RESULTS / r["title"] for r in json.loads((RESULTS / dataset.PACKAGE).read_text())["resources"]]
+    return min(
+        (f for f in folders if dataset.folder_kind(read_metadata(f)) == kind),
+        key=lambda f: sum(p.stat().st_size for p in f.glob(CHUNK_GLOB)),
+    )
+
+
+@pytest.mark.parametrize("kind", ["results", "play", "bound", "losses"])
+def test_verify_passes_the_smallest_committed_folder_of_each_kind(kind):
+    folder = _smallest_committed_folder(kind)
+    result = run("verify", folder, "--sample", "20", "--games", "0")
+    assert result.exit_code == 0, result.output
+    verdicts = _verdicts(result)
+    assert verdicts["checksums"] == verdicts["rows"] == "PASS"
+    assert "FAIL" not in verdicts.values()

@@ -327,7 +327,8 @@ def check_rows(folder: Path, kind: str, meta: dict | None, progress=iter) -> tup
     """Every chunk of ``folder`` against its schema: (rows read, problems).
 
     Each chunk has exactly the folder's columns and Arrow types, no null where a value is required, only
-    allowed values, its deals within the chunk's name, and the primary key is unique over the folder.
+    allowed values, its deals within the chunk's name (a losses chunk's name counts games, not deals), and the
+    primary key is unique over the folder.
     """
     expected = folder_schema(folder, kind, meta)
     allowed = allowed_values(kind)
@@ -358,7 +359,8 @@ def check_rows(folder: Path, kind: str, meta: dict | None, progress=iter) -> tup
                     problems.append(f"{path.name}: {count} row(s) with {f.name} {sample!r}, not an allowed value")
         lo, hi = (int(n) for n in match.groups())
         deals = table.column("deal")
-        if table.num_rows and (pc.min(deals).as_py() < lo or pc.max(deals).as_py() > hi):
+        # a losses chunk is named by the games it holds (counted in (deal, mode) order), the others by their deals
+        if kind != "losses" and table.num_rows and (pc.min(deals).as_py() < lo or pc.max(deals).as_py() > hi):
             problems.append(f"{path.name}: deals outside {lo}-{hi}")
         keys = list(zip(*(table.column(k).to_pylist() for k in key)))
         if len(set(keys)) != len(keys) or seen_keys.intersection(keys):
@@ -442,22 +444,35 @@ def replay_game_problem(folder: Path, meta: dict, row: dict) -> str | None:
     return None
 
 
+_PATH_KEYS = ("folder", "sources", "against")
+
+
+def _folder_names(value):
+    if isinstance(value, str):
+        return Path(value).name
+    if isinstance(value, list):
+        return [_folder_names(v) for v in value]
+    return value
+
+
 def compare_stats(recorded, recomputed, where: str = "") -> tuple[list[str], list[str]]:
     """(differences, fields recorded but not computed now) between a committed .stats.json and a fresh one.
 
-    Numbers agree to a relative 1e-9 (JSON's text of a float); ``folder`` (where it was run from) is not compared.
+    Numbers agree to a relative 1e-9 (JSON's text of a float); the folders named (``folder``, ``sources``,
+    ``against``) are compared by name, not by the path stats was given.
     """
     differences: list[str] = []
     gone: list[str] = []
     if isinstance(recorded, dict) and isinstance(recomputed, dict):
         for k, v in recorded.items():
-            if not where and k == "folder":
-                continue
             name = f"{where}.{k}" if where else str(k)
             if k not in recomputed:
                 gone.append(name)
                 continue
-            d, g = compare_stats(v, recomputed[k], name)
+            again = recomputed[k]
+            if k in _PATH_KEYS:  # folders as given to stats: compared by name, wherever it was run from
+                v, again = _folder_names(v), _folder_names(again)
+            d, g = compare_stats(v, again, name)
             differences += d
             gone += g
         return differences, gone
