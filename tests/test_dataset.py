@@ -364,3 +364,13 @@ def test_verify_passes_the_smallest_committed_folder_of_each_kind(kind):
     verdicts = _verdicts(result)
     assert verdicts["checksums"] == verdicts["rows"] == "PASS"
     assert "FAIL" not in verdicts.values()
+
+
+def test_publish_leaves_out_a_run_in_progress_lock_and_temporary_chunks(published, tmp_path):
+    root = _copy(published, tmp_path)
+    (root / "deals-1-6" / ".lock").write_text("")
+    (root / "deals-1-6" / ".chunk-00000007-00000009.parquet.tmp").write_text("")
+    assert run("publish", root).exit_code == 0
+    sums = dataset.read_sums(root / dataset.SUMS)
+    assert not [name for name in sums if "/." in name]
+    assert sorted(sums) == sorted(dataset.read_sums(published / dataset.SUMS))

@@ -264,13 +264,8 @@ def summed_files(root: Path) -> list[Path]:
     """The files SHA256SUMS covers: every file under ``root`` but SHA256SUMS itself and hidden files (a lock, a
     chunk being written), relative paths sorted. In a git checkout, the files git tracks or would add."""
     tracked = _git_files(root)
-    if tracked is not None:
-        return [p for p in tracked if p.name != SUMS]
-    return sorted(
-        p.relative_to(root)
-        for p in root.rglob("*")
-        if p.is_file() and p.name != SUMS and not any(part.startswith(".") for part in p.relative_to(root).parts)
-    )
+    names = tracked if tracked is not None else sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file())
+    return [p for p in names if p.name != SUMS and not any(part.startswith(".") for part in p.parts)]
 
 
 def _git_files(root: Path) -> list[Path] | None:
