@@ -8,7 +8,8 @@
 * ``batch``: ``batch``, ``stats``;
 * ``show``: ``show`` (a page of cards).
 * ``play``: ``play``, ``deals``;
-* ``serve``: ``serve`` (the game in a browser).
+* ``serve``: ``serve`` (the game in a browser);
+* ``dataset``: ``verify``, ``export``, ``publish`` (results/ as a published dataset).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..game.text_input import visible
 from .analysis import analyze_command, hint_command
 from .batch import batch_command, stats_command
 from .common import UserError, load_start, quiet_broken_pipe, remember_arguments, resolve_rules, user_errors
+from .dataset import export_command, publish_command, verify_command
 from .game import deal_command, perft_command, replay_command
 from .play import deals_command, play_command
 from .serve import serve_command
@@ -96,6 +98,9 @@ for _command in (
     serve_command,
     bound_command,
     losses_command,
+    verify_command,
+    export_command,
+    publish_command,
 ):
     main.add_command(_command)
 
