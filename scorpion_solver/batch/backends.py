@@ -23,10 +23,10 @@ from .. import __version__
 from ..game.rules import MODES, get_rules
 from ..solver.reductions import FULL, Reductions
 from ..solver.result import Limits
-from .folder import _STRINGIFY, COLUMNS
+from .folder import COLUMNS, STRINGIFY
 from .plan import BatchError
 
-_STRING_COLUMNS = tuple(name for name in COLUMNS if name in _STRINGIFY)
+_STRING_COLUMNS = tuple(name for name in COLUMNS if name in STRINGIFY)
 _warm = False  # whether this process has loaded the jitted solver (see warm_up)
 
 
@@ -40,8 +40,7 @@ def solve_pairs(
     from ..game.deal import deal
     from ..solver.search import WinChecks, screen_deals, solve_deal, solve_shortest
 
-    if not _warm:
-        warm_up()
+    warm_once()
     screened: dict[str, dict] = {}  # mode -> the results of its deals lost at the root, found chunk-wise
     if not shortest:
         for mode in dict.fromkeys(m for _, m in pairs):
@@ -116,6 +115,12 @@ def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False) -> tupl
     solve_pairs([(1, m) for m in modes], Limits(nodes=1000, memory_mb=16))
     gc.freeze()
     return time.perf_counter() - start, compiled
+
+
+def warm_once() -> None:
+    """``warm_up`` unless this process has already: what a worker calls before its first timed solve."""
+    if not _warm:
+        warm_up()
 
 
 def _worker_init() -> None:
