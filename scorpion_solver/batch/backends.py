@@ -86,7 +86,7 @@ def solve_chunk(
     return solve_pairs([(n, m) for n in deals for m in modes], limits, reductions, shortest)
 
 
-def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False) -> tuple[float, int]:
+def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False, shortest: bool = False) -> tuple[float, int]:
     """Compile (or load from numba's cache) the solver in this process: (the seconds it took, kernels compiled).
 
     The parent calls it before workers start, so that they find the cache
@@ -95,6 +95,8 @@ def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False) -> tupl
     ``disable`` negated, a bar counting the kernels, False in a worker); each
     worker calls it before its first timed solve, so that no row's
     ``seconds`` includes loading the solver (about a second from the cache).
+    It loads the kernels of the batch's job (``compiling.COMMAND_JOBS``:
+    ``batch``, or ``batch --shortest`` with ``shortest``), no others.
 
     Then it freezes what is alive (``gc.freeze``): the loaded solver, numba
     and numpy are some 120,000 objects that live as long as the worker, and
@@ -102,17 +104,18 @@ def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False) -> tupl
     0.08 s of collections in a 2.4 s batch, 0.02 s frozen; issue 32).
     """
     global _warm
-    from ..solver.compiling import SOLVER_KERNELS, compile_bar, missing
+    from ..solver.compiling import COMMAND_JOBS, compile_bar, kernels_of, missing
     from ..solver.search import load_solver
 
     _warm = True
     start = time.perf_counter()
-    compiled = len(missing(SOLVER_KERNELS))
+    jobs = COMMAND_JOBS["batch --shortest" if shortest else "batch"]
+    compiled = len(missing(kernels_of(jobs)))
     bar = None if progress is False else compile_bar(None if progress is None else not progress)
     load_solver(
-        notify=lambda message: print(message, file=sys.stderr, flush=True), progress=bar
+        notify=lambda message: print(message, file=sys.stderr, flush=True), progress=bar, jobs=jobs
     )  # says so when compiling
-    solve_pairs([(1, m) for m in modes], Limits(nodes=1000, memory_mb=16))
+    solve_pairs([(1, m) for m in modes], Limits(nodes=1000, memory_mb=16), shortest=shortest)
     gc.freeze()
     return time.perf_counter() - start, compiled
 
