@@ -94,7 +94,7 @@ def markdown(report: dict) -> str:
     for command, names in COMMAND_JOBS.items():
         lines.append(
             f"| `scorpion {command}` | {', '.join(names)} | {sum(jobs[j] for j in names):.0f}"
-            f" | {', '.join(f'{j} {jobs[j]:.0f} s' for j in ON_FIRST_USE if j not in names)} |"
+            f" | {'-' if names == ('perft',) else ', '.join(f'{j} {jobs[j]:.1f} s' for j in ON_FIRST_USE if j not in names)} |"
         )
     m = report["machine"]
     lines += ["", f"All jobs: {sum(jobs.values()):.0f} s of CPU. Machine: {m['cpu']}, {m['cores']} cores, load"]

@@ -21,6 +21,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from scorpion_solver.solver.compiling import JOBS
 
 SCRIPT = textwrap.dedent("""
@@ -63,3 +65,39 @@ def test_an_unwritable_install_compiles_once_into_the_user_cache_and_loads_from_
     assert any(name.startswith("kernel.write_deal") for name in written), written
     second = run()
     assert second == {"missing": [], "compiled": []}
+
+
+BESIDE = textwrap.dedent("""
+    import json
+    from numba.core import event
+    from scorpion_solver.solver import compiling, search
+
+    compiled = []
+
+    class Count(event.Listener):
+        def on_start(self, ev):
+            pass
+
+        def on_end(self, ev):
+            compiled.append(ev.data["dispatcher"].py_func.__name__)
+
+    with event.install_listener("numba:compile", Count()):
+        compiling.load(("deals", "screen"))
+    print(json.dumps(compiled))
+""")
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: everything compiles in one process")
+def test_two_cold_jobs_compile_in_two_processes(tmp_path):
+    def compiled_here(cache, **extra) -> list[str]:
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), **extra)
+        done = subprocess.run([sys.executable, "-c", BESIDE], capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.splitlines()[-1])
+
+    # the first cold job here, the second beside it: this process loads it from the cache the other wrote
+    here = compiled_here(tmp_path / "a")
+    assert "write_deal" in here and "shuffle_many" in here
+    assert "screen_roots" not in here
+    alone = compiled_here(tmp_path / "b", SCORPION_COMPILE_PROCESSES="1")
+    assert "write_deal" in alone and "screen_roots" in alone

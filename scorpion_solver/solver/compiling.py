@@ -22,6 +22,8 @@ kernels its job loads.
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -51,7 +53,7 @@ ON_FIRST_USE = ("shortest", "rehash")
 COMMAND_JOBS: dict[str, tuple[str, ...]] = {
     "solve": ("search", "lines"),
     "solve --shortest": ("search", "lines", "shortest"),
-    "batch": ("search", "lines", "deals", "screen"),
+    "batch": ("search", "lines", "shortest", "deals", "screen"),  # a batch of any size polishes a line
     "batch --shortest": ("search", "lines", "shortest"),
     "hint": ("search", "lines"),
     "hint --fair": ("search", "lines"),
@@ -59,14 +61,12 @@ COMMAND_JOBS: dict[str, tuple[str, ...]] = {
     "analyze": ("search", "lines"),
     "show": ("search", "lines"),
     "play": ("search", "lines"),
-    "bound": ("search",),
-    "losses": ("search",),
     "serve": ("search",),
     "perft": ("perft",),
 }
-# CPU seconds each job's kernels take to compile from an empty cache on 2 cores
-# (benchmarks/compile_table.py; its report in benchmarks/results/compile-*).
-JOB_COST = {"search": 40.0, "rehash": 1.0, "lines": 20.0, "shortest": 30.0, "deals": 3.0, "screen": 6.0, "perft": 12.0}
+# CPU seconds each job takes to compile from an empty cache, loaded in JOBS' order (a kernel two jobs
+# share is paid by the first), on a 2-core Xeon (benchmarks/compile_table.py, benchmarks/results/compile-*).
+JOB_COST = {"search": 26, "rehash": 0.2, "lines": 17, "shortest": 17, "deals": 1, "screen": 0.5, "perft": 12}
 
 
 def kernels_of(jobs: Sequence[str]) -> tuple[str, ...]:
@@ -182,7 +182,9 @@ def load(jobs: Sequence[str], notify: Callable[[str], None] | None = None, progr
 
     Jobs loaded already are skipped (0 s when all are). Without ``notify`` and ``progress``, those of
     :func:`announce_with` announce the compile. Each job is loaded by its warm-up (:data:`WARM_UPS`),
-    which calls its kernels once on a small input.
+    which calls its kernels once on a small input. When two jobs or more must compile and the machine
+    has more than one core, the first is compiled here and the others beside it in other processes
+    (:func:`compile_beside`), then loaded here from numba's cache.
     """
     global seconds_loading
     todo = [job for job in dict.fromkeys(jobs) if job not in _loaded_jobs]
@@ -193,8 +195,13 @@ def load(jobs: Sequence[str], notify: Callable[[str], None] | None = None, progr
     start = time.perf_counter()
     _loaded_jobs.update(todo)  # first: a warm-up calls code that loads its own jobs
     try:
-        with compiling(kernels_of(todo), job_words(todo), cost_of(todo), notify, progress):
+        with compiling(kernels_of(todo), job_words(todo), cost_of(todo), notify, progress) as cold:
+            beside = compile_beside([job for job in todo if set(JOBS[job]) & set(cold)])
             for job in todo:
+                if job not in beside.jobs:
+                    WARM_UPS[job]()
+            beside.wait()  # then its jobs load from the cache (or compile here, if a process failed)
+            for job in beside.jobs:
                 WARM_UPS[job]()
     except BaseException:
         _loaded_jobs.difference_update(todo)
@@ -202,6 +209,40 @@ def load(jobs: Sequence[str], notify: Callable[[str], None] | None = None, progr
     spent = time.perf_counter() - start
     seconds_loading += spent
     return spent
+
+
+class Beside:
+    """Processes compiling jobs into numba's cache beside this one (:func:`compile_beside`)."""
+
+    def __init__(self, jobs: list[str], processes: list) -> None:
+        self.jobs = jobs
+        self.processes = processes
+
+    def wait(self) -> None:
+        for process in self.processes:
+            process.wait()
+
+
+def compile_beside(cold: list[str]) -> Beside:
+    """Start compiling every cold job but the first in other processes, one a free core (none on one core).
+
+    The first is the one this process compiles (the callers list the search, the largest, first); a
+    job compiled beside writes numba's cache, which this process then reads. ``SCORPION_COMPILE_PROCESSES=1``
+    keeps the whole compile in this process.
+    """
+    cores = os.cpu_count() or 1
+    if len(cold) < 2 or cores < 2 or os.environ.get("SCORPION_COMPILE_PROCESSES") == "1":
+        return Beside([], [])
+    others = cold[1:]
+    ways = min(len(others), cores - 1)
+    groups = [others[i::ways] for i in range(ways)]
+    command = [sys.executable, "-m", "scorpion_solver.solver.compiling"]
+    env = dict(os.environ, SCORPION_COMPILE_PROCESSES="1")  # each compiles its own jobs alone
+    processes = [
+        subprocess.Popen(command + group, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        for group in groups
+    ]
+    return Beside(others, processes)
 
 
 def is_loaded(jobs: Sequence[str]) -> bool:
@@ -225,3 +266,9 @@ def compile_bar(disable: bool | None = None) -> Callable[[int], object]:
         )
 
     return make
+
+
+if __name__ == "__main__":  # a process compiling jobs beside another (compile_beside): their names are the arguments
+    from scorpion_solver.solver.search import load_solver  # the package's own module, whose WARM_UPS search fills
+
+    load_solver(jobs=tuple(sys.argv[1:]))

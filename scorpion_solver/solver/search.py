@@ -19,6 +19,7 @@ import time
 import numpy as np
 
 from ..game.deal import deal
+from ..game.engine import apply_move, legal_moves
 from ..game.position import Position
 from ..game.rules import CLASSIC, CLEAR, Rules
 from . import compiling, driver, kernel
@@ -26,6 +27,7 @@ from .compact import (  # noqa: F401 - re-exported: callers import them from her
     compact_keys,
     decode_move,
     from_compact,
+    move_codes,
     position_key,
     rule_bits,
     rule_flags,
@@ -46,6 +48,7 @@ from .lines import (  # noqa: F401 - re-exported: callers import them from here
     VerificationError,
     debug_check,
     debug_line,
+    decode_line,
     polish_path,
     shorten_path,
     verify_solution,
@@ -56,7 +59,14 @@ from .result import LOST, UNKNOWN, WON, Limits, SolveResult
 from .search_twin import reference_solve
 from .shortest import cost_to_go, fixed_length
 
-ALL_JOBS = ("search", "rehash", "lines", "shortest", "deals", "screen")  # every job of the solver (load_solver's default)
+ALL_JOBS = (
+    "search",
+    "rehash",
+    "lines",
+    "shortest",
+    "deals",
+    "screen",
+)  # every job of the solver (load_solver's default)
 
 
 def solver_is_cached(jobs=ALL_JOBS) -> bool:
@@ -83,8 +93,15 @@ def _warm_search() -> None:
 
 
 def _warm_lines() -> None:
-    # a win whose line gets the detour cut (the polish, a small shortest search, is a job of its own)
-    solve(deal(6560, CLASSIC), CLASSIC, Limits(nodes=200_000, memory_mb=16), polish=False)
+    # the detour cut and the decoding of a line on a legal line of its own (no search: it can
+    # compile beside the search, in another process, and it leaves the shared search stack alone)
+    position, path = deal(6560, CLASSIC), []
+    for _ in range(4):
+        path.append(legal_moves(position, CLASSIC)[0])
+        position = apply_move(position, path[-1], CLASSIC)
+    start = deal(6560, CLASSIC)
+    shorten_path(start, path, CLASSIC)
+    decode_line(start, move_codes(path), CLASSIC)
 
 
 def _warm_shortest() -> None:
@@ -271,11 +288,8 @@ def _solve_from_root(
         if position is None:
             position = deal(number, rules)
         if shorten:
-            root = stack.states[0], stack.keys[0]
-            if not compiling.is_loaded(("lines",)):  # first use: the lines' warm-up solves on the shared stack
-                root = root[0].copy(), root[1].copy()
-                compiling.load(("lines",))
-            path = shorten_path(position, path, rules, root)
+            compiling.load(("lines",))
+            path = shorten_path(position, path, rules, (stack.states[0], stack.keys[0]))
             if polish:
                 path = polish_path(position, path, rules, reductions.prune)
         if checks is None:
