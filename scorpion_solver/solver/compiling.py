@@ -53,7 +53,8 @@ ON_FIRST_USE = ("shortest", "rehash")
 COMMAND_JOBS: dict[str, tuple[str, ...]] = {
     "solve": ("search", "lines"),
     "solve --shortest": ("search", "lines", "shortest"),
-    "batch": ("search", "lines", "shortest", "deals", "screen"),  # a batch of any size polishes a line
+    # a large batch polishes some line and grows some table: loaded ahead, so its workers find them cached
+    "batch": ("search", "rehash", "lines", "shortest", "deals", "screen"),
     "batch --shortest": ("search", "lines", "shortest"),
     "hint": ("search", "lines"),
     "hint --fair": ("search", "lines"),
@@ -66,7 +67,7 @@ COMMAND_JOBS: dict[str, tuple[str, ...]] = {
 }
 # CPU seconds each job takes to compile from an empty cache, loaded in JOBS' order (a kernel two jobs
 # share is paid by the first), on a 2-core Xeon (benchmarks/compile_table.py, benchmarks/results/compile-*).
-JOB_COST = {"search": 26, "rehash": 0.2, "lines": 17, "shortest": 17, "deals": 1, "screen": 0.5, "perft": 12}
+JOB_COST = {"search": 24, "rehash": 0.1, "lines": 16, "shortest": 16.5, "deals": 1, "screen": 0.5, "perft": 11}
 
 
 def kernels_of(jobs: Sequence[str]) -> tuple[str, ...]:
@@ -77,7 +78,7 @@ def kernels_of(jobs: Sequence[str]) -> tuple[str, ...]:
 def cost_of(jobs: Sequence[str]) -> str:
     """The announcement's words for what compiling ``jobs`` costs (from :data:`JOB_COST`)."""
     seconds = sum(JOB_COST[job] for job in jobs)
-    about = f"about {seconds:.0f} s" if seconds < 90 else f"about {seconds / 60:.1f} minutes"
+    about = "under a second" if seconds < 1 else f"about {seconds:.0f} s"
     return f"{about} of CPU, several times that on a busy machine"
 
 
@@ -236,7 +237,12 @@ def compile_beside(cold: list[str]) -> Beside:
     others = cold[1:]
     ways = min(len(others), cores - 1)
     groups = [others[i::ways] for i in range(ways)]
-    command = [sys.executable, "-m", "scorpion_solver.solver.compiling"]
+    # search fills WARM_UPS and loads through this module (importing it here would be a circle)
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from scorpion_solver.solver.search import load_solver; load_solver(jobs=tuple(sys.argv[1:]))",
+    ]
     env = dict(os.environ, SCORPION_COMPILE_PROCESSES="1")  # each compiles its own jobs alone
     processes = [
         subprocess.Popen(command + group, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
@@ -266,9 +272,3 @@ def compile_bar(disable: bool | None = None) -> Callable[[int], object]:
         )
 
     return make
-
-
-if __name__ == "__main__":  # a process compiling jobs beside another (compile_beside): their names are the arguments
-    from scorpion_solver.solver.search import load_solver  # the package's own module, whose WARM_UPS search fills
-
-    load_solver(jobs=tuple(sys.argv[1:]))
