@@ -179,7 +179,7 @@ def choosing_commitments(model: LogisticModel, views: list[Observation], rules: 
     layouts, and so is the best commitment there (an oracle's regret 0) and
     the nearest one (no judgement at all).
     """
-    from scorpion_solver.play.commit import _distinct, judge_commitments
+    from scorpion_solver.play.commit import distinct_commitments, judge_commitments
     from scorpion_solver.play.exact import reveal_closure
     from scorpion_solver.solver.reductions import get_reductions
     from scorpion_solver.solver.result import Limits
@@ -193,7 +193,7 @@ def choosing_commitments(model: LogisticModel, views: list[Observation], rules: 
     picks = {"8_layouts": [], "8_layouts_model_ties": [], "model": [], "nearest": [], "best": []}
     for number, view in enumerate(views):
         _, pairs = reveal_closure(view, rules)
-        pairs = _distinct(pairs, rules)
+        pairs = distinct_commitments(pairs, rules)
         if len(pairs) < 2:
             continue
         layouts = sample_positions(view, 12 if quick else CHOICE_LAYOUTS, 1_000 + number)

@@ -9,11 +9,10 @@ two halves that share only small kernels:
 * a second one (:func:`compile_the_rest`, ``python tests/compile_kernels.py``):
   ``shortest_search``, ``perft`` and the kernels the tests call from Python.
 
-The second starts first with ``shortest_search``, which ``load_solver``
-reaches last (its warm-up polishes a won line), so by then numba's cache
-holds it and this process loads it instead of compiling it again. Each half
-works alone: when the second fails or is slow, this one compiles what the
-cache still lacks.
+The first loads every job of the solver but the shortest search (and
+compiles its jobs but the search in a process beside it, ``compiling.load``);
+the second compiles the shortest search. Each half works alone: when the
+second fails or is slow, a test that needs what it left compiles it.
 """
 
 from __future__ import annotations
@@ -39,9 +38,11 @@ def compile_the_rest() -> None:
 
 
 def compile_the_solver() -> None:
-    from scorpion_solver.solver.search import load_solver
+    """Every job of the solver but the shortest search, which the second process compiles meanwhile
+    (``load_solver`` itself compiles the search here and the other jobs beside it, on a free core)."""
+    from scorpion_solver.solver.search import ALL_JOBS, load_solver
 
-    load_solver(notify=print)
+    load_solver(notify=print, jobs=tuple(job for job in ALL_JOBS if job != "shortest"))
 
 
 def compile_every_kernel() -> None:

@@ -148,3 +148,54 @@ def test_an_import_circle_hidden_in_a_function_is_found(tmp_path):
     with open(copy / "game" / "view.py", "a", encoding="utf-8") as handle:
         handle.write("\n\ndef _text(view):\n    from .view_text import format_view\n\n    return format_view(view)\n")
     assert import_cycles(copy) == [["scorpion_solver.game.view", "scorpion_solver.game.view_text"]]
+
+
+def private_names_imported(package: Path) -> list[str]:
+    """Every ``_name`` a module of ``package`` takes from another of its modules (``from m import _x``, ``m._x``).
+
+    A leading underscore says "this module's own business"; a name another
+    module needs is public (or belongs in that other module).
+    """
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules = set()  # names bound to the package's own modules in this file
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(package.name)):
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append(
+                            f"{path.relative_to(package.parent)}: from {node.module or '.'} import {alias.name}"
+                        )
+                    module_path = (path.parent if node.level else package.parent).joinpath(
+                        *([".."] * max(node.level - 1, 0)), *(node.module or "").split("."), alias.name
+                    )
+                    if module_path.with_suffix(".py").exists() or (module_path / "__init__.py").exists():
+                        modules.add(alias.asname or alias.name)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in modules
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                found.append(f"{path.relative_to(package.parent)}: {node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_name():
+    assert private_names_imported(ROOT / "scorpion_solver") == []
+
+
+def test_a_private_name_imported_across_modules_is_found(tmp_path):
+    copy = tmp_path / "scorpion_solver"
+    shutil.copytree(ROOT / "scorpion_solver", copy, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    with open(copy / "play" / "bounds.py", "a", encoding="utf-8") as handle:
+        handle.write(
+            "\n\nfrom .commit import _after_key  # noqa: E402\nfrom . import commit  # noqa: E402\n\nKEY = commit._after_key\n"
+        )
+    assert private_names_imported(copy) == [
+        "scorpion_solver/play/bounds.py: from commit import _after_key",
+        "scorpion_solver/play/bounds.py: commit._after_key",
+    ]

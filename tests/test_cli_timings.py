@@ -69,8 +69,8 @@ def test_the_first_perft_says_it_compiles(monkeypatch):
         == compiling.COMPILE_NOTE.format(what="the perft kernel", count=3, s="s", cost=compiling.PERFT_COST) + "\n"
     )
     assert result.stderr == (
-        "compiling the perft kernel (3 kernels): first run only, under a minute; later runs load it from numba's "
-        "cache in about a second\n"
+        f"compiling the perft kernel (3 kernels): first run only, about {compiling.JOB_COST['perft']:.0f} s of CPU, "
+        "several times that on a busy machine; later runs load it from numba's cache in about a second\n"
     )
     divide = run("perft", "1", "--depth", "1", "--divide")
     assert divide.stderr.startswith("compiling the perft kernel (4 kernels)")  # --divide plays moves too
@@ -106,8 +106,8 @@ def test_the_kernel_lists_name_every_entry_point_their_job_loads():
 def test_a_batch_reports_the_compile_apart_from_its_solves(tmp_path, monkeypatch):
     real = resumable.warm_up
 
-    def first_run(modes, progress):  # the real load, reported as a first run's compile of the 19 kernels
-        seconds, _ = real(modes, progress)
+    def first_run(modes, progress, shortest):  # the real load, reported as a first run's compile of 19 kernels
+        seconds, _ = real(modes, progress, shortest)
         return seconds, 19
 
     monkeypatch.setattr(resumable, "warm_up", first_run)

@@ -24,8 +24,9 @@ from scorpion_solver.game.engine import apply_move, parse_moves
 from scorpion_solver.game.rules import CLASSIC, CLEAR
 from scorpion_solver.game.view import Observation, sample_positions
 from scorpion_solver.play import History, PolicySpec, make_policy, play_game
-from scorpion_solver.play.commit import _distinct, slot_cards
-from scorpion_solver.play.commit2 import _condition, _first_commitment, _play
+from scorpion_solver.play.commit import distinct_commitments
+from scorpion_solver.play.commit2 import _condition
+from scorpion_solver.play.commitment import first_commitment, play_commitment, slot_cards
 from scorpion_solver.play.exact import reveal_closure
 from scorpion_solver.solver.result import WON
 from scorpion_solver.solver.search import solve
@@ -64,16 +65,16 @@ def test_the_best_second_commitment_is_the_best_candidate_replayed_and_solved(ru
     positions = sample_positions(view, 6, seed=5)
     value = policy._best_second(view, positions)
     lines = [policy._run(p).line for p in positions]
-    candidates = {_first_commitment(view, line, rules) for line, p in zip(lines, positions) if line}
+    candidates = {first_commitment(view, line, rules) for line, p in zip(lines, positions) if line}
     candidates.discard(None)
 
     def kept(commitment):
-        return sum(solve(_play(p, commitment, rules), rules, policy.limits).status == WON for p in positions)
+        return sum(solve(play_commitment(p, commitment, rules), rules, policy.limits).status == WON for p in positions)
 
     best_candidate = max((kept(c) for c in candidates), default=0)
     assert 0 < value * len(positions) == best_candidate
     _, pairs = reveal_closure(view, rules)
-    every = max(kept(p.path + (p.move,)) for p in _distinct(pairs, rules))
+    every = max(kept(p.commitment) for p in distinct_commitments(pairs, rules))
     assert best_candidate <= every  # the candidates are some of the closure's commitments
 
 

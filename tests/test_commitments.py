@@ -29,7 +29,7 @@ from scorpion_solver.game.rules import CLASSIC, CLEAR
 from scorpion_solver.game.view import Observation, sample_positions
 from scorpion_solver.play import History, make_policy, play_game
 from scorpion_solver.play.bounds import first_reveal_bound
-from scorpion_solver.play.commit import _distinct, judge_commitments
+from scorpion_solver.play.commit import distinct_commitments, judge_commitments
 from scorpion_solver.play.exact import ExactEndgame, reveal_closure
 from scorpion_solver.play.losses import decision_losses, move_kind
 from scorpion_solver.solver.result import WON, Limits
@@ -53,7 +53,7 @@ def _late_view(number, rules, unseen):
 
 def _commitments(view, rules):
     _, pairs = reveal_closure(view, rules)
-    return _distinct(pairs, rules)
+    return distinct_commitments(pairs, rules)
 
 
 @pytest.mark.parametrize("rules", [CLEAR, CLASSIC])

@@ -17,7 +17,7 @@ from test_deal import GOLDEN
 
 from scorpion_solver import CLASSIC, CLEAR, deal, format_position
 from scorpion_solver.batch import backends
-from scorpion_solver.batch.folder import _STRINGIFY, COLUMNS
+from scorpion_solver.batch.folder import COLUMNS, STRINGIFY
 from scorpion_solver.game.deal import MS_LIMIT
 from scorpion_solver.game.rules import PRESETS, SCORPION2
 from scorpion_solver.solver import deal_kernel, kernel
@@ -114,7 +114,7 @@ def test_solve_pairs_rows_are_the_rows_of_solve():
         expected = solve(deal(n, rules), rules, limits).as_row()
         expected.update(deal=n, mode=mode, budget_nodes=limits.nodes, budget_memory_mb=limits.memory_mb)
         expected["budget_seconds"] = None
-        expected = {k: str(expected[k]) if k in _STRINGIFY else expected[k] for k in COLUMNS}
+        expected = {k: str(expected[k]) if k in STRINGIFY else expected[k] for k in COLUMNS}
         assert list(row) == list(COLUMNS)
         row, expected = dict(row, seconds=0.0), dict(expected, seconds=0.0)
         assert row == expected

@@ -41,22 +41,28 @@ def test_the_kernel_is_loaded_when_the_first_solve_starts_its_clock():
 
 
 def test_a_first_run_says_once_that_the_solver_is_being_compiled(monkeypatch):
-    from scorpion_solver.solver import compiling, search
+    from scorpion_solver.solver import compiling
 
-    monkeypatch.setattr(search, "_loaded", False)
+    monkeypatch.setattr(compiling, "_loaded_jobs", set())
     monkeypatch.setattr(compiling, "missing", lambda names: list(names))  # as if numba's cache were empty
     result = run("solve", "4-6")
     assert result.exit_code == 0
-    note = compiling.COMPILE_NOTE.format(what="the solver", count=19, s="s", cost=compiling.SOLVER_COST)
+    # solve loads its own jobs only: the search and the line kernels, not the deal, screen or perft kernels
+    assert compiling.COMMAND_JOBS["solve"] == ("search", "lines")
+    count = len(compiling.kernels_of(("search", "lines")))
+    note = compiling.COMPILE_NOTE.format(
+        what="the solver's search and lines kernels", count=count, s="s", cost=compiling.cost_of(("search", "lines"))
+    )
     assert result.stderr == note + "\n"
     assert note == (
-        "compiling the solver (19 kernels): first run only, about 1.5 minutes of CPU, up to 10 minutes on a busy "
-        "machine; later runs load it from numba's cache in about a second"
+        f"compiling the solver's search and lines kernels ({count} kernels): first run only, "
+        f"about {compiling.JOB_COST['search'] + compiling.JOB_COST['lines']:.0f} s of CPU, several times that "
+        "on a busy machine; later runs load it from numba's cache in about a second"
     )
     # the summary keeps the compile apart from the searches
     assert re.fullmatch(
         r"3 solves: clear: 1 won, 2 lost, 0 unknown \[[0-9,]+ nodes, [0-9.]+ s searching; [0-9.]+ s compiling "
-        r"the solver \(19 kernels; first run only\) before\]",
+        rf"the solver \({count} kernels; first run only\) before\]",
         result.stdout.splitlines()[-1],
     )
     monkeypatch.undo()

@@ -24,7 +24,7 @@ from ..game.engine import Move, is_won, move_text, moves_text, read_moves, repla
 from ..game.position import Position
 from ..game.rules import CLEAR, Rules
 from ..solver.result import LOST, Limits
-from .hints import ALREADY_WON, WINNABLE, _solve, _verdict, json_status
+from .hints import ALREADY_WON, WINNABLE, json_status, position_verdict, solve_position
 
 
 @dataclass(frozen=True)
@@ -170,8 +170,8 @@ def analyze(position: Position, moves: list[Move], rules: Rules = CLEAR, limits:
     order: list[int] = []
 
     def probe(k: int) -> Probe:
-        result = _solve(positions[k], rules, limits)
-        p = Probe(k, _verdict(result.status), result.nodes, result.seconds, result.stopped_by, result.line)
+        result = solve_position(positions[k], rules, limits)
+        p = Probe(k, position_verdict(result.status), result.nodes, result.seconds, result.stopped_by, result.line)
         probes[k] = p
         order.append(k)
         return p

@@ -37,12 +37,13 @@ def json_status(verdict: str) -> str:
     return WON if verdict in (WINNABLE, ALREADY_WON) else verdict
 
 
-def _verdict(status: str) -> str:
+def position_verdict(status: str) -> str:
     """A solve's status as a verdict on a position."""
     return WINNABLE if status == WON else status
 
 
-def _solve(position: Position, rules: Rules, limits: Limits) -> SolveResult:
+def solve_position(position: Position, rules: Rules, limits: Limits) -> SolveResult:
+    """The solver's result on ``position`` (hints and game records judge positions with it)."""
     from ..solver.search import solve  # numba loads on first use, not on import
 
     return solve(position, rules, limits)
@@ -149,7 +150,7 @@ def hint(position: Position, rules: Rules = CLEAR, limits: Limits = Limits()) ->
     if not moves:
         return HintReport(rules.name, LOST, "no legal move is left", (), 0, 0, time.perf_counter() - start)
 
-    root, judged = judge_moves(position, moves, rules, lambda p: _solve(p, rules, limits))
+    root, judged = judge_moves(position, moves, rules, lambda p: solve_position(p, rules, limits))
     if root.status == LOST:
         verdicts = [MoveVerdict(m, LOST, note="the position before it is lost") for m in moves]
         return HintReport(
@@ -169,7 +170,9 @@ def hint(position: Position, rules: Rules = CLEAR, limits: Limits = Limits()) ->
         if j.status == WON and result.status == UNKNOWN:
             note = "winnable: the solve of the position before it found a win this way"
         verdicts.append(
-            MoveVerdict(j.move, _verdict(j.status), j.line, result.nodes, result.seconds, result.stopped_by, note)
+            MoveVerdict(
+                j.move, position_verdict(j.status), j.line, result.nodes, result.seconds, result.stopped_by, note
+            )
         )
 
     order = {m: i for i, m in enumerate(moves)}

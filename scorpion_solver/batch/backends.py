@@ -23,10 +23,10 @@ from .. import __version__
 from ..game.rules import MODES, get_rules
 from ..solver.reductions import FULL, Reductions
 from ..solver.result import Limits
-from .folder import _STRINGIFY, COLUMNS
+from .folder import COLUMNS, STRINGIFY
 from .plan import BatchError
 
-_STRING_COLUMNS = tuple(name for name in COLUMNS if name in _STRINGIFY)
+_STRING_COLUMNS = tuple(name for name in COLUMNS if name in STRINGIFY)
 _warm = False  # whether this process has loaded the jitted solver (see warm_up)
 
 
@@ -40,8 +40,7 @@ def solve_pairs(
     from ..game.deal import deal
     from ..solver.search import WinChecks, screen_deals, solve_deal, solve_shortest
 
-    if not _warm:
-        warm_up()
+    warm_once()
     screened: dict[str, dict] = {}  # mode -> the results of its deals lost at the root, found chunk-wise
     if not shortest:
         for mode in dict.fromkeys(m for _, m in pairs):
@@ -87,7 +86,7 @@ def solve_chunk(
     return solve_pairs([(n, m) for n in deals for m in modes], limits, reductions, shortest)
 
 
-def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False) -> tuple[float, int]:
+def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False, shortest: bool = False) -> tuple[float, int]:
     """Compile (or load from numba's cache) the solver in this process: (the seconds it took, kernels compiled).
 
     The parent calls it before workers start, so that they find the cache
@@ -96,6 +95,8 @@ def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False) -> tupl
     ``disable`` negated, a bar counting the kernels, False in a worker); each
     worker calls it before its first timed solve, so that no row's
     ``seconds`` includes loading the solver (about a second from the cache).
+    It loads the kernels of the batch's job (``compiling.COMMAND_JOBS``:
+    ``batch``, or ``batch --shortest`` with ``shortest``), no others.
 
     Then it freezes what is alive (``gc.freeze``): the loaded solver, numba
     and numpy are some 120,000 objects that live as long as the worker, and
@@ -103,19 +104,26 @@ def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False) -> tupl
     0.08 s of collections in a 2.4 s batch, 0.02 s frozen; issue 32).
     """
     global _warm
-    from ..solver.compiling import SOLVER_KERNELS, compile_bar, missing
+    from ..solver.compiling import COMMAND_JOBS, compile_bar, kernels_of, missing
     from ..solver.search import load_solver
 
     _warm = True
     start = time.perf_counter()
-    compiled = len(missing(SOLVER_KERNELS))
+    jobs = COMMAND_JOBS["batch --shortest" if shortest else "batch"]
+    compiled = len(missing(kernels_of(jobs)))
     bar = None if progress is False else compile_bar(None if progress is None else not progress)
     load_solver(
-        notify=lambda message: print(message, file=sys.stderr, flush=True), progress=bar
+        notify=lambda message: print(message, file=sys.stderr, flush=True), progress=bar, jobs=jobs
     )  # says so when compiling
-    solve_pairs([(1, m) for m in modes], Limits(nodes=1000, memory_mb=16))
+    solve_pairs([(1, m) for m in modes], Limits(nodes=1000, memory_mb=16), shortest=shortest)
     gc.freeze()
     return time.perf_counter() - start, compiled
+
+
+def warm_once() -> None:
+    """``warm_up`` unless this process has already: what a worker calls before its first timed solve."""
+    if not _warm:
+        warm_up()
 
 
 def _worker_init() -> None:

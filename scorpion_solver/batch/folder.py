@@ -90,7 +90,7 @@ SCHEMA = pa.schema(
     ]  # null: no time limit
 )
 COLUMNS = tuple(SCHEMA.names)
-_STRINGIFY = {f.name for f in SCHEMA if f.type == pa.string()}
+STRINGIFY = {f.name for f in SCHEMA if f.type == pa.string()}
 
 
 # Columns added after folders were first written. A folder made before one of them keeps
@@ -120,12 +120,13 @@ def finished_chunks(out: Path) -> set[str]:
     return {p.name for p in out.iterdir() if CHUNK_RE.match(p.name)}
 
 
-def _json_clean(value):
+def json_clean(value):
+    """``value`` as JSON reads it back (tuples become lists, dataclass dicts plain): what a folder's metadata holds."""
     return json.loads(json.dumps(value))
 
 
 def rules_record(modes: Iterable[str]) -> dict:
-    return {m: _json_clean(asdict(get_rules(m))) for m in modes}
+    return {m: json_clean(asdict(get_rules(m))) for m in modes}
 
 
 def _rule_choices(record: dict | None) -> dict | None:
@@ -140,7 +141,7 @@ def limits_record(limits: Limits, reductions: Reductions = FULL, shortest: bool 
     record = {**asdict(limits), **reductions.record()}
     if shortest:
         record["shortest"] = True
-    return _json_clean(record)
+    return json_clean(record)
 
 
 def settings_record(settings: BatchSettings) -> dict:
@@ -315,10 +316,10 @@ def check_metadata(meta, path: Path) -> None:
 
 
 def write_metadata(out: Path, meta: dict) -> None:
-    _atomic_write(out, METADATA, json.dumps(meta, indent=2, sort_keys=False).encode("utf-8") + b"\n")
+    atomic_write(out, METADATA, json.dumps(meta, indent=2, sort_keys=False).encode("utf-8") + b"\n")
 
 
-def _atomic_write(out: Path, name: str, data: bytes | None = None, table: pa.Table | None = None) -> None:
+def atomic_write(out: Path, name: str, data: bytes | None = None, table: pa.Table | None = None) -> None:
     """Write ``out/name`` whole or not at all: a dot-named temporary file, fsync, os.replace."""
     tmp = out / f".{name}.tmp"
     with open(tmp, "wb") as handle:
@@ -352,7 +353,7 @@ def write_chunk(out: Path, name: str, rows: list[dict], columns: list[str] | Non
 
 def write_table(out: Path, name: str, table: pa.Table) -> None:
     """Write one chunk file of any schema atomically (``.chunk-....parquet.tmp``, then rename)."""
-    _atomic_write(out, name, table=table)
+    atomic_write(out, name, table=table)
 
 
 def remove_stale_tmp(out: Path) -> int:

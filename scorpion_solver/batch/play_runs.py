@@ -32,7 +32,7 @@ from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES, WON, play_game
 from ..play.players import LOOKAHEAD, PLAYERS, PolicySpec
 from ..play.policies import PLAY_REDUCTIONS
 from ..solver.result import LOST
-from .backends import warm_up
+from .backends import warm_once
 from .folder import (
     CHUNK_GLOB,
     now_text,
@@ -143,10 +143,8 @@ def play_pairs(triples: list[tuple[int, str, str]], spec: PolicySpec, move_cap: 
     """Play each (deal, mode, thoughtful verdict); return one row per game. Runs in worker processes."""
     from ..game.deal import deal
     from ..game.rules import get_rules
-    from . import backends
 
-    if not backends._warm:
-        warm_up()
+    warm_once()
     rows = []
     for number, mode, thoughtful in triples:
         rules = get_rules(mode)

@@ -210,6 +210,7 @@ class ChunkJob:
     task: Callable[[Chunk], Task]  # the task that fills one chunk file
     write: Callable[[Task, list[dict], RunReport], None]  # writes a finished task's rows; counts them in the report
     on_strangers: Callable[[list[str]], None] | None = None  # told of chunk files the plan does not make
+    shortest: bool = False  # its tasks find minimum solutions: the warm-up loads the shortest search too
 
 
 def run_chunks(
@@ -239,7 +240,7 @@ def run_chunks(
         report = job.new_report(out, sum(len(c.deals) for c in plan), len(plan), len(plan) - len(todo), tally=tally)
         if not todo:
             return report
-        report.load_seconds, report.compiled = warm_up(job.modes, how.progress)
+        report.load_seconds, report.compiled = warm_up(job.modes, how.progress, job.shortest)
         backend = how.backend_factory()
         try:
             out.mkdir(parents=True, exist_ok=True)

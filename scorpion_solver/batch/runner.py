@@ -129,7 +129,7 @@ def run_batch(settings: BatchSettings, out: Path, how: Execution) -> BatchReport
         write_chunk(out, task.key, rows, meta["columns"])
         report.solved += len(rows)
 
-    job = ChunkJob("batch", settings.modes, read_tally, BatchReport, task, write, on_strangers=warn_strangers)
+    job = ChunkJob("batch", settings.modes, read_tally, BatchReport, task, write, warn_strangers, settings.shortest)
     report = run_chunks(job, out, meta, list(plan_chunks(settings.deals, chunk)), how)
     report.seconds = time.perf_counter() - started
     return report
@@ -209,7 +209,7 @@ def retry_unknown(settings: BatchSettings, out: Path, how: Execution) -> BatchRe
             _stderr(f"{out}: no unknown deal left to retry")
             report.seconds = time.perf_counter() - started
             return report
-        report.load_seconds, report.compiled = warm_up(settings.modes, how.progress)
+        report.load_seconds, report.compiled = warm_up(settings.modes, how.progress, settings.shortest)
         backend = how.backend_factory()
         record = run_record(
             "retry-unknown",

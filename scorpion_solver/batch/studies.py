@@ -31,7 +31,7 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
-from .folder import _atomic_write, _json_clean, now_text, read_metadata, refuse_foreign_folder
+from .folder import atomic_write, json_clean, now_text, read_metadata, refuse_foreign_folder
 from .plan import BatchError, DealSet, plan_chunks
 from .resumable import ChunkJob, Execution, ModeCounts, RunReport, Task, run_chunks
 
@@ -139,7 +139,7 @@ def _folder_metadata(out: Path, study: Study) -> dict:
     if meta.get("format") != study.format:
         raise BatchError(f"{out} is not a {study.format} folder (format {meta.get('format')!r}): choose another --out")
     for key, value in fresh.items():
-        if _settings_of(key, meta.get(key)) != _settings_of(key, _json_clean(value)):
+        if _settings_of(key, meta.get(key)) != _settings_of(key, json_clean(value)):
             raise BatchError(f"{out} holds a run with other {key} ({meta.get(key)} here, {value} asked)")
     return meta
 
@@ -173,7 +173,7 @@ def run_study(study: Study, out: Path, how: Execution) -> RunReport:
 
     def write(task: Task, rows: list[dict], report: RunReport) -> None:
         rows = sorted(rows, key=lambda r: (r["deal"], r["mode"], r.get("step", 0)))
-        _atomic_write(out, task.key, table=pa.Table.from_pylist(rows, schema=study.schema))
+        atomic_write(out, task.key, table=pa.Table.from_pylist(rows, schema=study.schema))
 
     job = ChunkJob(
         study.kind,

@@ -135,7 +135,7 @@ def hint_command(
         return
     position, rules, number = load_start(source, rules)
     position = replay(position, moves, rules)
-    load_solver_announced()
+    load_solver_announced("hint")
     report = hint(position, rules, limits)
     if as_json:
         _echo_json(report.as_dict(), source, number)
@@ -147,7 +147,7 @@ def _fair_hint(source: str, rules, moves, limits: Limits, samples: int, seed: in
     from ..play.fair import fair_hint
 
     view, rules, number = load_view(source, rules, moves)
-    load_solver_announced()
+    load_solver_announced("hint --fair")
     report = fair_hint(view.blind(), rules, samples, seed, limits)  # a player never saw a face-down card
     if as_json:
         _echo_json(report.as_dict(), source, number)
@@ -163,7 +163,7 @@ def _exact_hint(source: str, rules, moves, nodes: int, max_unseen: int, as_json:
     view = view.blind()  # a player never saw a face-down card
     engine = ExactEndgame(rules, max_unseen=max_unseen, solve_nodes=nodes)
     engine.check(view)  # too many unseen cards: one error line, exit 2
-    load_solver_announced()
+    load_solver_announced("hint --exact")
     report = engine.report(view)
     if as_json:
         _echo_json(report.as_dict(), source, number)
@@ -290,7 +290,7 @@ def analyze_command(
     """
 
     position, rules, number = load_start(source, rules)
-    load_solver_announced()
+    load_solver_announced("analyze")
     result = analyze(position, moves, rules, Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds))
     if as_json:
         _echo_json(result.as_dict(), source, number)

@@ -530,17 +530,19 @@ def notify_loading(message: str) -> None:
     click.echo(message, err=True)
 
 
-def load_solver_announced() -> tuple[float, int]:
-    """Load the solver before any clock starts: (the seconds it took, the kernels it compiled).
+def load_solver_announced(command: str) -> tuple[float, int]:
+    """Load the solver's kernels that ``command`` calls before any clock starts: (seconds, kernels compiled).
 
-    A first run's compile is announced on standard error, with a bar that
-    counts the kernels on a terminal (``solver.compiling``).
+    ``command`` names an entry of ``solver.compiling.COMMAND_JOBS``. A first
+    run's compile is announced on standard error, with a bar that counts the
+    kernels on a terminal (``solver.compiling``); so is a job loaded later.
     """
-    from ..solver.compiling import SOLVER_KERNELS, compile_bar, missing
+    from ..solver.compiling import COMMAND_JOBS, compile_bar, kernels_of, missing
     from ..solver.search import load_solver
 
-    compiled = len(missing(SOLVER_KERNELS))
-    return load_solver(notify=notify_loading, progress=compile_bar()), compiled
+    jobs = COMMAND_JOBS[command]
+    compiled = len(missing(kernels_of(jobs)))
+    return load_solver(notify=notify_loading, progress=compile_bar(), jobs=jobs), compiled
 
 
 def after_loading(report) -> str:

@@ -303,7 +303,7 @@ def _play_one(
     position, rules, number = load_start(source, rules[0] if rules else None)
     # the one seed rule: deal N alone plays the game deal N plays in a folder with this seed (a file: N = 0)
     seed = game_seed(spec.seed, number or 0, rules.name)
-    load_solver_announced()
+    load_solver_announced("play")
     record = play_game(position, rules, spec.build(rules, seed), move_cap, proof_nodes, spec.search_reductions())
     label = f"deal {number}" if number is not None else source
     if as_json:

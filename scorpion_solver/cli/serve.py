@@ -104,10 +104,11 @@ def serve_command(
             port = probe.getsockname()[1]
     url = f"http://{shown_host}:{port}/"
     click.echo(f"Scorpion: {url}  (games in {path}; Ctrl-C stops)")
+    from ..solver.compiling import COMMAND_JOBS
     from ..solver.search import load_solver
 
     # load (or, on a first run, compile) the solver now, beside the server, so the first hint does not wait for it
-    threading.Thread(target=load_solver, args=(notify_loading,), daemon=True).start()
+    threading.Thread(target=load_solver, args=(notify_loading, None, COMMAND_JOBS["serve"]), daemon=True).start()
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))

@@ -86,7 +86,7 @@ def show_command(
         why = f"{folder} is a file, not a folder" if folder.exists() else f"there is no folder {folder} (make it first)"
         raise UserError(f"cannot write {out}: {why}")
     if solution or with_hint or fair:
-        load_solver_announced()  # a first run's compile is announced, not silent
+        load_solver_announced("show")  # a first run's compile is announced, not silent
     budget = nodes or (HINT_NODES if with_hint or fair else DEFAULT_NODES)
     limits = Limits(nodes=budget, memory_mb=memory_mb, seconds=seconds)
     if fair:

@@ -51,7 +51,7 @@ import numpy as np
 from ..game.rules import Rules
 from ..game.view import Observation, sample_positions
 from ..solver.result import Limits
-from .commit import _distinct, judge_commitments
+from .commit import distinct_commitments, judge_commitments
 from .exact import reveal_closure
 
 DEFAULT_BOUND_SAMPLES = 100
@@ -99,7 +99,7 @@ def first_reveal_bound(
         return result
 
     _, pairs = reveal_closure(view, rules)
-    pairs = _distinct(pairs, rules)
+    pairs = distinct_commitments(pairs, rules)
     judged = judge_commitments(view, pairs, sample_positions(view, samples, seed), rules, run)
     won, open_, root_won, root_unknown = judged.won, judged.undecided, judged.root_won, judged.root_undecided
     if not pairs:
@@ -109,7 +109,7 @@ def first_reveal_bound(
     half = samples // 2
     chooser = int(np.argmax(won[:half].sum(axis=0)))
     split = float(won[half:, chooser].mean())
-    line = pairs[best].path + (pairs[best].move,)
+    line = pairs[best].commitment
     return FirstRevealBound(
         len(pairs),
         samples,

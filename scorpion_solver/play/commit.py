@@ -53,7 +53,8 @@ from ..game.engine import Move, apply_move
 from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
 from ..solver.result import LOST, WON
-from .exact import RevealingPair, reveal_closure, symmetric_key
+from .commitment import Commitment, RevealingPair, after_commitment, first_reveal, slot_cards
+from .exact import reveal_closure, symmetric_key
 from .policies import History, HopOptions, HopPolicy, option
 
 DEFAULT_MAX_VIEWS = 2_000  # views of one closure walked before the decision goes to hop (plain Python)
@@ -124,13 +125,13 @@ class CommitPolicy(HopPolicy):
         self.commitments += 1
         return self._follow(view, line)
 
-    def _follow(self, view: Observation, line: tuple[Move, ...]) -> Move:
+    def _follow(self, view: Observation, line: Commitment) -> Move:
         if len(line) > 1:
             after = view.after(line[0], self.rules)  # the path reveals nothing before its last move
             self._commit_plan[after.key()] = line[1:]
         return line[0]
 
-    def _best_commitment(self, view: Observation, history: History) -> tuple[Move, ...] | None:
+    def _best_commitment(self, view: Observation, history: History) -> Commitment | None:
         walked = 0
 
         def count() -> None:
@@ -143,11 +144,11 @@ class CommitPolicy(HopPolicy):
             _, pairs = reveal_closure(view, self.rules, count)
         except _ClosureTooBig:
             return None
-        pairs = _distinct(pairs, self.rules)
+        pairs = distinct_commitments(pairs, self.rules)
         if not pairs:
             return None
         if len(pairs) == 1:
-            return pairs[0].path + (pairs[0].move,)
+            return pairs[0].commitment
         layouts = sample_positions(view, self.options.samples, int(self.rng(history).integers(2**63)))
         judged = judge_commitments(
             view,
@@ -160,7 +161,7 @@ class CommitPolicy(HopPolicy):
         )
         order = ranked(judged, self._tie_values(view, pairs, layouts, judged))
         best = self._pick(view, pairs, layouts, judged, order, history)
-        return pairs[best].path + (pairs[best].move,)
+        return pairs[best].commitment
 
     def _pick(
         self, view: Observation, pairs: list[RevealingPair], layouts: list, judged: Judged, order: list[int], history
@@ -225,7 +226,7 @@ def judge_commitments(
         free = None
         if root.status == WON:
             judged.root_won += 1
-            free = by_key.get(_first_commitment(view, root.line, rules))
+            free = by_key.get(_first_commitment_key(view, root.line, rules))
         else:
             judged.root_undecided += 1
             if not judge_undecided_root:
@@ -241,11 +242,6 @@ def judge_commitments(
         if screen and judged.root_won == screen[0] and root.status == WON and len(judged.alive) > screen[1]:
             judged.alive = ranked(judged)[: screen[1]]
     return judged
-
-
-def after_commitment(pair: RevealingPair, cards: list[int], rules: Rules):
-    """The position after the commitment ``pair`` in the layout whose hidden slots hold ``cards`` (``slot_cards``)."""
-    return apply_move(pair.view.filled(cards), pair.move, rules)
 
 
 def learned_values(model, view: Observation, pairs: list[RevealingPair], indices, layouts: list, rules: Rules) -> dict:
@@ -273,8 +269,8 @@ def _after_key(pair: RevealingPair, rules: Rules) -> tuple:
     return symmetric_key(apply_move(pair.position, pair.move, rules))
 
 
-def _distinct(pairs: list[RevealingPair], rules: Rules) -> list[RevealingPair]:
-    """One pair for each position they lead to (the first: the nearest), in the closure's order."""
+def distinct_commitments(pairs: list[RevealingPair], rules: Rules) -> list[RevealingPair]:
+    """One pair for each position their commitments lead to (the first: the nearest), in the closure's order."""
     seen: set = set()
     out = []
     for pair in pairs:
@@ -285,28 +281,11 @@ def _distinct(pairs: list[RevealingPair], rules: Rules) -> list[RevealingPair]:
     return out
 
 
-def _first_commitment(view: Observation, line: tuple[Move, ...], rules: Rules) -> tuple | None:
-    """The position (up to interchangeable columns) the solver's line reaches by its first reveal, on the stand-in."""
+def _first_commitment_key(view: Observation, line: tuple[Move, ...], rules: Rules) -> tuple | None:
+    """The position (up to interchangeable columns) the first commitment of ``line`` reaches, on the stand-in;
+    None if the line reveals nothing (compared with ``_after_key`` of a pair)."""
     found = first_reveal(view, line, rules)
     if found is None:
         return None
     before, length = found
     return symmetric_key(apply_move(before.stand_in(), line[length - 1], rules))
-
-
-def first_reveal(view: Observation, line: tuple[Move, ...], rules: Rules) -> tuple[Observation, int] | None:
-    """Where ``line`` first turns a card up: the view before that move, and the moves up to it (itself included).
-
-    None if the line reveals nothing.
-    """
-    for n, move in enumerate(line):
-        following = view.after(move, rules)
-        if following is None:  # the move reveals a card
-            return view, n + 1
-        view = following
-    return None
-
-
-def slot_cards(layout, slots: list[tuple[int, int]]) -> list[int]:
-    """The cards ``layout`` holds in the hidden ``slots`` of a view (``Observation.hidden_slots``)."""
-    return [layout.columns[i][j] if i >= 0 else layout.tail[j] for i, j in slots]

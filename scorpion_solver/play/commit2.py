@@ -51,22 +51,17 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import reduce
 
-from ..game.engine import Move, apply_move
 from ..game.position import Position
-from ..game.rules import Rules
 from ..game.view import Observation, sample_positions
 from ..solver.result import WON
-from .commit import CommitOptions, CommitPolicy, Judged, first_reveal, slot_cards
-from .exact import RevealingPair
+from .commit import CommitOptions, CommitPolicy, Judged
+from .commitment import Commitment, RevealingPair, first_commitment, play_commitment, slot_cards
 from .policies import option
 
 DEEP_TOP = 3  # first commitments of commit's ranking judged two levels deep
 DEEP_OUTER = 20  # layouts of commit's sample whose revealed cards make the outcomes
 DEEP_INNER = 8  # layouts conditioned on each outcome (the same base layouts for every one)
-
-Commitment = tuple[Move, ...]
 
 
 @dataclass(frozen=True)
@@ -107,9 +102,7 @@ class TwoLevelCommitPolicy(CommitPolicy):
         rng = self.rng(history)
         rng.integers(2**63)  # the first draw seeded commit's layouts
         base = sample_positions(view, self.options.inner, int(rng.integers(2**63)))
-        score = {
-            i: self._second_level(view, _commitment(pairs[i]), layouts[: self.options.outer], base) for i in chosen
-        }
+        score = {i: self._second_level(view, pairs[i].commitment, layouts[: self.options.outer], base) for i in chosen}
         return max(chosen, key=lambda i: (score[i], -order.index(i)))
 
     def _second_level(self, view: Observation, first: Commitment, outer: list[Position], base: list[Position]) -> float:
@@ -118,13 +111,13 @@ class TwoLevelCommitPolicy(CommitPolicy):
         values: dict[tuple, float] = {}
         total = 0.0
         for layout in outer:
-            after = _play(layout, first, self.rules)
+            after = play_commitment(layout, first, self.rules)
             seen = Observation.of(after)
             key = seen.key()
             if key not in values:
                 cards = slot_cards(layout, slots)
                 revealed = {s: c for s, c in zip(slots, cards, strict=True) if _turned_up(s, after)}
-                conditioned = [_play(_condition(view, slots, b, revealed), first, self.rules) for b in base]
+                conditioned = [play_commitment(_condition(view, slots, b, revealed), first, self.rules) for b in base]
                 same = [q for q in conditioned if Observation.of(q).key() == key]
                 values[key] = self._best_second(seen, same or [after])
             total += values[key]
@@ -136,7 +129,7 @@ class TwoLevelCommitPolicy(CommitPolicy):
         won = [k for k, r in enumerate(roots) if r.status == WON]
         if not won or seen.fully_known:
             return len(won) / len(positions)
-        firsts = {k: _first_commitment(seen, roots[k].line, self.rules) for k in won}
+        firsts = {k: first_commitment(seen, roots[k].line, self.rules) for k in won}
         best = 0
         for candidate, _ in Counter(firsts.values()).most_common():
             if best == len(won):
@@ -148,7 +141,7 @@ class TwoLevelCommitPolicy(CommitPolicy):
                 if firsts[k] == candidate:
                     count += 1
                 elif candidate is not None:
-                    count += self._run(_play(positions[k], candidate, self.rules)).status == WON
+                    count += self._run(play_commitment(positions[k], candidate, self.rules)).status == WON
             best = max(best, count)
         return best / len(positions)
 
@@ -161,14 +154,6 @@ def _contenders(order: list[int], pairs: list[RevealingPair], top: int) -> list[
         if later is not None and later not in chosen:
             chosen.append(later)
     return chosen
-
-
-def _commitment(pair: RevealingPair) -> Commitment:
-    return pair.path + (pair.move,)
-
-
-def _play(position: Position, moves: Commitment, rules: Rules) -> Position:
-    return reduce(lambda p, m: apply_move(p, m, rules), moves, position)
 
 
 def _turned_up(slot: tuple[int, int], after: Position) -> bool:
@@ -184,9 +169,3 @@ def _condition(view: Observation, slots: list, layout: Position, revealed: dict)
         a, b = slots.index(slot), cards.index(card)
         cards[a], cards[b] = cards[b], cards[a]
     return view.filled(cards)
-
-
-def _first_commitment(seen: Observation, line: tuple[Move, ...], rules: Rules) -> Commitment | None:
-    """The moves of ``line`` up to its first reveal, as the view ``seen`` tells it; None if it reveals nothing."""
-    found = first_reveal(seen, line, rules)
-    return None if found is None else tuple(line[: found[1]])

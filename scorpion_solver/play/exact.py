@@ -85,14 +85,14 @@ import itertools
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 
 from ..game.engine import Move, apply_move, is_won, legal_moves, move_text
 from ..game.rules import CLEAR, Rules
 from ..game.view import UNKNOWN, Observation
 from ..solver.result import LOST, WON, Limits
+from .commitment import RevealingPair
 
 DEFAULT_MAX_UNSEEN = 6
 DEFAULT_SOLVE_NODES = 200_000  # per solve of one arrangement: late positions are decided in a few hundred
@@ -174,29 +174,6 @@ def _number(value: Fraction | None) -> float | None:
 def _fraction(value: Fraction | None) -> str | None:
     """The exact value as text (``"163/360"``): JSON numbers are floats."""
     return None if value is None else str(value)
-
-
-@dataclass
-class RevealingPair:
-    """A revealing move ``move`` of ``view`` (a view of the closure), reached by ``path`` from the closure's ``root``.
-
-    ``position`` is the closure root's stand-in moved along ``path``: the
-    unknown slots keep the root's stand-in cards (a move that reveals nothing
-    does not touch them), so a layout of the root fills them the same way.
-    ``view`` is made on first use: a closure has many pairs, and most are
-    never looked at (building each view was a tenth of a commit game's CPU).
-    """
-
-    root: Observation
-    move: Move
-    path: tuple[Move, ...]
-    position: object = None
-    outcomes: list = field(default_factory=list)  # (probability, outcome view)
-    bound: Fraction = ONE
-
-    @cached_property
-    def view(self) -> Observation:
-        return self.root.masked(self.position)
 
 
 class ExactEndgame:
@@ -387,7 +364,7 @@ class ExactEndgame:
                         continue  # it cannot beat the best
                     value = self._pair_value(pair.view, pair.move, pair.outcomes, best, key)
                     if value > best:
-                        best, line = value, pair.path + (pair.move,)
+                        best, line = value, pair.commitment
         self._value[key] = best
         self._best[key] = line
         return best

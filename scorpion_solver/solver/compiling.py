@@ -22,41 +22,70 @@ kernels its job loads.
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 
 from numba.core import event
 
 from . import deal_kernel, kernel
 
-# The kernels search.load_solver compiles, in the order a cold compile finishes them.
-SOLVER_KERNELS = (
-    "_column_hash",
-    "compute_keys",
-    "_deadlocked",
-    "_keys_by_making",
-    "search",
-    "_made_from",
-    "_furthest_grandchild",
-    "shorten_line",
-    "make_move",
-    "shortest_search",
-    "_mt_seed",
-    "_mt_twist",
-    "_mt_output",
-    "_shuffle",
-    "shuffle_many",
-    "write_deal",
-    "write_deals",
-    "screen_roots",
-    "rehash",
-)
-PERFT_KERNELS = ("_column_hash", "compute_keys", "perft")
-# What each costs to compile, from an empty cache, measured on 2 cores: the solver 82 s of CPU on a quiet
-# machine (139 s before shorten_line stopped inlining make_move at five call sites; that version took
-# 513 s of wall-clock time at a load of 10), perft 12 s.
-SOLVER_COST = "about 1.5 minutes of CPU, up to 10 minutes on a busy machine"
-PERFT_COST = "under a minute"
+# The solver's kernels by job, each in the order a cold compile finishes them. A job is what one
+# piece of work calls: a command loads the jobs of COMMAND_JOBS before its clock starts, and a job
+# reached only now and then (a line polished by a small shortest search) is loaded when first
+# needed, its compile kept out of the solve's seconds. A kernel for a new game shape is one more
+# job (and its warm-up in search.WARM_UPS), named by the commands that call it.
+JOBS: dict[str, tuple[str, ...]] = {
+    "search": ("_column_hash", "compute_keys", "_deadlocked", "_keys_by_making", "search"),
+    "rehash": ("rehash",),
+    "lines": ("_made_from", "_furthest_grandchild", "shorten_line", "make_move"),
+    "shortest": ("shortest_search",),
+    "deals": ("_mt_seed", "_mt_twist", "_mt_output", "_shuffle", "shuffle_many", "write_deal", "write_deals"),
+    "screen": ("screen_roots",),
+    "perft": ("_column_hash", "compute_keys", "perft"),
+}
+# The jobs a solve reaches only now and then, loaded when first needed: the shortest search (the
+# polish of a line with many King moves) and the table's growth.
+ON_FIRST_USE = ("shortest", "rehash")
+# What each command loads before its work (the jobs of ON_FIRST_USE come later, if its work needs them).
+COMMAND_JOBS: dict[str, tuple[str, ...]] = {
+    "solve": ("search", "lines"),
+    "solve --shortest": ("search", "lines", "shortest"),
+    # a large batch polishes some line and grows some table: loaded ahead, so its workers find them cached
+    "batch": ("search", "rehash", "lines", "shortest", "deals", "screen"),
+    "batch --shortest": ("search", "lines", "shortest"),
+    "hint": ("search", "lines"),
+    "hint --fair": ("search", "lines"),
+    "hint --exact": ("search",),
+    "analyze": ("search", "lines"),
+    "show": ("search", "lines"),
+    "play": ("search", "lines"),
+    "serve": ("search",),
+    "perft": ("perft",),
+}
+# CPU seconds each job takes to compile from an empty cache, loaded in JOBS' order (a kernel two jobs
+# share is paid by the first), on a 2-core Xeon (benchmarks/compile_table.py, benchmarks/results/compile-*).
+JOB_COST = {"search": 24, "rehash": 0.1, "lines": 16, "shortest": 16.5, "deals": 1, "screen": 0.5, "perft": 11}
+
+
+def kernels_of(jobs: Sequence[str]) -> tuple[str, ...]:
+    """The kernels of ``jobs``, each once, in the jobs' order."""
+    return tuple(dict.fromkeys(name for job in jobs for name in JOBS[job]))
+
+
+def cost_of(jobs: Sequence[str]) -> str:
+    """The announcement's words for what compiling ``jobs`` costs (from :data:`JOB_COST`)."""
+    seconds = sum(JOB_COST[job] for job in jobs)
+    about = "under a second" if seconds < 1 else f"about {seconds:.0f} s"
+    return f"{about} of CPU, several times that on a busy machine"
+
+
+SOLVER_KERNELS = kernels_of(("search", "rehash", "lines", "shortest", "deals", "screen"))  # what load_solver() loads
+PERFT_KERNELS = JOBS["perft"]
+SOLVER_COST = cost_of(("search", "rehash", "lines", "shortest", "deals", "screen"))
+PERFT_COST = cost_of(("perft",))
 
 COMPILE_NOTE = (
     "compiling {what} ({count} kernel{s}): first run only, {cost}; later runs load it from numba's cache in "
@@ -128,6 +157,103 @@ def compiling(
             yield todo
     finally:
         bar.close()
+
+
+WARM_UPS: dict[str, Callable[[], object]] = {}  # job -> code that calls its kernels once (search.py fills it)
+_loaded_jobs: set[str] = set()  # the jobs whose kernels this process has loaded
+_announce: tuple = (None, None)  # the notify and progress of lazy loads (announce_with)
+seconds_loading = 0.0  # every load's seconds in this process: a solve takes a lazy load out of its own
+
+
+def announce_with(notify: Callable[[str], None] | None, progress: Callable[[int], object] | None) -> None:
+    """How a job loaded later (when first needed) announces its compile: as the command's own load did."""
+    global _announce
+    _announce = (notify, progress)
+
+
+def job_words(jobs: Sequence[str]) -> str:
+    """``the solver's search and lines kernels``: what an announcement says it compiles."""
+    names = list(jobs)
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"the solver's {listed} kernels"
+
+
+def load(jobs: Sequence[str], notify: Callable[[str], None] | None = None, progress=None) -> float:
+    """Load the kernels of ``jobs`` into this process (compiling those numba's cache lacks); the seconds spent.
+
+    Jobs loaded already are skipped (0 s when all are). Without ``notify`` and ``progress``, those of
+    :func:`announce_with` announce the compile. Each job is loaded by its warm-up (:data:`WARM_UPS`),
+    which calls its kernels once on a small input. When two jobs or more must compile and the machine
+    has more than one core, the first is compiled here and the others beside it in other processes
+    (:func:`compile_beside`), then loaded here from numba's cache.
+    """
+    global seconds_loading
+    todo = [job for job in dict.fromkeys(jobs) if job not in _loaded_jobs]
+    if not todo:
+        return 0.0
+    if notify is None and progress is None:
+        notify, progress = _announce
+    start = time.perf_counter()
+    _loaded_jobs.update(todo)  # first: a warm-up calls code that loads its own jobs
+    try:
+        with compiling(kernels_of(todo), job_words(todo), cost_of(todo), notify, progress) as cold:
+            beside = compile_beside([job for job in todo if set(JOBS[job]) & set(cold)])
+            for job in todo:
+                if job not in beside.jobs:
+                    WARM_UPS[job]()
+            beside.wait()  # then its jobs load from the cache (or compile here, if a process failed)
+            for job in beside.jobs:
+                WARM_UPS[job]()
+    except BaseException:
+        _loaded_jobs.difference_update(todo)
+        raise
+    spent = time.perf_counter() - start
+    seconds_loading += spent
+    return spent
+
+
+class Beside:
+    """Processes compiling jobs into numba's cache beside this one (:func:`compile_beside`)."""
+
+    def __init__(self, jobs: list[str], processes: list) -> None:
+        self.jobs = jobs
+        self.processes = processes
+
+    def wait(self) -> None:
+        for process in self.processes:
+            process.wait()
+
+
+def compile_beside(cold: list[str]) -> Beside:
+    """Start compiling every cold job but the first in other processes, one a free core (none on one core).
+
+    The first is the one this process compiles (the callers list the search, the largest, first); a
+    job compiled beside writes numba's cache, which this process then reads. ``SCORPION_COMPILE_PROCESSES=1``
+    keeps the whole compile in this process.
+    """
+    cores = os.cpu_count() or 1
+    if len(cold) < 2 or cores < 2 or os.environ.get("SCORPION_COMPILE_PROCESSES") == "1":
+        return Beside([], [])
+    others = cold[1:]
+    ways = min(len(others), cores - 1)
+    groups = [others[i::ways] for i in range(ways)]
+    # search fills WARM_UPS and loads through this module (importing it here would be a circle)
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from scorpion_solver.solver.search import load_solver; load_solver(jobs=tuple(sys.argv[1:]))",
+    ]
+    env = dict(os.environ, SCORPION_COMPILE_PROCESSES="1")  # each compiles its own jobs alone
+    processes = [
+        subprocess.Popen(command + group, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        for group in groups
+    ]
+    return Beside(others, processes)
+
+
+def is_loaded(jobs: Sequence[str]) -> bool:
+    """Whether this process has loaded every job of ``jobs``."""
+    return all(job in _loaded_jobs for job in jobs)
 
 
 def compile_bar(disable: bool | None = None) -> Callable[[int], object]:

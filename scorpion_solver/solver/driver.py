@@ -33,7 +33,7 @@ from ..game.cards import NUM_CARDS
 from ..game.engine import Move
 from ..game.position import Position
 from ..game.rules import CLEAR, Rules
-from . import kernel
+from . import compiling, kernel
 from .compact import compact_keys, decode_move, from_compact, move_code, rule_bits, rule_flags, to_compact
 from .deal_kernel import DealWriter
 from .reductions import FULL, Reductions
@@ -170,6 +170,8 @@ class _Table:
             bigger = self._zeros(grown)
         except MemoryError:  # the machine refused what the budget allows: a memory stop
             return False
+        if not self.costs:
+            compiling.load(("rehash",))  # a search reaches it only when its table grows: loaded on first use
         (kernel.rehash_costs if self.costs else kernel.rehash)(self.array, bigger)
         self.cap, self.array = grown, bigger
         return True
@@ -271,6 +273,7 @@ def run_bounded(
     ``fixed``: ``shortest.fixed_length(position)``. The table may use two
     thirds of the memory budget (an entry is three words).
     """
+    compiling.load(("shortest",))  # the polish reaches it for a few lines only: loaded on first use
     flags = rule_bits(rules) | (kernel.PRUNE_DEADLOCK if prune else 0)
     is_tail_card = np.zeros(NUM_CARDS, dtype=np.bool_)
     for c in position.tail:

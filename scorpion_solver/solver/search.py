@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from ..game.deal import deal
+from ..game.engine import apply_move, legal_moves
 from ..game.position import Position
 from ..game.rules import CLASSIC, CLEAR, Rules
 from . import compiling, driver, kernel
@@ -24,6 +27,7 @@ from .compact import (  # noqa: F401 - re-exported: callers import them from her
     compact_keys,
     decode_move,
     from_compact,
+    move_codes,
     position_key,
     rule_bits,
     rule_flags,
@@ -44,6 +48,7 @@ from .lines import (  # noqa: F401 - re-exported: callers import them from here
     VerificationError,
     debug_check,
     debug_line,
+    decode_line,
     polish_path,
     shorten_path,
     verify_solution,
@@ -54,40 +59,82 @@ from .result import LOST, UNKNOWN, WON, Limits, SolveResult
 from .search_twin import reference_solve
 from .shortest import cost_to_go, fixed_length
 
-_loaded = False  # whether this process has loaded the compiled kernel (load_solver)
+ALL_JOBS = (
+    "search",
+    "rehash",
+    "lines",
+    "shortest",
+    "deals",
+    "screen",
+)  # every job of the solver (load_solver's default)
 
 
-def solver_is_cached() -> bool:
-    """Whether numba's cache holds every kernel :func:`load_solver` loads (else a first run compiles)."""
-    return not compiling.missing(compiling.SOLVER_KERNELS)
+def solver_is_cached(jobs=ALL_JOBS) -> bool:
+    """Whether numba's cache holds every kernel of ``jobs`` (else a first run compiles)."""
+    return not compiling.missing(compiling.kernels_of(jobs))
 
 
-def load_solver(notify=None, progress=None) -> float:
-    """Load the compiled kernels into this process (compile those numba's cache lacks).
+def load_solver(notify=None, progress=None, jobs=ALL_JOBS) -> float:
+    """Load the compiled kernels of ``jobs`` into this process (compile those numba's cache lacks).
 
     ``notify(message)`` is called once, before compiling, when the cache
     lacks some; ``progress(total)`` makes a bar advanced kernel by kernel as
-    they compile (``compiling.compiling``). Returns the seconds spent (0 when
-    already loaded). :func:`solve` calls it before starting its clock.
+    they compile (``compiling.compiling``); both also announce a job loaded
+    later, when first needed. Returns the seconds spent (0 when already
+    loaded). A command loads its own jobs (``compiling.COMMAND_JOBS``);
+    :func:`solve` loads the search before starting its clock.
     """
-    global _loaded
-    if _loaded:
-        return 0.0
-    start = time.perf_counter()
-    _loaded = True  # first: the warm-up solves below call load_solver() themselves
-    try:
-        with compiling.compiling(compiling.SOLVER_KERNELS, "the solver", compiling.SOLVER_COST, notify, progress):
-            solve(deal(1), CLEAR, Limits(nodes=1000, memory_mb=16))
-            # a win whose line gets the detour cut and the polish (a small shortest search), and the
-            # chunk screen: each is jitted code of its own, compiled or loaded on first use, which
-            # would otherwise land in the seconds of the first won deal or chunk a process solves
-            solve(deal(6560, CLASSIC), CLASSIC, Limits(nodes=200_000, memory_mb=16))
-            screen_deals([1, 2], CLEAR, Limits(nodes=1000, memory_mb=16))
-            driver.compile_rehash()
-    except BaseException:
-        _loaded = False
-        raise
-    return time.perf_counter() - start
+    compiling.announce_with(notify, progress)
+    return compiling.load(jobs, notify, progress)
+
+
+def _warm_search() -> None:
+    solve(deal(1), CLEAR, Limits(nodes=1000, memory_mb=16), shorten=False)
+
+
+def _warm_lines() -> None:
+    # the detour cut and the decoding of a line on a legal line of its own (no search: it can
+    # compile beside the search, in another process, and it leaves the shared search stack alone)
+    position, path = deal(6560, CLASSIC), []
+    for _ in range(4):
+        path.append(legal_moves(position, CLASSIC)[0])
+        position = apply_move(position, path[-1], CLASSIC)
+    start = deal(6560, CLASSIC)
+    shorten_path(start, path, CLASSIC)
+    decode_line(start, move_codes(path), CLASSIC)
+
+
+def _warm_shortest() -> None:
+    driver.jit_bounded_search(deal(1, CLASSIC), CLASSIC, 0)
+
+
+def _warm_deals() -> None:
+    states = np.zeros((2, kernel.STATE_SIZE), dtype=np.int8)
+    driver.buffers().deals.deal_into(1, CLEAR.face_down, states[0])
+    driver.buffers().deals.deal_many(np.array([1, 2], dtype=np.int64), CLEAR.face_down, states)
+
+
+def _warm_screen() -> None:
+    screen_deals([1, 2], CLEAR, Limits(nodes=1000, memory_mb=16))
+
+
+def _warm_rehash() -> None:
+    driver.compile_rehash()
+
+
+def _warm_perft() -> None:
+    driver.jit_perft(deal(1), 1)
+
+
+compiling.WARM_UPS.update(
+    search=_warm_search,
+    rehash=_warm_rehash,
+    lines=_warm_lines,
+    shortest=_warm_shortest,
+    deals=_warm_deals,
+    screen=_warm_screen,
+    perft=_warm_perft,
+)
 
 
 def solve(
@@ -124,7 +171,7 @@ def solve(
         return reference_solve(position, rules, limits, reductions)
     if engine != "jit":
         raise ValueError(f"unknown engine '{engine}' (jit or reference)")
-    load_solver()
+    compiling.load(("search",))
     start = time.perf_counter()
     stack = driver.search_stack()
     stack.states[0] = to_compact(position)
@@ -207,7 +254,7 @@ def solve_deal(
     checks a chunk's wins in one pass). Numbers from 2^64 on take the plain
     path.
     """
-    load_solver()
+    compiling.load(("search", "deals"))
     start = time.perf_counter()
     stack = driver.search_stack()
     if not driver.buffers().deals.deal_into(number, rules.face_down, stack.states[0]):
@@ -230,6 +277,7 @@ def _solve_from_root(
 ) -> SolveResult:
     """Search from the state in ``stack.states[0]`` (the position, or deal ``number`` when it is None);
     a win's line is checked here, or by ``checks`` when given."""
+    loading = compiling.seconds_loading  # jobs first used in this solve are loaded in it, off its seconds
     driver.root_keys(stack)
     if debug:
         debug_check(position, stack.states[0], stack.keys[0], "the root")
@@ -240,6 +288,7 @@ def _solve_from_root(
         if position is None:
             position = deal(number, rules)
         if shorten:
+            compiling.load(("lines",))
             path = shorten_path(position, path, rules, (stack.states[0], stack.keys[0]))
             if polish:
                 path = polish_path(position, path, rules, reductions.prune)
@@ -250,7 +299,7 @@ def _solve_from_root(
         if debug:
             debug_line(position, path, rules)
         result.line = tuple(path)
-    result.seconds = time.perf_counter() - start
+    result.seconds = time.perf_counter() - start - (compiling.seconds_loading - loading)
     return result
 
 
@@ -289,7 +338,7 @@ def screen_deals(
     """
     if not reductions.prune:
         return {}
-    load_solver()
+    compiling.load(("deals", "screen"))
     start = time.perf_counter()
     numbers = [n for n in numbers if n <= SCREEN_LIMIT]
     decided, statuses, counters = driver.screen(numbers, rules, reductions)
@@ -320,6 +369,7 @@ def solve_shortest(
     ``solve`` makes every cut of ``reductions``; the bounded searches honour
     its deadlock test alone (``prune``, as the ``deadlock`` preset).
     """
+    compiling.load(("search", "lines", "shortest"))
     start = time.perf_counter()
     result = solve(position, rules, limits, polish=False, reductions=reductions)
     if result.status != WON:

@@ -1,0 +1,106 @@
+"""Each command loads (and on a first run compiles) the numba kernels its work calls, and no others.
+
+A command loads its jobs' kernels before its clock starts
+(``solver.compiling.COMMAND_JOBS``, each job by its warm-up in
+``search.WARM_UPS``). Each command below runs twice in a fresh process:
+as it is, and with every warm-up turned into nothing, so that only the
+command's own work calls kernels. A kernel is loaded into a process only
+when called (from numba's cache, or compiled on a first run); so the
+jobs loaded the first way must be those the second way calls. A job loaded
+ahead that the work never calls is one a first run compiles for nothing
+(the command's job list is too wide); a job the work calls that the command
+does not name is compiled in the middle of the work (too narrow), unless it
+is one loaded on first use (``ON_FIRST_USE``: the polish's shortest search,
+the table's growth), which both ways then load alike.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+SCRIPT = textwrap.dedent("""
+    import json, sys
+    from numba.core.registry import CPUDispatcher
+    from scorpion_solver.solver import compiling, deal_kernel, kernel, search  # search fills the warm-ups
+
+    bare, out, args = sys.argv[1] == "bare", sys.argv[2], sys.argv[3:]
+    if bare:
+        assert sorted(compiling.WARM_UPS) == sorted(compiling.JOBS)
+        for job in compiling.WARM_UPS:
+            compiling.WARM_UPS[job] = lambda: None
+    if args[0] == "batch-worker":  # what a batch worker does with a chunk, after its warm-up
+        from scorpion_solver.batch.backends import solve_pairs, warm_up
+        from scorpion_solver.solver.result import Limits
+
+        warm_up(("clear", "classic"), shortest="--shortest" in args)
+        # clear deal 65's line is polished by a small shortest search and deal 103's table grows (as in any
+        # large batch)
+        pairs = [(6560, "classic")] if "--shortest" in args else [(n, "clear") for n in range(60, 106)]
+        solve_pairs(pairs, Limits(), shortest="--shortest" in args)
+    else:
+        from scorpion_solver.cli import main
+
+        main(args, standalone_mode=False)
+    loaded = sorted(
+        name
+        for module in (kernel, deal_kernel)
+        for name, function in vars(module).items()
+        if isinstance(function, CPUDispatcher) and function.overloads
+    )
+    with open(out, "w") as handle:
+        json.dump(loaded, handle)
+""")
+
+# Inputs that reach every kernel of the command's jobs: classic deal 6560 is won by a line the
+# detour cut shortens (decoded again with make_move), in a search whose table grows (rehash).
+COMMANDS = {
+    "solve": ["solve", "6560", "--mode", "classic"],
+    "solve --shortest": ["solve", "6560", "--mode", "classic", "--shortest"],
+    "batch": ["batch-worker"],
+    "batch --shortest": ["batch-worker", "--shortest"],
+    "hint": ["hint", "6560", "--mode", "classic"],
+    "hint --fair": ["hint", "6560", "--mode", "classic", "--fair", "--samples", "4"],
+    "play": ["play", "6560", "--mode", "classic", "--policy", "hop", "--samples", "4"],
+    "perft": ["perft", "5", "--depth", "2"],
+}
+
+
+def loaded_kernels(tmp_path, how: str, args: list[str]) -> list[str]:
+    out = tmp_path / f"{how}.json"
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, how, str(out), *args], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(out.read_text())
+
+
+def jobs_touched(kernels: list[str]) -> set[str]:
+    """The jobs one of whose own kernels (in no other job) is loaded."""
+    from scorpion_solver.solver.compiling import JOBS
+
+    return {
+        job
+        for job, names in JOBS.items()
+        if any(name in kernels and all(name not in other for j, other in JOBS.items() if j != job) for name in names)
+    }
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_command_loads_only_the_kernels_its_work_calls(command, tmp_path):
+    from scorpion_solver.solver.compiling import COMMAND_JOBS, JOBS, ON_FIRST_USE
+
+    ahead = loaded_kernels(tmp_path, "as-is", COMMANDS[command])
+    called = loaded_kernels(tmp_path, "bare", COMMANDS[command])
+    assert set(called) <= set(ahead)
+    # a job's kernels are loaded together, and some only on some inputs (make_move: when the cut shortens
+    # a line); so what the command loads ahead is compared job by job with what its work calls
+    assert jobs_touched(ahead) == jobs_touched(called)
+    assert set(COMMAND_JOBS[command]) <= jobs_touched(called)  # and it loads, ahead, every job it calls
+    allowed = {name for job in COMMAND_JOBS[command] + ON_FIRST_USE for name in JOBS[job]}
+    known = {name for names in JOBS.values() for name in names}
+    assert set(ahead) & known <= allowed
