@@ -109,6 +109,12 @@ def seed_group(folders: list[Path], what: str = "DIR") -> SeedGroup:
     return SeedGroup(list(folders), seeds, {k: v for k, v in settings.items() if k != "seed"}, first, rows)
 
 
+def player_key(meta: dict) -> tuple:
+    """What a play folder's seeds share: its recorded settings but the seed, its deals and its modes."""
+    settings = {k: v for k, v in recorded_play(meta).items() if k != "seed"}
+    return (repr(sorted(settings.items())), meta["deals"]["sha256"], tuple(meta["modes"]))
+
+
 def group_against(folders: list[Path]) -> list[SeedGroup]:
     """``--against`` folders grouped into players: folders whose settings differ only in the seed are one player."""
     groups: list[list[Path]] = []
@@ -117,8 +123,7 @@ def group_against(folders: list[Path]) -> list[SeedGroup]:
         meta = read_metadata(folder) if folder.is_dir() else None
         if not is_play_folder(meta):
             raise BatchError(f"--against {folder}: not a play folder (a play folder pairs only with another)")
-        settings = {k: v for k, v in recorded_play(meta).items() if k != "seed"}
-        key = (repr(sorted(settings.items())), meta["deals"]["sha256"], tuple(meta["modes"]))
+        key = player_key(meta)
         if key in keys:
             groups[keys.index(key)].append(folder)
         else:

@@ -200,6 +200,8 @@ def play_command(
         raise UserError("--rejudge-tail is an option of --policy commit and commit2")
     if policy not in LOOKAHEAD:
         refuse_given(["samples", "nodes"], f"--policy {', '.join(LOOKAHEAD)}")
+    if policy == "greedy":  # it draws nothing at random: every seed plays the same games
+        refuse_given(["seed"], "a policy that draws at random (greedy plays the same game with any seed)")
     spec = PolicySpec(
         policy,
         samples,
