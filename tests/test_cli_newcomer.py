@@ -212,3 +212,20 @@ def test_bound_interval_keeps_its_width_on_a_few_deals(tmp_path, monkeypatch):
     # every deal's share alike: the 30 layouts in all are the observations
     assert (line.upper_low, line.upper_high) == pytest.approx(wilson_interval(6, 30))
     assert np.isclose(line.upper, 0.2)
+
+
+# --------------------------------------------------------------------------
+# issue 48 item 8: value_ties needs a learned model
+
+
+@pytest.mark.parametrize("mode", ["wasp", "scorpion2", "goodsol"])
+def test_value_ties_is_refused_for_a_preset_without_a_learned_model(mode, tmp_path):
+    for source in ("5", "1-3"):  # one game, and a run that would write a folder
+        out = tmp_path / f"play-{mode}"
+        line = assert_user_error(
+            run("play", source, "--policy", "commit2", "--option", "value_ties=1", "--mode", mode, "--out", out)
+            if source != "5"
+            else run("play", source, "--policy", "commit2", "--option", "value_ties=1", "--mode", mode),
+            f"{mode} has none (the presets with one: clear, classic)",
+        )
+        assert line.startswith("error: --option value_ties=1") and not out.exists()

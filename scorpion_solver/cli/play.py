@@ -26,7 +26,7 @@ from ..batch.play_runs import (
     run_play,
 )
 from ..batch.protocol import RANGES
-from ..game.rules import Rules
+from ..game.rules import PRESETS, Rules
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES
 from ..play.players import LOOKAHEAD, POLICIES, SPEC_FIELDS, PolicySpec
 from ..play.policies import DEFAULT_NODES, DEFAULT_SAMPLES, PLAY_REDUCTIONS
@@ -217,6 +217,8 @@ def play_command(
         spec.record()  # refuses an option the policy does not take, or a bad value
     except ValueError as exc:
         raise UserError(f"--option: {exc}") from None
+    if spec.options.get("value_ties"):
+        _refuse_value_ties_without_a_model(rules)
     if is_deal_number(source) or _is_position_file(source):
         refuse_given(FOLDER_OPTIONS, "a RANGE (one game prints its record; it writes no folder)")
         _play_one(source, spec, rules, move_cap, proof_nodes, as_json)
@@ -259,6 +261,26 @@ def play_command(
         sys.exit(1)
     if not report.complete:
         click.echo("the run is not finished: rerun the same command", err=True)
+
+
+def _refuse_value_ties_without_a_model(rules: tuple[Rules, ...] | None) -> None:
+    """``value_ties=1`` breaks ties with a learned value: refused up front for a preset that has none."""
+    from ..play.view_value import NoModel, learned_value
+
+    def has_model(name: str) -> bool:
+        try:
+            learned_value(name)
+        except NoModel:
+            return False
+        return True
+
+    with_model = [name for name in PRESETS if has_model(name)]
+    for name in [r.name for r in rules] if rules else ["clear"]:
+        if name not in with_model:
+            raise UserError(
+                f"--option value_ties=1 breaks ties with a learned value, and {name} has none "
+                f"(the presets with one: {', '.join(with_model) or 'none'})"
+            )
 
 
 def _parse_options(texts: tuple[str, ...]) -> dict:
