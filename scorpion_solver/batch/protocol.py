@@ -7,8 +7,10 @@ player is measured:
 
 * on the **development** range (``DEVELOPMENT``, deals 1-2000), which tuning
   may look at, and on the **held-out** range (``HELD_OUT``, deals
-  100001-103000), which no tuning looks at: ``RANGES`` names both, here and
-  nowhere else;
+  100001-103000), which no tuning looks at; a try (a new setting, a new
+  player) is kept or dropped on the **validation** range (``VALIDATION``,
+  deals 200001-203000), apart from both, and the held-out range is read once
+  for each change kept: ``RANGES`` names the three, here and nowhere else;
 * with **several seeds** (at least ``MIN_SEEDS``): one play folder a seed, the
   folders of one player and range differing in nothing but the seed
   (:func:`seed_group` refuses any other mix, naming the settings);
@@ -47,14 +49,15 @@ from .play_runs import is_play_folder, read_play_folder, recorded_play, setting_
 
 DEVELOPMENT = "1-2000"  # the range a player may be tuned on
 HELD_OUT = "100001-103000"  # the range no tuning looks at
-RANGES = {"development": DEVELOPMENT, "held-out": HELD_OUT}
+VALIDATION = "200001-203000"  # the range a try is kept or dropped on (the held-out range: once per change kept)
+RANGES = {"development": DEVELOPMENT, "held-out": HELD_OUT, "validation": VALIDATION}
 MIN_SEEDS = 3  # seeds a deal the protocol asks for
 TEST_NAME = "paired sign-flip permutation test, exact"
 COLUMNS = ["deal", "mode", "thoughtful", "played", "outcome", "cpu_seconds"]
 
 
 def range_name(meta: dict) -> str | None:
-    """``development`` or ``held-out`` if a play folder's deals are exactly that range, else None."""
+    """``development``, ``held-out`` or ``validation`` if a play folder's deals are exactly that range, else None."""
     digest = (meta.get("deals") or {}).get("sha256")
     return next((name for name, text in RANGES.items() if parse_range(text).digest() == digest), None)
 

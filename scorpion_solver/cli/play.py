@@ -187,8 +187,8 @@ def play_command(
 
     The policy sees only what a player sees (face-up cards, how many cards
     are face down, whether the tail is still to come). RANGE is like 1-10000,
-    a file of deal numbers, or the protocol's `development` (1-2000) or
-    `held-out` (100001-103000) range (docs/play.md); rerunning the same command finishes an
+    a file of deal numbers, or the protocol's `development` (1-2000),
+    `held-out` (100001-103000) or `validation` (200001-203000) range (docs/play.md); rerunning the same command finishes an
     interrupted run. Summarise a folder with `scorpion stats DIR`. One deal
     number, or a position file, plays one game and prints its record.
     """
