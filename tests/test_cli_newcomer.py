@@ -229,3 +229,35 @@ def test_value_ties_is_refused_for_a_preset_without_a_learned_model(mode, tmp_pa
             f"{mode} has none (the presets with one: clear, classic)",
         )
         assert line.startswith("error: --option value_ties=1") and not out.exists()
+
+
+# --------------------------------------------------------------------------
+# 10. messages: a wrong-kind --out names the kinds; a --no-x switch is named as typed
+
+SOLVED = RESULTS / "deals-1-100000-wasp"
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("batch", "1-2", "--out", PLAY), f"{PLAY} is a play folder (made by scorpion play), not a results folder"),
+        (
+            ("play", "1-2", "--policy", "random", "--out", SOLVED),
+            f"{SOLVED} is a results folder (made by scorpion batch), not a play folder",
+        ),
+        (
+            ("bound", "1-2", "--out", SOLVED),
+            f"{SOLVED} is a results folder (made by scorpion batch), not a bound folder",
+        ),
+    ],
+    ids=["batch", "play", "bound"],
+)
+def test_a_wrong_kind_out_names_the_kinds(args, fragment):
+    line = assert_user_error(run(*args), fragment)
+    assert "format" not in line and "scorpion-" not in line
+
+
+def test_a_no_switch_is_named_as_typed():
+    assert_user_error(run("play", 5, "--policy", "random", "--no-progress"), "--no-progress is an option of a RANGE")
+    assert_user_error(run("solve", 5, "--no-color"), "--no-color is an option of --walkthrough")
+    assert_user_error(run("solve", 5, "--color"), "--color is an option of --walkthrough")

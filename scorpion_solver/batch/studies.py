@@ -30,7 +30,15 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
-from .folder import _atomic_write, _json_clean, now_text, read_metadata, refuse_foreign_folder
+from .folder import (
+    _atomic_write,
+    _json_clean,
+    described_kind,
+    kind_text,
+    now_text,
+    read_metadata,
+    refuse_foreign_folder,
+)
 from .plan import BatchError, DealSet, plan_chunks
 from .resumable import ChunkJob, Execution, ModeCounts, RunReport, Task, run_chunks
 
@@ -136,7 +144,7 @@ def _folder_metadata(out: Path, study: Study) -> dict:
         refuse_foreign_folder(out)
         return {**fresh, "version": __version__, "created": now_text(), "runs": []}
     if meta.get("format") != study.format:
-        raise BatchError(f"{out} is not a {study.format} folder (format {meta.get('format')!r}): choose another --out")
+        raise BatchError(f"{out} is {described_kind(meta)}, not {kind_text(study.kind)}: give another --out")
     for key, value in fresh.items():
         if _settings_of(key, meta.get(key)) != _settings_of(key, _json_clean(value)):
             raise BatchError(f"{out} holds a run with other {key} ({meta.get(key)} here, {value} asked)")
