@@ -261,3 +261,61 @@ def test_a_no_switch_is_named_as_typed():
     assert_user_error(run("play", 5, "--policy", "random", "--no-progress"), "--no-progress is an option of a RANGE")
     assert_user_error(run("solve", 5, "--no-color"), "--no-color is an option of --walkthrough")
     assert_user_error(run("solve", 5, "--color"), "--color is an option of --walkthrough")
+
+
+# --------------------------------------------------------------------------
+# issue 48 item 7: two identical runs on a new folder
+
+
+def test_two_identical_batches_on_a_new_folder_solve_each_chunk_once(tmp_path):
+    import re
+    import subprocess
+
+    from scorpion_cli import SCORPION
+
+    out = tmp_path / "race"
+    command = [*SCORPION, "batch", "1-40", "--chunk", "2", "--nodes", "2000", "--mode", "clear"]
+    command += ["--out", str(out), "--workers", "1", "--no-progress"]
+    runs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    results = [(p.wait(timeout=600), *p.communicate()) for p in runs]
+    written = 0
+    for status, stdout, stderr in results:
+        if status == 0:
+            written += int(re.search(r"; (\d+) chunks written now", stdout).group(1))
+        else:  # the loser of the race is told, in one line, and writes nothing
+            assert status == 2 and stderr.strip() == f"error: another scorpion batch is writing to {out}", stderr
+    assert written == 20  # every chunk of the plan solved once, not twice
+    meta = json.loads((out / "_batch.json").read_text())
+    assert len(meta["runs"]) == 1 and meta["runs"][0]["chunks_todo"] == 20  # the run that wrote is recorded
+    assert len(list(out.glob("chunk-*.parquet"))) == 20
+
+
+def test_a_run_reads_a_new_folder_only_under_its_lock(tmp_path, monkeypatch):
+    """The other run gets in while this one loads the solver (the window before the fix): it must find the lock."""
+    from scorpion_solver import batch
+    from scorpion_solver.batch import Execution, resumable
+    from scorpion_solver.batch.backends import LocalBackend
+    from scorpion_solver.solver.result import Limits
+
+    out = tmp_path / "race"
+    settings = batch.BatchSettings(batch.parse_range("1-8"), ("clear",), Limits(nodes=2000), 2)
+    how = Execution(lambda: LocalBackend(1), progress=False)
+    real_warm_up, other, started = resumable.warm_up, [], []
+
+    def warm_up_while_another_runs(modes, progress):
+        if not started:  # the other, identical run, from start to end, while this one loads
+            started.append(True)
+            try:
+                other.append(batch.run_batch(settings, out, how).written)
+            except batch.BatchError as exc:
+                other.append(str(exc))
+        return real_warm_up(modes, progress)
+
+    monkeypatch.setattr(resumable, "warm_up", warm_up_while_another_runs)
+    mine = batch.run_batch(settings, out, how)
+    if isinstance(other[0], int):  # it ran to the end first: this run has nothing left to solve
+        assert (other[0], mine.written) == (4, 0)
+    else:
+        assert other == [f"another scorpion batch is writing to {out}"] and mine.written == 4
+    runs = json.loads((out / "_batch.json").read_text())["runs"]
+    assert len(runs) == 1 and runs[0]["chunks_todo"] == 4
