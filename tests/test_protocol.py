@@ -89,7 +89,8 @@ def seeds(tmp_path):
 
 
 def test_the_ranges_are_named_once():
-    assert RANGES == {"development": "1-2000", "held-out": "100001-103000"}
+    assert RANGES == {"development": "1-2000", "held-out": "100001-103000", "validation": "200001-203000"}
+    assert range_name({"deals": plan.parse_range("200001-203000").describe()}) == "validation"
     assert (DEVELOPMENT, HELD_OUT) == ("1-2000", "100001-103000")
     assert range_name({"deals": plan.parse_range("1-2000").describe()}) == "development"
     assert range_name({"deals": plan.parse_range("100001-103000").describe()}) == "held-out"

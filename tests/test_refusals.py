@@ -111,6 +111,7 @@ REACHED = [
     ("5C:1>2", "face-up", "5C is not a face-up card: only a face-up card can move.", {}),  # in the tail
     ("9C:2>5", "column", "9C is in column 1, not in column 2.", {}),
     ("8C:1>1", "same-column", "8C cannot move onto its own column 1.", {}),
+    ("JC:2>2", "column", "JC is in column 6, not in column 2.", {}),  # not "its own column 2": it is in 6
     (
         "8C:1>2",
         "same-suit",
@@ -225,7 +226,7 @@ def assert_true(position: Position, move: Move, rules, why: Refusal | None) -> N
     src, dst = position.columns[move.src], position.columns[move.dst]
     top = dst[-1] if dst else None
     claims = {
-        "same-column": lambda: move.src == move.dst,
+        "same-column": lambda: move.src == move.dst and face_up and column == move.src,
         "face-up": lambda: not face_up,
         "column": lambda: face_up and column != move.src,
         # a frozen run ends with its Ace on top: that Ace and everything under it stay

@@ -11,16 +11,18 @@ the command line reports as one line.
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Sequence
 
 from ..game.deal import DEAL_NUMBER, check_deal_number, deal
 from ..game.engine import Move, MoveError, move_text, play, replay
 from ..game.position import Position
-from ..game.position_text import read_position_source
+from ..game.position_text import parse_position_text
 from ..game.rules import Rules, get_rules
+from ..game.text_input import read_text
 from ..game.view import MissingReveal, Observation
-from ..game.view_text import read_view_source
+from ..game.view_text import has_unknown, view_from_text
 
 
 class SourceError(ValueError):
@@ -59,8 +61,36 @@ def load_start(source: str, rules: Rules | None) -> tuple[Position, Rules, int |
         number = check_deal_number(int(source.strip()))
         rules = rules or get_rules("clear")
         return deal(number, rules), rules, number
-    parsed = read_position_source(source, rules)
-    return parsed.position, parsed.rules, None
+    text, name = read_text(source), _source_name(source)
+    parsed = parse_position_text(text, rules, name)
+    return parsed.position, parsed.rules, carried_deal(text, parsed.position, parsed.rules, name)
+
+
+def _source_name(source: str) -> str:
+    return "standard input" if source == "-" else source
+
+
+def carried_deal(text: str, position: Position, rules: Rules, name: str) -> int | None:
+    """The deal number that the JSON of ``deal N --json`` carries, or None (text, or ``"deal": null``).
+
+    Such a file is deal N: its game is deal N's (``play``'s seed, a label, a
+    JSON answer's ``deal``). A number whose deal has other cards is refused,
+    rather than read as another game than the one the file names.
+    """
+    if not text.lstrip().startswith("{"):
+        return None
+    number = json.loads(text).get("deal")  # the position was read from this text: it is a JSON object
+    if number is None:
+        return None
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise SourceError(f"{name}: 'deal' must be a deal number or null, got {json.dumps(number)[:60]}")
+    check_deal_number(number)
+    if deal(number, rules) != position:
+        raise SourceError(
+            f"{name} names deal {number}, but its cards are not deal {number}'s in {rules.name}: "
+            'set "deal" to null to use it as a position of its own'
+        )
+    return number
 
 
 def load_view(
@@ -81,7 +111,13 @@ def load_view(
             raise SourceError("--reveal is for a view typed by hand: a deal number knows the cards its moves turn up")
         position, rules, number = load_start(source, rules)
         return Observation.of(replay(position, moves, rules)), rules, number
-    view, rules = read_view_source(source, rules)
+    text, name = read_text(source), _source_name(source)
+    if not has_unknown(text):
+        parsed = parse_position_text(text, rules, name)
+        number = carried_deal(text, parsed.position, parsed.rules, name)
+        if number is not None and not revealed:  # deal N itself: its moves turn up its own cards
+            return Observation.of(replay(parsed.position, moves, parsed.rules)), parsed.rules, number
+    view, rules = view_from_text(text, rules, name)
     try:
         return view.advance(moves, revealed, rules), rules, None
     except MissingReveal as exc:
@@ -107,7 +143,9 @@ def load_blind_start(
     if is_deal_number(source):
         position, rules, number = load_start(source, rules)
         return position, rules, number, None
-    view, rules, _ = load_view(source, rules)
+    view, rules, number = load_view(source, rules)
+    if number is not None:  # the JSON of deal N: deal N itself
+        return deal(number, rules), rules, number, None
     view = view.blind()
     reached = view
     for number, move in enumerate(moves, start=1):

@@ -262,6 +262,14 @@ def kind_text(kind: str) -> str:
     return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} folder (made by {maker})"
 
 
+def described_kind(meta: dict) -> str:
+    """What a folder's metadata says it is, for a message: 'a play folder (made by scorpion play)'."""
+    try:
+        return kind_text(folder_kind(meta))
+    except BatchError:
+        return f"a folder of a format this version does not know ({meta.get('format')})"
+
+
 def wrong_kind(folder: Path, kind: str, wanted: str, reader: str) -> BatchError:
     """The error for ``folder`` (of ``kind``) given to ``reader``, which reads a ``wanted`` folder: both kinds named."""
     return BatchError(
@@ -596,7 +604,7 @@ def retry_settings(
 def check_folder(out: Path, meta: dict, settings: BatchSettings, retry: bool = False) -> None:
     """Refuse to add results made under other settings to a folder (BatchError says which)."""
     if meta.get("format") != FORMAT:
-        raise BatchError(f"{out / METADATA} is not a scorpion batch metadata file (format {meta.get('format')!r})")
+        raise BatchError(f"{out} is {described_kind(meta)}, not {kind_text('results')}: give another --out")
     old_modes = meta["modes"]
     if list(settings.modes) != old_modes:
         raise BatchError(

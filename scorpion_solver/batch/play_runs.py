@@ -35,6 +35,8 @@ from ..solver.result import LOST
 from .backends import warm_once
 from .folder import (
     CHUNK_GLOB,
+    described_kind,
+    kind_text,
     now_text,
     read_chunk,
     read_folder,
@@ -240,7 +242,7 @@ def check_play_folder(out: Path, meta: dict, settings: PlaySettings) -> None:
     setting it does not record is the default of the code it was played with).
     """
     if meta.get("format") != PLAY_FORMAT:
-        raise BatchError(f"{out} is not a play folder (format {meta.get('format')!r}); give another --out")
+        raise BatchError(f"{out} is {described_kind(meta)}, not {kind_text('play')}: give another --out")
     mine = {"modes": list(settings.modes), "deals": settings.deals.digest(), "columns": list(PLAY_COLUMNS)}
     theirs = {"modes": meta.get("modes"), "deals": meta.get("deals", {}).get("sha256"), "columns": meta.get("columns")}
     for key in mine:

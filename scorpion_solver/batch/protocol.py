@@ -7,8 +7,10 @@ player is measured:
 
 * on the **development** range (``DEVELOPMENT``, deals 1-2000), which tuning
   may look at, and on the **held-out** range (``HELD_OUT``, deals
-  100001-103000), which no tuning looks at: ``RANGES`` names both, here and
-  nowhere else;
+  100001-103000), which no tuning looks at; a try (a new setting, a new
+  player) is kept or dropped on the **validation** range (``VALIDATION``,
+  deals 200001-203000), apart from both, and the held-out range is read once
+  for each change kept: ``RANGES`` names the three, here and nowhere else;
 * with **several seeds** (at least ``MIN_SEEDS``): one play folder a seed, the
   folders of one player and range differing in nothing but the seed
   (:func:`seed_group` refuses any other mix, naming the settings);
@@ -47,14 +49,15 @@ from .play_runs import is_play_folder, read_play_folder, recorded_play, setting_
 
 DEVELOPMENT = "1-2000"  # the range a player may be tuned on
 HELD_OUT = "100001-103000"  # the range no tuning looks at
-RANGES = {"development": DEVELOPMENT, "held-out": HELD_OUT}
+VALIDATION = "200001-203000"  # the range a try is kept or dropped on (the held-out range: once per change kept)
+RANGES = {"development": DEVELOPMENT, "held-out": HELD_OUT, "validation": VALIDATION}
 MIN_SEEDS = 3  # seeds a deal the protocol asks for
 TEST_NAME = "paired sign-flip permutation test, exact"
 COLUMNS = ["deal", "mode", "thoughtful", "played", "outcome", "cpu_seconds"]
 
 
 def range_name(meta: dict) -> str | None:
-    """``development`` or ``held-out`` if a play folder's deals are exactly that range, else None."""
+    """``development``, ``held-out`` or ``validation`` if a play folder's deals are exactly that range, else None."""
     digest = (meta.get("deals") or {}).get("sha256")
     return next((name for name, text in RANGES.items() if parse_range(text).digest() == digest), None)
 
@@ -109,6 +112,12 @@ def seed_group(folders: list[Path], what: str = "DIR") -> SeedGroup:
     return SeedGroup(list(folders), seeds, {k: v for k, v in settings.items() if k != "seed"}, first, rows)
 
 
+def player_key(meta: dict) -> tuple:
+    """What a play folder's seeds share: its recorded settings but the seed, its deals and its modes."""
+    settings = {k: v for k, v in recorded_play(meta).items() if k != "seed"}
+    return (repr(sorted(settings.items())), meta["deals"]["sha256"], tuple(meta["modes"]))
+
+
 def group_against(folders: list[Path]) -> list[SeedGroup]:
     """``--against`` folders grouped into players: folders whose settings differ only in the seed are one player."""
     groups: list[list[Path]] = []
@@ -117,8 +126,7 @@ def group_against(folders: list[Path]) -> list[SeedGroup]:
         meta = read_metadata(folder) if folder.is_dir() else None
         if not is_play_folder(meta):
             raise BatchError(f"--against {folder}: not a play folder (a play folder pairs only with another)")
-        settings = {k: v for k, v in recorded_play(meta).items() if k != "seed"}
-        key = (repr(sorted(settings.items())), meta["deals"]["sha256"], tuple(meta["modes"]))
+        key = player_key(meta)
         if key in keys:
             groups[keys.index(key)].append(folder)
         else:

@@ -20,8 +20,17 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar, Iterable
 
 from .backends import warm_up
-from .folder import FolderLock, finished_chunks, now_text, remove_stale_tmp, run_record, write_metadata
-from .plan import Chunk
+from .folder import (
+    LOCK,
+    FolderLock,
+    finished_chunks,
+    now_text,
+    read_metadata,
+    remove_stale_tmp,
+    run_record,
+    write_metadata,
+)
+from .plan import BatchError, Chunk
 
 
 class Interrupted(KeyboardInterrupt):
@@ -213,6 +222,25 @@ class ChunkJob:
     shortest: bool = False  # its tasks find minimum solutions: the warm-up loads the shortest search too
 
 
+def _metadata_under_lock(out: Path, meta: dict) -> dict:
+    """The folder's metadata as it is now that the lock is held: the caller's, or the one a run that held the
+    lock meanwhile wrote (its run records kept); refused when that run's settings are not the caller's."""
+    found = read_metadata(out)
+    if found is None or found.get("runs") == meta.get("runs"):
+        return meta
+    ignored = ("runs", "created", "version", "package_version")
+    if {k: v for k, v in found.items() if k not in ignored} != {k: v for k, v in meta.items() if k not in ignored}:
+        raise BatchError(f"another run wrote {out} with other settings meanwhile: rerun the command to see which")
+    return found
+
+
+def _remove_if_unused(out: Path) -> None:
+    """Remove a folder this run made when it holds nothing but the lock file (nothing was written)."""
+    if {p.name for p in out.iterdir()} <= {LOCK}:
+        (out / LOCK).unlink(missing_ok=True)
+        out.rmdir()
+
+
 def run_chunks(
     job: ChunkJob,
     out: Path,
@@ -222,15 +250,21 @@ def run_chunks(
 ) -> RunReport:
     """Run every chunk of ``plan`` not yet in ``out``, under the folder's lock; return what was done.
 
-    ``meta`` is the folder's metadata (read and checked, or new: the folder is
-    made only once a backend has started, so a backend that fails to start
-    leaves nothing behind).
+    ``meta`` is the folder's metadata (read and checked, or new). The lock is
+    taken first (the folder made for it), and the folder read only under it:
+    two identical runs on a new folder cannot both solve every chunk, and the
+    second cannot write a metadata file without the first's run record. A
+    folder this run made is removed again when nothing is written to it (no
+    work to do, a backend that fails to start).
     """
+    made = not out.exists()
     with contextlib.ExitStack() as stack:
-        locked = out.is_dir()
-        if locked:
-            stack.enter_context(FolderLock(out))
-            remove_stale_tmp(out)
+        out.mkdir(parents=True, exist_ok=True)
+        if made:
+            stack.callback(_remove_if_unused, out)
+        stack.enter_context(FolderLock(out))
+        remove_stale_tmp(out)
+        meta = _metadata_under_lock(out, meta)
         finished = finished_chunks(out)
         tally = job.read_tally()
         strangers = sorted(finished - {c.name for c in plan})
@@ -243,9 +277,6 @@ def run_chunks(
         report.load_seconds, report.compiled = warm_up(job.modes, how.progress, job.shortest)
         backend = how.backend_factory()
         try:
-            out.mkdir(parents=True, exist_ok=True)
-            if not locked:
-                stack.enter_context(FolderLock(out))
             extra = {"execution": backend.describe(), "chunks_todo": len(todo), **load_record(report)}
             record = run_record(job.kind, how.command, backend.name, extra)
             meta["runs"].append(record)

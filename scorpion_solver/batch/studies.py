@@ -18,7 +18,6 @@ committed exact verdicts.
 
 from __future__ import annotations
 
-import math
 import time
 import zlib
 from collections import Counter
@@ -31,7 +30,15 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
-from .folder import atomic_write, json_clean, now_text, read_metadata, refuse_foreign_folder
+from .folder import (
+    atomic_write,
+    described_kind,
+    json_clean,
+    kind_text,
+    now_text,
+    read_metadata,
+    refuse_foreign_folder,
+)
 from .plan import BatchError, DealSet, plan_chunks
 from .resumable import ChunkJob, Execution, ModeCounts, RunReport, Task, run_chunks
 
@@ -137,7 +144,7 @@ def _folder_metadata(out: Path, study: Study) -> dict:
         refuse_foreign_folder(out)
         return {**fresh, "version": __version__, "created": now_text(), "runs": []}
     if meta.get("format") != study.format:
-        raise BatchError(f"{out} is not a {study.format} folder (format {meta.get('format')!r}): choose another --out")
+        raise BatchError(f"{out} is {described_kind(meta)}, not {kind_text(study.kind)}: give another --out")
     for key, value in fresh.items():
         if _settings_of(key, meta.get(key)) != _settings_of(key, json_clean(value)):
             raise BatchError(f"{out} holds a run with other {key} ({meta.get(key)} here, {value} asked)")
@@ -240,19 +247,28 @@ class BoundLine:
 
 
 def bound_summary(out: Path, thoughtful: dict | None = None) -> list[BoundLine]:
-    """Per mode: the mean of ``upper`` over deals with a 95% normal interval, the mean of ``split``.
+    """Per mode: the mean of ``upper`` over deals with its 95% interval, the mean of ``split``.
 
-    ``thoughtful`` maps (deal, mode) to the exact verdict (``won``/``lost``).
+    The interval is the protocol's for a mean of shares (``protocol.share_interval``):
+    the Wilson interval with the effective number of deals, each deal's
+    ``upper`` a share of its K sampled layouts. Unlike a normal interval it
+    keeps its width on a few deals: three deals whose every share is 0 give
+    0% - 56%, not 0% - 0%. ``thoughtful`` maps (deal, mode) to the exact
+    verdict (``won``/``lost``).
     """
+    import numpy as np
+
+    from .protocol import share_interval
+
     rows = read_study_folder(out).to_pylist()
+    samples = ((read_metadata(out) or {}).get("settings") or {}).get("samples", DEFAULT_BOUND_SAMPLES)
     lines = []
     for mode in sorted({r["mode"] for r in rows}, key=lambda m: (m != "clear", m)):
         mine = [r for r in rows if r["mode"] == mode]
         n = len(mine)
         ups = [r["upper"] for r in mine]
         mean = sum(ups) / n
-        sd = math.sqrt(sum((u - mean) ** 2 for u in ups) / (n - 1)) if n > 1 else 0.0
-        half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
+        low, high = share_interval(np.array(ups, dtype=float), samples)
         known = [thoughtful.get((r["deal"], mode)) for r in mine] if thoughtful else []
         share = sum(v == "won" for v in known) / n if known and None not in known else None
         lines.append(
@@ -260,8 +276,8 @@ def bound_summary(out: Path, thoughtful: dict | None = None) -> list[BoundLine]:
                 mode,
                 n,
                 mean,
-                max(0.0, mean - half),
-                min(1.0, mean + half),
+                low,
+                high,
                 sum(r["split"] for r in mine) / n,
                 share,
                 sum(r["pair_unknown"] for r in mine),

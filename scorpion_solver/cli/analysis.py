@@ -128,7 +128,7 @@ def hint_command(
         refuse_given(["max_unseen"], "--fair --exact")
     if exact:
         refuse_given(["samples", "seed"], "--fair without --exact (--exact weighs every arrangement, it samples none)")
-        _exact_hint(source, rules, moves, nodes, max_unseen, as_json)
+        _exact_hint(source, rules, moves, limits, max_unseen, as_json)
         return
     if fair:
         _fair_hint(source, rules, moves, limits, samples, seed, as_json)
@@ -155,13 +155,22 @@ def _fair_hint(source: str, rules, moves, limits: Limits, samples: int, seed: in
     click.echo(format_fair_hint(report, _label(source, number, rules.name)))
 
 
-def _exact_hint(source: str, rules, moves, nodes: int, max_unseen: int, as_json: bool) -> None:
-    """``hint --fair --exact``: the view read as ``_fair_hint`` reads it, then the exact value of every move."""
+def _exact_hint(source: str, rules, moves, limits: Limits, max_unseen: int, as_json: bool) -> None:
+    """``hint --fair --exact``: the view read as ``_fair_hint`` reads it, then the exact value of every move.
+
+    ``--nodes`` and ``--memory`` are each solve's budgets, ``--time`` the whole answer's.
+    """
     from ..play.exact import ExactEndgame
 
     view, rules, number = load_view(source, rules, moves)
     view = view.blind()  # a player never saw a face-down card
-    engine = ExactEndgame(rules, max_unseen=max_unseen, solve_nodes=nodes)
+    engine = ExactEndgame(
+        rules,
+        max_unseen=max_unseen,
+        solve_nodes=limits.nodes,
+        solve_memory_mb=limits.memory_mb,
+        seconds=limits.seconds,
+    )
     engine.check(view)  # too many unseen cards: one error line, exit 2
     load_solver_announced("hint --exact")
     report = engine.report(view)

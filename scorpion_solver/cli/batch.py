@@ -45,6 +45,7 @@ from .common import (
     recorded_command,
     reduction_switches,
     reductions_options,
+    refuse_given,
     rules_options,
     run_options,
     user_errors,
@@ -235,7 +236,17 @@ def stats_command(
         raise BatchError(f"{folder} is not a folder")
     meta = read_metadata(folder)
     kind = folder_kind(meta)
+    if kind != "results":
+        refuse_given(["top"], "stats on a results folder (made by scorpion batch): other folders list no hardest deals")
     if kind in ("bound", "losses"):
+        if len(folders) > 1:
+            other = folders[1]
+            other_kind = folder_kind(read_metadata(other)) if other.is_dir() else None
+            what = kind_text(other_kind) if other_kind else "not a folder"
+            raise BatchError(
+                f"{folder} is {kind_text(kind)} and {other} is {what}: stats reads one {kind} folder at a time "
+                "(several DIRs are the seeds of one player's play folders)"
+            )
         if against or pairs:
             raise BatchError(
                 f"{folder} is {kind_text(kind)}: --against and --pair pair results folders (made by scorpion batch) "
@@ -285,6 +296,7 @@ def _play_stats(folders: tuple[Path, ...], meta: dict, as_json: bool, against: t
     seed-averaged shares and paired tests (``batch.protocol``) for several seeds or with ``--against``."""
     from ..batch import play_stats, protocol
 
+    folders, against = _seeds_given_to_against(folders, against)
     folder = folders[0]
     for other, reader in [(f, f"stats with the play folder {folder}") for f in folders[1:]] + [
         (f, f"--against with the play folder {folder}") for f in against
@@ -319,6 +331,31 @@ def _play_stats(folders: tuple[Path, ...], meta: dict, as_json: bool, against: t
         click.echo("\n".join(parts), nl=False)
     if any(e["contradictions"] for s in summaries for e in s["modes"].values()):
         sys.exit(1)
+
+
+def _seeds_given_to_against(folders: tuple[Path, ...], against: tuple[Path, ...]) -> tuple[tuple, tuple]:
+    """The DIRs that are seeds of an ``--against`` player, moved to ``--against``.
+
+    ``stats A-s* --against B-s*`` reaches us as ``--against B-s0`` and the DIRs
+    ``A-s0 A-s1 A-s2 B-s1 B-s2``: a shell gives an option only the first word
+    of a glob. A DIR that is not a seed of the first DIR's player but is one of
+    an ``--against`` player's is that player's.
+    """
+    from ..batch import protocol
+
+    if not against:
+        return folders, against
+
+    def key(folder: Path):
+        meta = read_metadata(folder) if folder.is_dir() else None
+        return protocol.player_key(meta) if folder_kind(meta) == "play" else None
+
+    against_keys = {key(f) for f in against} - {None}
+    first = key(folders[0])
+    moved = [f for f in folders[1:] if key(f) in against_keys and key(f) != first]
+    if not moved:
+        return folders, against
+    return tuple(f for f in folders if f not in moved), against + tuple(moved)
 
 
 def _play_columns(folder: Path) -> dict:

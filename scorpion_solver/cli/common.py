@@ -138,7 +138,9 @@ def refuse_given(names: Sequence[str], needs: str) -> None:
     ctx = click.get_current_context()
     for param in ctx.command.params:
         if param.name in names and ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE:
-            raise UserError(f"{param.opts[0]} is an option of {needs}")
+            # a --x/--no-x switch is named as typed: --no-progress is not --progress
+            off = getattr(param, "secondary_opts", None) and ctx.params.get(param.name) is False
+            raise UserError(f"{(param.secondary_opts if off else param.opts)[0]} is an option of {needs}")
 
 
 def _options(func, options: Sequence) -> Callable:

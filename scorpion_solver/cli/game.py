@@ -76,6 +76,9 @@ def perft_command(source: str, depth: int, rules: Rules | None, divide: bool, en
 
     position, rules, _ = load_start(source, rules)
     refuse_without_kernel((rules,), engine)  # a position file's mode line may name a ten-column game
+    if depth == 0:  # only the empty sequence: no kernel to load, nor a compile to announce
+        click.echo("depth 0: 1")
+        return
     count = perft if engine == "reference" else jit_perft
     kernels = () if engine == "reference" else PERFT_KERNELS + (("make_move",) if divide else ())
     with compiling(

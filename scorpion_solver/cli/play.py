@@ -26,7 +26,7 @@ from ..batch.play_runs import (
     run_play,
 )
 from ..batch.protocol import RANGES
-from ..game.rules import Rules
+from ..game.rules import PRESETS, Rules
 from ..play.game import DEFAULT_MOVE_CAP, DEFAULT_PROOF_NODES
 from ..play.players import LOOKAHEAD, POLICIES, SPEC_FIELDS, PolicySpec
 from ..play.policies import DEFAULT_NODES, DEFAULT_SAMPLES, PLAY_REDUCTIONS
@@ -187,8 +187,8 @@ def play_command(
 
     The policy sees only what a player sees (face-up cards, how many cards
     are face down, whether the tail is still to come). RANGE is like 1-10000,
-    a file of deal numbers, or the protocol's `development` (1-2000) or
-    `held-out` (100001-103000) range (docs/play.md); rerunning the same command finishes an
+    a file of deal numbers, or the protocol's `development` (1-2000),
+    `held-out` (100001-103000) or `validation` (200001-203000) range (docs/play.md); rerunning the same command finishes an
     interrupted run. Summarise a folder with `scorpion stats DIR`. One deal
     number, or a position file, plays one game and prints its record.
     """
@@ -200,6 +200,8 @@ def play_command(
         raise UserError("--rejudge-tail is an option of --policy commit and commit2")
     if policy not in LOOKAHEAD:
         refuse_given(["samples", "nodes"], f"--policy {', '.join(LOOKAHEAD)}")
+    if policy == "greedy":  # it draws nothing at random: every seed plays the same games
+        refuse_given(["seed"], "a policy that draws at random (greedy plays the same game with any seed)")
     spec = PolicySpec(
         policy,
         samples,
@@ -215,6 +217,8 @@ def play_command(
         spec.record()  # refuses an option the policy does not take, or a bad value
     except ValueError as exc:
         raise UserError(f"--option: {exc}") from None
+    if spec.options.get("value_ties"):
+        _refuse_value_ties_without_a_model(rules)
     if is_deal_number(source) or _is_position_file(source):
         refuse_given(FOLDER_OPTIONS, "a RANGE (one game prints its record; it writes no folder)")
         _play_one(source, spec, rules, move_cap, proof_nodes, as_json)
@@ -257,6 +261,26 @@ def play_command(
         sys.exit(1)
     if not report.complete:
         click.echo("the run is not finished: rerun the same command", err=True)
+
+
+def _refuse_value_ties_without_a_model(rules: tuple[Rules, ...] | None) -> None:
+    """``value_ties=1`` breaks ties with a learned value: refused up front for a preset that has none."""
+    from ..play.view_value import NoModel, learned_value
+
+    def has_model(name: str) -> bool:
+        try:
+            learned_value(name)
+        except NoModel:
+            return False
+        return True
+
+    with_model = [name for name in PRESETS if has_model(name)]
+    for name in [r.name for r in rules] if rules else ["clear"]:
+        if name not in with_model:
+            raise UserError(
+                f"--option value_ties=1 breaks ties with a learned value, and {name} has none "
+                f"(the presets with one: {', '.join(with_model) or 'none'})"
+            )
 
 
 def _parse_options(texts: tuple[str, ...]) -> dict:

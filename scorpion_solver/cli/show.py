@@ -16,6 +16,7 @@ from .common import (
     load_start,
     moves_options,
     recorded_command,
+    refuse_given,
     rules_options,
     user_errors,
 )
@@ -116,6 +117,10 @@ def _check_choice(solution: bool, with_hint: bool, fair: bool, samples: int | No
         )
     if not fair and (samples is not None or seed is not None):
         raise UserError("--samples and --seed choose the sampled layouts of --fair: give them with --fair")
+    if not (solution or with_hint or fair):
+        refuse_given(
+            ["nodes", "memory_mb", "seconds"], "--solution, --hint or --fair (a page without them solves nothing)"
+        )
 
 
 def _page_data(source: str, rules: Rules | None, moves: list, limits: Limits, solution: bool, with_hint: bool):

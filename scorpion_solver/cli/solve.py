@@ -46,6 +46,7 @@ def parse_targets(source: str) -> Iterable[str]:
     ):
         first, last = (int(part) for part in parts)
         check_deal_number(first)
+        check_deal_number(last)  # up front: a range past PySolFC's last game would stream and then fail
         if last < first:
             raise UserError(f"range '{source}' ends before it starts")
         return (str(n) for n in range(first, last + 1))
@@ -112,6 +113,10 @@ def solve_command(
         raise UserError("--walkthrough prints text: give --walkthrough or --json, not both")
     if not walkthrough:
         refuse_given(["layout", "color"], "--walkthrough")
+    if shortest:
+        refuse_given(["debug"], "a solve without --shortest (the shortest search has no debug checks)")
+    if as_json:
+        refuse_given(["solution"], "text output (--json holds the solution in its 'solution' field)")
     rule_list = rules or (None,)
     limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds)
     use_color = sys.stdout.isatty() if color is None else color

@@ -111,11 +111,12 @@ def bound_command(
     interrupted run.
     """
     deal_set = parse_range(deals)
+    place = find_results(results)  # before any work: a --results that holds no verdicts is refused up front
     mode_list = tuple(r.name for r in rules) if rules else ("clear",)
     settings = studies.BoundSettings(deal_set, mode_list, samples, nodes, seed)
     default_out = Path(f"bound-{deal_set.label}-{'+'.join(mode_list)}-k{samples}-s{seed}")
     out, report = _run(functools.partial(studies.bound_study, settings), default_out, **run)
-    lines = _bound_lines(out, results)
+    lines = _bound_lines(out, place)
     if as_json:
         modes = {x.mode: x.as_dict() for x in lines}
         click.echo(json.dumps({"folder": str(out), "written": report.written, "modes": modes}, indent=2))
@@ -124,12 +125,12 @@ def bound_command(
     _echo_bound_table(lines)
 
 
-def _bound_lines(out: Path, results: Path | None = None) -> list[studies.BoundLine]:
-    """A bound folder's summary per mode, beside the thoughtful rate of its deals (from the exact verdicts found)."""
+def _bound_lines(out: Path, place: Path | None) -> list[studies.BoundLine]:
+    """A bound folder's summary per mode, beside the thoughtful rate of its deals (from the exact verdicts in
+    ``place``, a folder ``find_results`` found)."""
     rows = studies.read_study_folder(out)
     numbers = np.unique(rows.column("deal").to_numpy())
     modes = tuple(sorted(set(rows.column("mode").to_pylist())))
-    place = find_results(results)
     deals = DealSet(str(out), numbers, out.name)  # the deals the folder holds
     verdicts = thoughtful_verdicts(place / EXACT_NAME if place else None, deals, modes)
     return studies.bound_summary(out, verdicts)
@@ -162,7 +163,7 @@ def _echo_loss_tables(modes: dict) -> None:
 def study_stats(folder: Path, kind: str, meta: dict, as_json: bool) -> None:
     """``scorpion stats`` on a bound or losses folder: the summary its own command prints, under a title."""
     if kind == "bound":
-        lines = _bound_lines(folder)
+        lines = _bound_lines(folder, find_results())
         modes = {x.mode: x.as_dict() for x in lines}
     else:
         modes = studies.loss_summary(folder)

@@ -20,7 +20,7 @@ rule                the move breaks
 ``face-up``         only a face-up card can move (the card is face down, in
                     the tail, or already swept: the player sees none of it)
 ``column``          the card lies face up in another column
-``same-column``     a group cannot move onto its own column
+``same-column``     a group cannot move onto its own column (said only when the card is in that column)
 ``frozen``          a frozen run, and every card under it, never moves
 ``same-suit``       a card goes only onto the next higher card of its suit
 ``one-rank-up``     same suit, but not the card one rank higher
@@ -77,14 +77,14 @@ def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
     if move.is_tail:
         return _tail_refusal(pos, legal)
     name = card_text(move.card)
-    if move.src == move.dst:
-        return Refusal("same-column", f"{name} cannot move onto its own column {move.src + 1}.")
     where = _face_up(pos, move.card)
     if where is None:
         return Refusal("face-up", f"{name} is not a face-up card: only a face-up card can move.")
     column, index = where
-    if column != move.src:
+    if column != move.src:  # checked first: `9C:1>1` with 9C elsewhere is about where 9C is
         return Refusal("column", f"{name} is in column {column + 1}, not in column {move.src + 1}.")
+    if move.src == move.dst:
+        return Refusal("same-column", f"{name} cannot move onto its own column {move.src + 1}.")
     if index < frozen_floor(pos, column):
         return Refusal(
             "frozen", f"{name} is in or under a frozen run: a completed run and what lies under it never move."

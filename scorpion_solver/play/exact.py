@@ -81,6 +81,7 @@ they solve are the view's own arrangements, never the true position.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
 from collections import deque
@@ -96,6 +97,7 @@ from .commitment import RevealingPair
 
 DEFAULT_MAX_UNSEEN = 6
 DEFAULT_SOLVE_NODES = 200_000  # per solve of one arrangement: late positions are decided in a few hundred
+DEFAULT_SOLVE_MEMORY_MB = 64  # per solve: the table a late position needs is small
 DEFAULT_BUDGET_NODES = 50_000_000  # for all the solves of one call
 DEFAULT_BUDGET_VIEWS = 1_000_000  # views walked between reveals in one call (the plain-Python part of the cost)
 EXACT, UNDECIDED = "exact", "unknown"
@@ -179,11 +181,12 @@ def _fraction(value: Fraction | None) -> str | None:
 class ExactEndgame:
     """The exact no-peek value of views (module docstring); keeps its solves and values between calls.
 
-    ``max_unseen`` refuses bigger views; ``solve_nodes`` is the node budget of
-    each solve of an arrangement, ``budget_nodes`` of all the solves of one
-    call and ``budget_views`` of the views one call walks between reveals
-    (any one running out makes the answer unknown; what was decided before is
-    kept, and exact).
+    ``max_unseen`` refuses bigger views; ``solve_nodes`` and ``solve_memory_mb``
+    are the node and table budgets of each solve of an arrangement,
+    ``budget_nodes`` of all the solves of one call, ``budget_views`` of the
+    views one call walks between reveals and ``seconds`` the wall-clock limit
+    of one call (any one running out makes the answer unknown, stopped by that
+    limit; what was decided before is kept, and exact).
     """
 
     def __init__(
@@ -193,10 +196,14 @@ class ExactEndgame:
         solve_nodes: int = DEFAULT_SOLVE_NODES,
         budget_nodes: int = DEFAULT_BUDGET_NODES,
         budget_views: int = DEFAULT_BUDGET_VIEWS,
+        solve_memory_mb: int = DEFAULT_SOLVE_MEMORY_MB,
+        seconds: float | None = None,
     ) -> None:
         self.rules = rules
         self.max_unseen = max_unseen
-        self.limits = Limits(nodes=solve_nodes, memory_mb=64)
+        self.limits = Limits(nodes=solve_nodes, memory_mb=solve_memory_mb)
+        self.seconds = seconds
+        self._deadline: float | None = None  # time.perf_counter() at which this call's time is spent
         self.budget_nodes = budget_nodes
         self._stop_at = budget_nodes  # self.nodes at which this call's budget is spent
         self.budget_views = budget_views
@@ -218,6 +225,7 @@ class ExactEndgame:
         """Refuse what is not a view, or a view with more unseen cards than the limit; start a call's budget."""
         self._stop_at = self.nodes + self.budget_nodes
         self._views_stop = self.views + self.budget_views
+        self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         if not isinstance(view, Observation):
             raise TypeError(f"the exact endgame sees an Observation, not a {type(view).__name__}")
         n = len(view.hidden_slots())
@@ -305,9 +313,15 @@ class ExactEndgame:
             return True
         if self.nodes >= self._stop_at:
             raise _Undecided("budget")
+        limits = self.limits
+        if self._deadline is not None:
+            left = self._deadline - time.perf_counter()
+            if left <= 0:
+                raise _Undecided("time")
+            limits = dataclasses.replace(limits, seconds=left)  # no solve runs past the call's own limit
         from ..solver.search import solve  # numba loads on first use
 
-        result = solve(position, self.rules, self.limits, shorten=False)
+        result = solve(position, self.rules, limits, shorten=False)
         self.solves += 1
         self.nodes += result.nodes
         if result.status not in (WON, LOST):
@@ -377,6 +391,8 @@ class ExactEndgame:
         self.views += 1
         if self.views >= self._views_stop:
             raise _Undecided("views")
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
+            raise _Undecided("time")
 
     def _outcomes(self, view: Observation, move: Move) -> list[tuple[Fraction, Observation, tuple]]:
         """The views a revealing move can lead to, with their probabilities and the (slot, card)s revealed.

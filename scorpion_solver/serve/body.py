@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import logging
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from .errors import BadRequest, ServiceError
 
+LOG = logging.getLogger(__name__)
 MAX_BODY = 64 * 1024  # a move file of thousands of moves fits; anything bigger is refused (413)
 
 
@@ -25,10 +27,15 @@ async def read_json(request: Request) -> dict:
         except ValueError:
             raise BadRequest("the Content-Length header is not a number") from None
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise TooLarge(f"the body is larger than {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise TooLarge(f"the body is larger than {MAX_BODY} bytes")
+    except ClientDisconnect:
+        # a closed tab or an aborted fetch: one line in the log, not a traceback; the answer goes to no one
+        LOG.warning("%s %s: the client hung up after %d bytes of its body", request.method, request.url.path, len(body))
+        raise BadRequest("the client hung up before its body was read") from None
     if not body.strip():
         return {}
     try:
