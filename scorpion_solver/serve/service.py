@@ -150,6 +150,7 @@ class GameService:
             # a thread still inside pyarrow when the interpreter finalizes aborts the process (SIGABRT):
             # the shutdown waits for the reading under way, about a second
             self._grader.join()
+        self.store.close()
 
     # -- finding a game -------------------------------------------------------------
 

@@ -240,10 +240,11 @@ class Store:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
+                self._db.execute("COMMIT")  # inside the try: a failed COMMIT (SQLITE_BUSY, a deferred constraint)
+            except BaseException:  # rolls back too, else the connection stays in it and every later write fails
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:

@@ -1,0 +1,35 @@
+"""The served game's store after a fault (issue 48 items 1 and 5): a failed COMMIT does not wedge the
+connection, and closing the service closes the store's connection."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from scorpion_solver.serve import Config
+from scorpion_solver.serve.service import GameService
+from scorpion_solver.serve.store import Store
+from scorpion_solver.serve.table import PLAYING
+
+
+def test_a_failed_commit_rolls_back_and_the_next_write_works(tmp_path):
+    store = Store(tmp_path / "g.sqlite3")
+    with pytest.raises(sqlite3.IntegrityError):
+        with store.transaction() as db:
+            # a deferred foreign key: the body succeeds, the COMMIT fails
+            db.execute("PRAGMA defer_foreign_keys = ON")
+            db.execute("INSERT INTO events(game_id, kind, ply, at) VALUES (999, 'fair', 0, 0)")
+    # before the fix the connection stayed in the transaction: "cannot start a transaction within a transaction"
+    game_id = store.create_game(5, "clear", None, [], PLAYING)
+    assert store.game(game_id).deal == 5
+    with store.reading() as db:
+        assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0  # the failed write left nothing
+    store.close()
+
+
+def test_closing_the_service_closes_the_stores_connection(tmp_path):
+    service = GameService.open(Config(db=tmp_path / "g.sqlite3"))
+    service.close()
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        service.store.game_id("no-such-game-token")
