@@ -33,3 +33,22 @@ def test_closing_the_service_closes_the_stores_connection(tmp_path):
     service.close()
     with pytest.raises(sqlite3.ProgrammingError, match="closed"):
         service.store.game_id("no-such-game-token")
+
+
+def test_the_serve_package_imports_under_python_OO():
+    """Docstrings are dropped under -OO: no value of the package may be read from one (issue 48 item 4)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-OO",
+            "-c",
+            "import scorpion_solver.serve; from scorpion_solver.serve.lesson_store "
+            "import LESSON_SCHEMA; assert 'CREATE TABLE IF NOT EXISTS lessons' in LESSON_SCHEMA",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
