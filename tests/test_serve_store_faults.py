@@ -52,3 +52,42 @@ def test_the_serve_package_imports_under_python_OO():
         text=True,
     )
     assert run.returncode == 0, run.stderr
+
+
+class _WriteBetweenReads:
+    """The store's connection, with another process's move landing right after the game's row is read."""
+
+    def __init__(self, db, path, game_id):
+        self._db, self._path, self._game_id, self.done = db, path, game_id, False
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+    def execute(self, sql, *args):
+        cursor = self._db.execute(sql, *args)
+        if sql.startswith("SELECT * FROM games") and not self.done:
+            self.done = True
+            other = sqlite3.connect(self._path, isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")
+            other.execute(
+                "INSERT INTO moves(game_id, attempt, seq, move, shown, perm, played) "
+                "VALUES (?, 0, 1, 'tail', 'tail', '0123456', 0)",
+                (self._game_id,),
+            )
+            other.execute("UPDATE games SET ply = 1, version = version + 1 WHERE id = ?", (self._game_id,))
+            other.execute("COMMIT")
+            other.close()
+        return cursor
+
+
+def test_a_games_reads_are_one_snapshot_while_another_process_writes(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    store = Store(path)
+    game_id = store.create_game(5, "clear", None, [], PLAYING)
+    store._db = _WriteBetweenReads(store._db, str(path), game_id)
+    row = store.game(game_id)
+    assert store._db.done
+    # the row as it was before the other write (version 0, ply 0, no move), never its row with the new line
+    assert (row.version, row.ply, len(row.line)) == (0, 0, 0)
+    after = store.game(game_id)
+    assert (after.version, after.ply, len(after.line)) == (1, 1, 1)

@@ -248,9 +248,18 @@ class Store:
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
-        """The connection for reads, while no other thread uses it."""
+        """The connection for reads, while no other thread uses it: one snapshot (a read transaction under
+        WAL), so the reads in it never see half of another process's write; inside a transaction, that one."""
         with self._lock:
-            yield self._db
+            if self._db.in_transaction:
+                yield self._db
+                return
+            self._db.execute("BEGIN")
+            try:
+                yield self._db
+            finally:
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")  # a read transaction: it keeps nothing, it ends the snapshot
 
     def add_schema(self, sql: str) -> None:
         """Create another module's tables in this file (``CREATE TABLE IF NOT EXISTS``)."""
