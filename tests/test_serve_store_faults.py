@@ -91,3 +91,30 @@ def test_a_games_reads_are_one_snapshot_while_another_process_writes(tmp_path):
     assert (row.version, row.ply, len(row.line)) == (0, 0, 0)
     after = store.game(game_id)
     assert (after.version, after.ply, len(after.line)) == (1, 1, 1)
+
+
+def test_an_analysis_records_the_ply_it_was_asked_at_when_the_player_undoes_meanwhile(tmp_path):
+    """Every value the analysis records is taken before its await (issue 48 item 3)."""
+    import asyncio
+
+    from scorpion_solver.serve.helpers import Budget
+
+    service = GameService.open(Config(db=tmp_path / "g.sqlite3", budget=Budget(peek_nodes=20_000, seconds=None)))
+    game = service.create(deal=5)
+    for _ in range(3):
+        state = service.state(game)
+        service.move(game, state["version"], state["legal"][0]["move"])
+    state = service.peek(game, True, service.state(game)["version"])
+    assert state["ply"] == 3
+    real_run = service.pool.run
+
+    async def undo_while_it_runs(fn, *args, still_current=None):
+        service.set_ply(game, service.state(game)["version"], "undo")  # the player undoes while the solver works
+        return await real_run(fn, *args)
+
+    service.pool.run = undo_while_it_runs
+    asyncio.run(service.analysis(game))
+    assert service.state(game)["ply"] == 2
+    events = service.store.events(service.store.game_id(game))
+    assert [(e["kind"], e["ply"]) for e in events if e["kind"].startswith("analysis")] == [("analysis_unfinished", 3)]
+    service.close()

@@ -446,9 +446,10 @@ class GameService:
             self._expect(version, row, table)
         # what the answer is written from, taken now: the table may move on while the solver works
         played, moves, start, rules = table.line[: table.ply], table.engine_moves(), table.position_at(0), table.rules
+        ply = table.ply  # the ply asked at: an undo while the solver works must not change what is recorded
         result = await self._help((helpers.analysis, start, moves, rules, self.config.budget.peek()), None, ref)
         # it shows hidden cards: the deal is seen from now on (store.SHOWS_HIDDEN)
-        self.store.add_event(self._stored(row), "analysis" if finished else "analysis_unfinished", table.ply)
+        self.store.add_event(self._stored(row), "analysis" if finished else "analysis_unfinished", ply)
         # in the columns the player saw: the moves as played, the alternative from the position before the fatal one
         index = result.fatal_index
         before = played[index - 2].perm if index and index > 1 else IDENTITY
