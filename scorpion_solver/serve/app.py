@@ -40,7 +40,6 @@ from .errors import BadRequest, Busy, Conflict, NeedsPeek, NotFound, ServiceErro
 from .guard import RequestGuard
 from .service import MISSING, GameService
 from .shell import PAGES, error_page, page, page_file
-from .store import FINISHED
 from .table import GameError
 
 STATIC = PAGES.parent / "static"
@@ -233,7 +232,3 @@ def create_app(config: Config, extensions=()) -> Starlette:
     )
     app.state.server = service
     return app
-
-
-# statuses a game ends in, re-exported for the tests
-__all__ = ["FINISHED", "Config", "create_app", "read_json"]

@@ -9,18 +9,7 @@ handful of moves, so its current line is one JSON value (each move as the
 games' ``moves`` table keeps it: the engine's move, the player's, the column
 mapping after it); a restart empties it and counts an ``attempt``.
 
-```sql
-CREATE TABLE IF NOT EXISTS lessons (
-    number      INTEGER PRIMARY KEY,     -- 1-4, lessons.toml's order
-    version     INTEGER NOT NULL DEFAULT 0,
-    attempt     INTEGER NOT NULL DEFAULT 0,
-    ply         INTEGER NOT NULL DEFAULT 0,
-    line        TEXT NOT NULL DEFAULT '[]',  -- [[move, shown, perm], ...]: played (ply of them) and redo stack
-    started     REAL NOT NULL,
-    updated     REAL NOT NULL,
-    done        REAL                     -- when its goals were first all met; NULL: not yet
-);
-```
+Its schema is :data:`LESSON_SCHEMA` (docs/serve.md quotes it; a test checks the quote).
 
 A lesson never moved in has no row: it reads as version 0 at its start. A
 lesson has no results, events or peeking, and is not counted in the statistics.
@@ -37,7 +26,19 @@ import time
 
 from .store import GameRow, Played, StaleVersion, Store
 
-LESSON_SCHEMA = __doc__.split("```sql\n")[1].split("```")[0]
+# a constant, not read from this docstring: ``python -OO`` drops docstrings, and the import must still work
+LESSON_SCHEMA = """\
+CREATE TABLE IF NOT EXISTS lessons (
+    number      INTEGER PRIMARY KEY,     -- 1-4, lessons.toml's order
+    version     INTEGER NOT NULL DEFAULT 0,
+    attempt     INTEGER NOT NULL DEFAULT 0,
+    ply         INTEGER NOT NULL DEFAULT 0,
+    line        TEXT NOT NULL DEFAULT '[]',  -- [[move, shown, perm], ...]: played (ply of them) and redo stack
+    started     REAL NOT NULL,
+    updated     REAL NOT NULL,
+    done        REAL                     -- when its goals were first all met; NULL: not yet
+);
+"""
 
 
 class LessonStore:

@@ -101,10 +101,6 @@ def shown_move(move: Move, perm: tuple[int, ...]) -> Move:
     return Move(move.card, inverse[move.src], inverse[move.dst])
 
 
-def shown_text(move: Move, perm: tuple[int, ...]) -> str:
-    return move_text(shown_move(move, perm))
-
-
 @dataclass
 class Table:
     """One game: the deal, the mode, the line (engine moves with the mapping after each) and the ply.
