@@ -302,14 +302,14 @@ def test_a_run_reads_a_new_folder_only_under_its_lock(tmp_path, monkeypatch):
     how = Execution(lambda: LocalBackend(1), progress=False)
     real_warm_up, other, started = resumable.warm_up, [], []
 
-    def warm_up_while_another_runs(modes, progress):
+    def warm_up_while_another_runs(modes, progress, *more):
         if not started:  # the other, identical run, from start to end, while this one loads
             started.append(True)
             try:
                 other.append(batch.run_batch(settings, out, how).written)
             except batch.BatchError as exc:
                 other.append(str(exc))
-        return real_warm_up(modes, progress)
+        return real_warm_up(modes, progress, *more)
 
     monkeypatch.setattr(resumable, "warm_up", warm_up_while_another_runs)
     mine = batch.run_batch(settings, out, how)

@@ -43,6 +43,7 @@ def test_rules_imply_follows_the_rule_choices():
         ("classic", "goodsol"),
         ("clear", "wasp"),
         ("clear", "scorpion2"),
+        ("double-dealt", "double"),  # the tail dealt at the start is one of double's choices
     }
     assert all(stats.rules_imply(m, m) for m in stats.PRESETS)
     assert stats.implied_pairs(["wasp", "clear", "classic", "goodsol"], involving={"wasp", "goodsol"}) == [

@@ -317,11 +317,23 @@ def rules_imply(weaker: str, stronger: str) -> bool:
     a, b = PRESETS[weaker], PRESETS[stronger]
     runs_ok = a.runs == b.runs or a.freezes
     return (
-        runs_ok
+        _same_cards_in_play(a, b)
+        and runs_ok
         and _TAIL_ORDER[a.tail] <= _TAIL_ORDER[b.tail]
         and _SPACE_ORDER[a.space] <= _SPACE_ORDER[b.space]
         and all(fb <= fa for fa, fb in zip(a.face_down, b.face_down))
     )
+
+
+def _same_cards_in_play(a, b) -> bool:
+    """Whether two presets deal the same cards to the same places, so one's rules can be weighed against the
+    other's: the same decks, columns and reserves, and the same tail, or (``double-dealt`` against
+    ``double``) the weaker's tail dealt at the start where the stronger may deal it at any time."""
+    if (a.decks, a.num_columns, a.reserves) != (b.decks, b.num_columns, b.reserves):
+        return False
+    if (a.tail_size, a.dealt_at_start) == (b.tail_size, b.dealt_at_start):
+        return True
+    return a.tail_size == 0 and a.dealt_at_start == b.tail_size > 0 and b.dealt_at_start == 0
 
 
 def implied_pairs(modes, involving=None) -> list[tuple[str, str]]:

@@ -41,6 +41,12 @@ def wanted(stock: dict[tuple[str, str], int], modes, target: int) -> list[tuple[
     return [(mode, grade) for mode in modes for grade in GRADES if stock.get((mode, grade), 0) < target]
 
 
+def emptiest(needed: list[tuple[str, str]], stock: dict[tuple[str, str], int]) -> str:
+    """The mode to grade a layout of next: that of the wanted bucket with the fewest deals, so every mode's
+    grades fill side by side (a player of either mode waits as little as the other)."""
+    return min(needed, key=lambda bucket: stock.get(bucket, 0))[0]
+
+
 def stock_pool(
     store,
     target: int,
@@ -53,10 +59,11 @@ def stock_pool(
     :class:`PoolStocker` runs the same loop with a worker process."""
     added, carried, seed = 0, {mode: 0.0 for mode in modes}, 0
     while not stopping():
-        needed = wanted(store.pool_stock(), modes, target)
+        stock = store.pool_stock()
+        needed = wanted(stock, modes, target)
         if not needed:
             return added
-        mode = needed[0][0]
+        mode = emptiest(needed, stock)
         cards, got, cpu = grade(mode, seed)
         seed += 1
         added += _keep(store, mode, cards, got, cpu, carried, needed)
@@ -117,7 +124,8 @@ class PoolStocker:
         carried, seed = {mode: 0.0 for mode in self.modes}, 0
         announced = False
         while not self._stop.is_set():
-            needed = wanted(self.store.pool_stock(), self.modes, self.target)
+            stock = self.store.pool_stock()
+            needed = wanted(stock, self.modes, self.target)
             if not needed:
                 if announced:
                     log.warning("graded pool: stocked (%d deals of each grade and mode)", self.target)
@@ -127,7 +135,7 @@ class PoolStocker:
             if not announced:
                 log.warning("graded pool: preparing graded deals in the background (%s)", self.progress())
                 announced = True
-            mode = needed[0][0]
+            mode = emptiest(needed, stock)
             future = worker.submit(grade_secret_deal, mode, seed)
             seed += 1
             while not self._stop.is_set():
