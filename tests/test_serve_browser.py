@@ -18,6 +18,7 @@ import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -28,10 +29,12 @@ import pytest
 from chromium import find_chromium, launch_or_skip
 
 from scorpion_solver.game.cards import card_text, is_king
-from scorpion_solver.game.deal import deal
+from scorpion_solver.game.deal import deal, layout
 from scorpion_solver.game.engine import is_lost, legal_moves, move_text, parse_moves, play, replay
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.view import UNKNOWN, Observation
+from scorpion_solver.solver.result import Limits
+from scorpion_solver.solver.search import solve
 
 playwright_api = pytest.importorskip(
     "playwright.sync_api",
@@ -110,12 +113,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(db: Path):
-    """``scorpion serve`` on a free port with the database ``db``; its base URL, until the block ends."""
+def running_server(db: Path, *options: str):
+    """``scorpion serve`` on a free port with the database ``db`` (and ``options``); its base URL, until the block
+    ends."""
     port = free_port()
     log = open(db.with_suffix(".log"), "a")  # closed at the end
     process = subprocess.Popen(
-        [sys.executable, "-m", "scorpion_solver", "serve", "--port", str(port), "--db", str(db)],
+        [sys.executable, "-m", "scorpion_solver", "serve", "--port", str(port), "--db", str(db), *options],
         stdout=log,
         stderr=subprocess.STDOUT,
     )
@@ -743,3 +747,135 @@ def test_a_dns_rebinding_page_gets_nothing(browser, server):
         assert tried == [421, 421]
     finally:
         rebound.close()
+
+
+# --------------------------------------------------------------------------
+# issue 47: a graded, a random and a chosen game, played to their end, each under its heading
+
+
+def secret_start(db: Path, game_id: str, rules):
+    """The starting position of a stored game's secret deal, read from the server's private table (the test
+    plays the server's side here: no answer the player gets holds it)."""
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        row = conn.execute(
+            "SELECT s.cards FROM games g JOIN secret_deals s ON s.id = g.secret_id WHERE g.token = ?", (game_id,)
+        ).fetchone()
+    assert row is not None, f"game {game_id} has no secret deal"
+    return layout([int(c) for c in row[0].split()], rules)
+
+
+def open_secret(page, grade: str, mode: str) -> None:
+    """The start page's button for a deal the server picks; asks again while the graded pool is prepared."""
+    page.goto("/")
+    page.locator("#random-mode").select_option(mode)
+    deadline = time.monotonic() + SOLVER_WAIT / 1000
+    button = page.locator(f'button[data-random="{grade}"]')
+    while True:
+        button.click()
+        while "/game/" not in page.url and page.locator("#random-error").is_hidden():
+            assert time.monotonic() < deadline
+            page.wait_for_timeout(200)
+        if "/game/" in page.url:
+            break
+        assert "preparing graded deals" in page.locator("#random-error").inner_text()
+        assert time.monotonic() < deadline
+        page.wait_for_timeout(1000)
+    expect(page.locator("body")).to_have_attribute("data-ply", "0")
+
+
+def won_secret_game(page, db: Path, rules) -> list[str] | None:
+    """Play a secret deal's first legal move (the deal is then stored), read the deal on the server's side,
+    and if the solver wins it, restart and play its line by clicking; the line, or None (a deal not won)."""
+    state = page.evaluate("scorpionGame.state()")
+    assert state["deal"] is None and state["secret"] and state["start"] is None
+    first = state["legal"][0]["move"]
+    click_move(page, first, 1)
+    game_id = page.url.rsplit("/", 1)[1]
+    start = secret_start(db, game_id, rules)
+    assert drawn(page) == seen_columns(play(start, parse_moves(first)[0], rules))  # the deal shown is the one kept
+    result = solve(start, rules, Limits(nodes=2_000_000))
+    if result.status != "won":
+        return None
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#restart").click()
+    expect(page.locator("body")).to_have_attribute("data-ply", "0")
+    line = result.solution.split()
+    for ply, move in enumerate(line, start=1):
+        click_move(page, move, ply)
+    expect(page.locator("body")).to_have_attribute("data-status", "won")
+    return line
+
+
+def test_a_graded_a_random_and_a_chosen_game_played_through_the_browser_each_count_under_their_heading(
+    browser, tmp_path, shots
+):
+    """Issue 47's done-when: a graded game and a random game (secret deals: the headline) and a chosen one
+    (deal 1 by number: its own heading), each played to its end by clicking; an ended secret deal shows its
+    whole deal and deals it again as a seen game."""
+    db = tmp_path / "games.sqlite3"
+    with running_server(db, "--pool", "2") as base:
+        context = browser.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]}, base_url=base)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+        open_secret(page, "easy", "clear")  # graded: from the private pool, winnable by grading
+        expect(page.locator("#game-title")).to_have_text("a random deal (easy)")
+        graded_id = page.url.rsplit("/", 1)[1]
+        assert won_secret_game(page, db, CLEAR) is not None
+        expect(page.locator("#banner")).to_have_text("You won! New game")
+        # the game is over: the whole deal is shown, as the export gives it, and can be dealt again
+        start = page.evaluate("scorpionGame.state()")["start"]
+        assert start == str(secret_start(db, graded_id, CLEAR))
+        expect(page.locator("#whole-deal")).to_be_visible()
+        page.locator("#whole-deal summary").click()
+        expect(page.locator("#start-text")).to_have_text(start)
+        page.screenshot(path=str(shots / "serve-secret-won-desktop.png"), full_page=True)
+        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+        page.screenshot(path=str(shots / "serve-secret-won-phone.png"), full_page=True)
+        page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+
+        tries = 0  # random: about one Clear-runs deal in eight is winnable; deal again until the solver wins one
+        while True:
+            tries += 1
+            assert tries <= 100, "no winnable random deal in 100"
+            open_secret(page, "any", "clear")
+            expect(page.locator("#game-title")).to_have_text("a random deal")
+            if won_secret_game(page, db, CLEAR) is not None:
+                break
+
+        line = shortest_loss(LOST_DEAL, CLEAR)  # chosen: deal 1 by its number, lost
+        open_game(page, LOST_DEAL)
+        for ply, move in enumerate(line, start=1):
+            click_move(page, move, ply)
+        expect(page.locator("body")).to_have_attribute("data-status", "lost")
+        expect(page.locator("#whole-deal")).to_be_hidden()  # a numbered deal: its number already names it
+
+        # the graded deal dealt again: a new game of the same cards, counted as seen
+        page.goto(f"/game/{graded_id}")
+        page.get_by_role("button", name="Replay this deal").click()
+        page.wait_for_url(re.compile(r"/game/(?!" + graded_id + ")"))
+        expect(page.locator("body")).to_have_attribute("data-ply", "0")
+        again = page.evaluate("scorpionGame.state()")
+        assert again["seen"] is True and again["deal"] is None
+        assert drawn(page) == seen_columns(secret_start(db, graded_id, CLEAR))
+        expect(page.locator("#status")).to_contain_text("counted apart")
+
+        page.goto("/stats")
+        headline = page.locator('#stats tbody tr[data-mode="clear"] td')  # secret deals, no peek
+        expect(headline.nth(5)).to_have_text("2")  # finished: the graded and the random one
+        expect(headline.nth(2)).to_have_text("2")  # won
+        expect(headline.nth(4)).to_have_text(str(tries + 2))  # games begun: the tries and the replay too
+        chosen = page.locator('#chosen tbody tr[data-mode="clear"] td')  # deals opened by number
+        expect(chosen.nth(5)).to_have_text("1")
+        expect(chosen.nth(3)).to_have_text("1")  # lost
+        page.screenshot(path=str(shots / "serve-stats-desktop.png"), full_page=True)
+        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+        page.screenshot(path=str(shots / "serve-stats-phone.png"), full_page=True)
+        with urllib.request.urlopen(base + "/api/stats") as answer:
+            stats = json.load(answer)
+        clear, picked = stats["modes"]["clear"], stats["chosen"]["clear"]
+        assert (clear["finished"], clear["won"], picked["finished"], picked["lost"]) == (2, 2, 1, 1)
+        assert "classic" not in stats["modes"]
+        assert errors == []
+        context.close()

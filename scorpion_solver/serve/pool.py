@@ -26,9 +26,10 @@ from ..game.rules import MODES, get_rules
 
 DEFAULT_TARGET = 50
 log = logging.getLogger("scorpion.serve.pool")
+Graded = tuple[list[int], str | None, float]  # a layout's cards, its grade (None: none), its CPU seconds
 
 
-def grade_secret_deal(mode: str, seed: int) -> tuple[list[int], str | None, float]:
+def grade_secret_deal(mode: str, seed: int) -> Graded:
     """A new secret shuffle and its grade in ``mode`` (None: no grade), with the CPU seconds it took."""
     rules = get_rules(mode)
     cards = secret_shuffle()
@@ -51,22 +52,28 @@ def stock_pool(
     store,
     target: int,
     modes=MODES,
-    grade: Callable[[str, int], tuple[list[int], str | None, float]] = grade_secret_deal,
+    grade: Callable[[str, int], Graded | None] = grade_secret_deal,
     stopping: Callable[[], bool] = lambda: False,
+    kept: Callable[[], None] = lambda: None,
 ) -> int:
-    """Grade secret deals in this thread until every grade of every mode holds ``target`` undealt deals (or
-    ``stopping()``); the number of deals added. The tests stock a small pool with it; the server's
-    :class:`PoolStocker` runs the same loop with a worker process."""
+    """Grade secret deals until every grade of every mode holds ``target`` undealt deals (or ``stopping()``,
+    or ``grade`` answers None: it was stopped); the number of deals added, ``kept()`` called after each. The
+    tests stock a small pool with it in their own thread; the server's :class:`PoolStocker` runs it with a
+    ``grade`` that sends the work to a worker process."""
     added, carried, seed = 0, {mode: 0.0 for mode in modes}, 0
     while not stopping():
         stock = store.pool_stock()
         needed = wanted(stock, modes, target)
         if not needed:
-            return added
+            break
         mode = emptiest(needed, stock)
-        cards, got, cpu = grade(mode, seed)
+        graded = grade(mode, seed)
         seed += 1
-        added += _keep(store, mode, cards, got, cpu, carried, needed)
+        if graded is None:
+            break
+        if _keep(store, mode, *graded, carried, needed):
+            added += 1
+            kept()
     return added
 
 
@@ -121,34 +128,32 @@ class PoolStocker:
             log.error("graded pool: grading stopped (%s)", self.error)
 
     def _stock(self, worker) -> None:
-        carried, seed = {mode: 0.0 for mode in self.modes}, 0
-        announced = False
+        """Fill the pool whenever it lacks deals; look again every few seconds (a deal dealt empties a place)."""
         while not self._stop.is_set():
-            stock = self.store.pool_stock()
-            needed = wanted(stock, self.modes, self.target)
-            if not needed:
-                if announced:
-                    log.warning("graded pool: stocked (%d deals of each grade and mode)", self.target)
-                    announced = False
-                self._stop.wait(5.0)  # a deal dealt empties a place: look again soon
-                continue
-            if not announced:
+            if wanted(self.store.pool_stock(), self.modes, self.target):
                 log.warning("graded pool: preparing graded deals in the background (%s)", self.progress())
-                announced = True
-            mode = emptiest(needed, stock)
-            future = worker.submit(grade_secret_deal, mode, seed)
-            seed += 1
-            while not self._stop.is_set():
-                try:
-                    cards, got, cpu = future.result(timeout=0.5)
-                    break
-                except concurrent.futures.TimeoutError:
-                    continue
-            else:
-                future.cancel()
-                return
-            if _keep(self.store, mode, cards, got, cpu, carried, needed):
-                log.warning("graded pool: %s", self.progress())
+                stock_pool(
+                    self.store,
+                    self.target,
+                    self.modes,
+                    grade=lambda mode, seed: self._graded_by(worker, mode, seed),
+                    stopping=self._stop.is_set,
+                    kept=lambda: log.warning("graded pool: %s", self.progress()),
+                )
+                if not self._stop.is_set():
+                    log.warning("graded pool: stocked (%d deals of each grade and mode)", self.target)
+            self._stop.wait(5.0)
+
+    def _graded_by(self, worker, mode: str, seed: int) -> Graded | None:
+        """``grade_secret_deal`` in the worker process; None if the server stops meanwhile."""
+        future = worker.submit(grade_secret_deal, mode, seed)
+        while not self._stop.is_set():
+            try:
+                return future.result(timeout=0.5)
+            except concurrent.futures.TimeoutError:
+                continue
+        future.cancel()
+        return None
 
     def progress(self) -> str:
         stock = self.store.pool_stock()

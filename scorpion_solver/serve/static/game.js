@@ -405,6 +405,9 @@
     }
     // the analysis reads the hidden cards: open once the game is over, or with peeking on
     document.getElementById("analysis-panel").hidden = game.status === "playing" && !game.peek;
+    // a secret deal's cards are told only once its game has ended (STATE's `start`): to look at and replay
+    document.getElementById("whole-deal").hidden = !game.start;
+    document.getElementById("start-text").textContent = game.start || "";
     drawTail();
     drawFoundations();
     drawBoard();
@@ -799,6 +802,16 @@
     });
   }
 
+  // A new game of this secret deal's cards (the server counts it as seen), opened in place of this one.
+  function replay() {
+    queue = queue.then(function () {
+      return send("/api/games", { replay: gameId }).then(function (answer) {
+        if (!answer.ok) { say(answer.data.error || "the server refused the replay", true); return; }
+        location.assign("/game/" + answer.data.game.id);
+      }).catch(function () { say("the server did not answer: is `scorpion serve` still running?", true); });
+    });
+  }
+
   // ---- start -------------------------------------------------------------------------------------
 
   function wire() {
@@ -820,6 +833,7 @@
     document.getElementById("undo").addEventListener("click", undo);
     document.getElementById("redo").addEventListener("click", redo);
     document.getElementById("restart").addEventListener("click", restart);
+    document.getElementById("replay").addEventListener("click", replay);
     document.getElementById("hint").addEventListener("click", askHint);
     document.getElementById("tail").addEventListener("click", function () { play("tail"); });
     document.getElementById("peek").addEventListener("change", switchPeek);
