@@ -879,3 +879,71 @@ def test_a_graded_a_random_and_a_chosen_game_played_through_the_browser_each_cou
         assert "classic" not in stats["modes"]
         assert errors == []
         context.close()
+
+
+# --------------------------------------------------------------------------
+# issue 49, served game: drafts that survive, seen drafts, a lost position said in words, the phone's table
+
+
+def test_a_draft_survives_a_flood_of_other_addresses_and_its_first_move_plays(page):
+    """Item 13: another page's 1,100 GETs that open deals do not evict the player's draft."""
+    open_game(page, WON_DEAL)
+    flood = """async (n) => { const out = await Promise.all([...Array(n).keys()].map(k =>
+        fetch("/?deal=" + (k + 1000), {redirect: "manual"}).then(r => r.type))); return out.length; }"""
+    other = page.context.new_page()
+    other.goto("/stats")
+    assert other.evaluate(flood, 1_100) == 1_100
+    other.close()
+    click_move(page, solver_line(WON_DEAL, CLEAR)[0], 1)
+    expect(page.locator("#move-list li")).to_have_count(1)
+
+
+def test_a_draft_of_a_seen_deal_is_counted_apart_before_its_first_move_and_deal_with_random_is_refused(page):
+    """Item 16: a deal whose hidden cards a peek showed says so in a new draft at once; the start page's address
+    with both deal and random is refused, as the API refuses the pair."""
+    open_game(page, 11)
+    page.once("dialog", lambda dialog: dialog.accept())  # peeking asks first
+    page.locator("#peek").check()
+    page.get_by_role("button", name="Still winnable?").click()
+    expect(page.locator("#winnable-answer")).not_to_be_empty(timeout=SOLVER_WAIT)
+    open_game(page, 11)
+    expect(page.locator("#status")).to_contain_text("counted apart")
+    assert page.evaluate("scorpionGame.state()")["seen"] is True
+    answer = page.goto("/?deal=5&random=easy")
+    assert answer.status == 400
+    expect(page.locator("body")).to_contain_text("not both")
+
+
+def test_a_lost_position_is_said_in_words_with_undo_and_a_new_game_at_hand(page):
+    """Item 17: after deal 1's first five moves no sampled layout can be won: the fair hint says the position is
+    very likely lost, and offers an undo (which works) and a new game."""
+    line = shortest_loss(LOST_DEAL, CLEAR)[:5]
+    open_game(page, LOST_DEAL)
+    for ply, move in enumerate(line, start=1):
+        click_move(page, move, ply)
+    page.locator("#hint").click()
+    expect(page.locator("#hint-lost")).to_be_visible(timeout=SOLVER_WAIT)
+    expect(page.locator("#hint-lost-text")).to_contain_text("This position is very likely lost")
+    expect(page.locator("#hint-new-game")).to_have_attribute("href", "/?random=any&mode=clear")
+    page.locator("#hint-undo").click()
+    expect(page.locator("body")).to_have_attribute("data-ply", "4")
+    expect(page.locator("#hint-lost")).to_be_hidden()
+
+
+def test_the_statistics_on_a_phone_show_every_column_in_sight(browser, server):
+    """Item 18: at 390 pixels no statistic lies off-screen: each value sits beside its column's name."""
+    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, is_mobile=True, base_url=server)
+    phone = context.new_page()
+    post = """async (body) => (await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+        body: JSON.stringify(body)})).status"""
+    phone.goto("/")
+    assert phone.evaluate(post, {"deal": 1, "mode": "classic"}) == 201  # so that the chosen table has a row
+    phone.goto("/stats")
+    cells = phone.locator("#chosen tbody tr td")
+    expect(cells.first).to_have_attribute("data-label", "mode")
+    labels = [cells.nth(k).get_attribute("data-label") for k in range(cells.count())]
+    assert labels[:6] == ["mode", "win rate (95%)", "won", "lost", "games", "finished"] and "imported" in labels
+    for k in range(cells.count()):
+        box = cells.nth(k).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0], labels[k]
+    context.close()

@@ -95,11 +95,14 @@ def two_servers(tmp_path, moved=moved_bottoms):
         yield a, Dealt(b)
 
 
-def comparable(response) -> tuple[int, bytes]:
-    """Status and body, without the clocks (the games list's times, a hint's seconds)."""
+def comparable(response, aliases: dict[str, str] | None = None) -> tuple[int, bytes]:
+    """Status and body, without the clocks (the games list's times, a hint's seconds); ``aliases``: the ids of
+    the other server's games, each written as the first server's id of the same game."""
     body = response.content
+    for mine, theirs in (aliases or {}).items():
+        body = body.replace(theirs.encode(), mine.encode())
     if response.headers.get("content-type", "").startswith("application/json"):
-        data = response.json()
+        data = json.loads(body)
         for game in data.get("games", []) if isinstance(data.get("games"), list) else []:
             game.pop("created", None), game.pop("updated", None)
         if isinstance(data.get("hint"), dict):
@@ -109,16 +112,28 @@ def comparable(response) -> tuple[int, bytes]:
 
 
 class Pair:
-    """Sends each request to both servers and asserts the same answer."""
+    """Sends each request to both servers and asserts the same answer.
+
+    A draft's id seals its own deal (``serve.seal``), so twin drafts of a random deal have two ids, each
+    opaque: ``aliases`` maps the first server's id to the second's, and a request to the second server names
+    its own id; the answers are compared with the ids so mapped."""
 
     def __init__(self, a, b):
         self.a, self.b, self.compared = a, b, 0
+        self.aliases: dict[str, str] = {}
+
+    def as_b(self, text: str) -> str:
+        for mine, theirs in self.aliases.items():
+            text = text.replace(mine, theirs)
+        return text
 
     def same(self, method: str, path: str, body: dict | None = None):
-        kwargs = {"json": body} if body is not None else {}
-        ra = self.a.request(method, path, **kwargs)
-        rb = self.b.request(method, path, **kwargs)
-        assert comparable(ra) == comparable(rb), (method, path, body, ra.text[:300], rb.text[:300])
+        ra = self.a.request(method, path, **({"json": body} if body is not None else {}))
+        body_b = json.loads(self.as_b(json.dumps(body))) if body is not None else None
+        rb = self.b.request(method, self.as_b(path), **({"json": body_b} if body_b is not None else {}))
+        if ra.url.path != rb.url.path and ra.url.path.startswith("/game/") and rb.url.path.startswith("/game/"):
+            self.aliases[ra.url.path.rsplit("/", 1)[1]] = rb.url.path.rsplit("/", 1)[1]  # a draft, sealed apart
+        assert comparable(ra) == comparable(rb, self.aliases), (method, path, body, ra.text[:300], rb.text[:300])
         self.compared += 1
         return ra
 
@@ -389,7 +404,7 @@ def probe_random(pair: Pair, game: dict, line: list[str], fair: bool) -> None:
     for path in (f"/api/games/{gid}", "/api/games", f"/api/games/{gid}/export", "/api/stats", f"/game/{gid}"):
         pair.same("GET", path)
     export_a = pair.a.request("GET", f"/api/games/{gid}/export")
-    export_b = pair.b.request("GET", f"/api/games/{gid}/export")
+    export_b = pair.b.request("GET", pair.as_b(f"/api/games/{gid}/export"))
     assert export_a.headers["content-disposition"] == export_b.headers["content-disposition"]
     for text in refused_moves(game)[::3]:
         assert pair.same("POST", f"/api/games/{gid}/move", {"move": text, "version": version}).status_code == 400
@@ -444,14 +459,15 @@ def test_a_secret_deal_dealt_with_other_hidden_cards_gets_the_same_answers_from_
             choice = rng.choice(keeping)
             truth, other = apply_move(truth, choice, rules), apply_move(other, choice, rules)
             body = {"move": move_text(choice), "version": game["version"]}
-            ra, rb = (c.request("POST", f"/api/games/{game['id']}/move", json=body) for c in (a, b))
+            ra = a.request("POST", f"/api/games/{game['id']}/move", json=body)
+            rb = b.request("POST", pair.as_b(f"/api/games/{game['id']}/move"), json=body)
             game, other_game = ra.json()["game"], rb.json()["game"]
             line.append(move_text(choice))
             if game["status"] == "playing":
-                assert comparable(ra) == comparable(rb)
+                assert comparable(ra) == comparable(rb, pair.aliases)
             else:  # the end shows each its own deal, whole, and nothing else differs; no number names either
                 assert (game["start"], other_game["start"]) == starts and game["deal"] is other_game["deal"] is None
-                assert game | {"start": None} == other_game | {"start": None}
+                assert game | {"start": None} == other_game | {"start": None, "id": game["id"]}
                 break
         assert len(line) >= MIN_PLIES
 
@@ -622,7 +638,7 @@ def test_an_address_that_opens_a_deal_stores_nothing_until_the_first_move(tmp_pa
         for address in ("/?deal=5", "/?deal=5&mode=classic", "/?random=any", "/?random=any&mode=classic"):
             for headers in (IMAGE_FROM_ELSEWHERE, {}):
                 r = client.get(address, headers=headers, follow_redirects=False)
-                assert r.status_code == 303 and r.headers["location"].startswith("/game/game")
+                assert r.status_code == 303 and r.headers["location"].startswith("/game/d")  # a sealed draft
         assert database(path) == empty and client.get("/api/stats").json() == stats == {
             "modes": {},
             "chosen": {},
@@ -650,13 +666,41 @@ def test_an_address_that_opens_a_deal_stores_nothing_until_the_first_move(tmp_pa
         assert client.get("/api/stats").json()["chosen"]["clear"]["games"] == 1
 
 
-def test_drafts_are_bounded_and_forgotten_oldest_first(tmp_path):
-    from scorpion_solver.serve.service import DRAFTS
-
+def test_a_draft_survives_any_number_of_other_requests_and_its_id_is_sealed(tmp_path):
+    """Issue 49 item 13: a page of another site that sends thousands of GETs that open deals cannot evict the
+    player's draft (drafts live in their ids, sealed: nothing is kept to evict); an id changed in one place,
+    or one from another server process, names no game; two drafts of the same deal have unrelated ids."""
     with TestClient(create_app(Config(db=tmp_path / "g.sqlite3", budget=BUDGET)), base_url=BASE) as client:
-        first = client.get("/?deal=5", follow_redirects=False).headers["location"]
-        assert client.get(first).status_code == 200
-        for _ in range(DRAFTS):
-            last = client.get("/?deal=6", follow_redirects=False).headers["location"]
-        assert client.get(first).status_code == 404 and client.get(last).status_code == 200
+        mine = client.get("/?random=any", follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+        shown = client.get(f"/api/games/{mine}").json()["game"]
+        for k in range(2_000):
+            address = "/?random=any" if k % 2 else f"/?deal={k + 1}"
+            assert client.get(address, headers=IMAGE_FROM_ELSEWHERE, follow_redirects=False).status_code == 303
         assert client.get("/api/games").json() == {"games": []}
+        moved = client.post(f"/api/games/{mine}/move", json={"move": shown["legal"][0]["move"], "version": 0})
+        assert moved.status_code == 200, moved.text
+        assert moved.json()["game"]["ply"] == 1 and moved.json()["game"]["id"] == mine
+        ids = [client.get("/?deal=7", follow_redirects=False).headers["location"].rsplit("/", 1)[1] for _ in range(2)]
+        assert ids[0] != ids[1] and ids[0][:40] != ids[1][:40]
+        flipped = ids[0][:30] + ("A" if ids[0][30] != "A" else "B") + ids[0][31:]
+        assert client.get(f"/api/games/{flipped}").status_code == 404
+        assert client.get(f"/api/games/{ids[0]}").json()["game"]["deal"] == 7
+    with TestClient(create_app(Config(db=tmp_path / "g.sqlite3", budget=BUDGET)), base_url=BASE) as client:
+        assert client.get(f"/api/games/{ids[1]}").status_code == 404  # another process: another key
+        assert client.get(f"/api/games/{mine}").json()["game"]["ply"] == 1  # stored at its first move
+
+
+def test_a_draft_of_a_seen_deal_says_so_before_its_first_move_and_the_page_refuses_deal_with_random(tmp_path):
+    """Issue 49 item 16: a draft's state says whether its deal is seen, as its first move will store it; the
+    start page's address refuses deal and random together, as the API does."""
+    with TestClient(create_app(Config(db=tmp_path / "g.sqlite3", budget=BUDGET)), base_url=BASE) as client:
+        gid = client.post("/api/games", json={"deal": 5, "mode": "clear"}).json()["game"]["id"]
+        assert client.post(f"/api/games/{gid}/peek", json={"on": True, "version": 0}).status_code == 200
+        assert client.post(f"/api/games/{gid}/hint", json={"kind": "winnable", "version": 0}).status_code == 200
+        draft = client.get("/?deal=5").url.path.rsplit("/", 1)[1]
+        assert client.get(f"/api/games/{draft}").json()["game"]["seen"] is True
+        other = client.get("/?deal=6").url.path.rsplit("/", 1)[1]
+        assert client.get(f"/api/games/{other}").json()["game"]["seen"] is False
+        r = client.get("/?deal=5&random=easy", follow_redirects=False)
+        assert r.status_code == 400 and "not both" in r.text
+        assert [g["id"] for g in client.get("/api/games").json()["games"]] == [gid]

@@ -143,6 +143,10 @@ def create_app(config: Config, extensions=()) -> Starlette:
     async def home(request: Request):
         query = request.query_params
         if "deal" in query or "random" in query:  # a draft: stored at its first change, never by this GET
+            if "deal" in query and "random" in query:  # as the API refuses the pair
+                raise BadRequest(
+                    "give deal=N (a deal by its number) or random=KIND (a deal the server picks), not both"
+                )
             mode = query.get("mode", "clear")
             if "random" in query:
                 game = await run_in_threadpool(service.draft, mode, random=query["random"])

@@ -40,7 +40,6 @@ import json
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from ..analysis.hint_reasons import hint_reason
@@ -48,11 +47,13 @@ from ..batch.deal_grades import GRADES
 from ..game.deal import layout
 from ..game.engine import Move, apply_move, move_text
 from ..game.position import Position
+from ..game.rules import PRESETS
 from ..game.view import Observation
 from . import helpers
 from .config import Config
 from .errors import BadRequest, Busy, Conflict, NeedsPeek, NotFound
 from .pool import PoolStocker
+from .seal import Sealer, pack_draft, unpack_draft
 from .statistics import statistics
 from .store import GameRow, StaleVersion, Store, UnknownGame, looks_like_token
 from .table import IDENTITY, PLAYING, Table, check_deal, check_mode, import_line, shown_move, status_of
@@ -61,7 +62,6 @@ MAX_SAMPLES = 100  # as many as `scorpion hint --fair` takes by default; bounds 
 DEFAULT_SAMPLES = 30
 PEEK_KINDS = ("winnable", "peek", "line")
 HINT_KINDS = ("fair", *PEEK_KINDS)
-DRAFTS = 1024  # games opened by an address and not yet changed, kept in memory (the oldest is forgotten)
 STALE = "the game changed in another tab or request: here is its current state"
 MISSING = object()  # a field the request does not have
 
@@ -77,6 +77,9 @@ def whole(key: str, value, required: bool = True, default=None, low=None, high=N
     if (low is not None and value < low) or (high is not None and value > high):
         raise BadRequest(f"'{key}' must be between {low} and {high}, got {value}")
     return value
+
+
+DRAFT_MODES = tuple(PRESETS)  # a sealed draft names its mode by its index here
 
 
 def deal_shown(deal: int | None, random: bool, finished: bool) -> int | None:
@@ -132,7 +135,8 @@ class GameService:
     def __init__(self, config: Config, store, pool: helpers.HelpPool) -> None:
         self.config, self.store, self.pool = config, store, pool
         self._tables: dict[int, tuple[int, int, Table]] = {}  # id -> (version, attempt, table): a cache
-        self._drafts: OrderedDict[str, Draft] = OrderedDict()
+        self._sealer = Sealer()  # a draft lives in its own id, sealed (serve.seal): nothing in memory to evict
+        self._storing = threading.Lock()  # a draft's first change stores it once
         self._starts: dict[int, list[int]] = {}  # secret deal id -> its cards (a cache)
         self.stocker = PoolStocker(store, config.pool_target)
 
@@ -159,8 +163,9 @@ class GameService:
             try:
                 return self.store.game(self.store.game_id(ref))
             except UnknownGame:
-                if ref in self._drafts:
-                    return self._drafts[ref].row()
+                draft = self._draft(ref)
+                if draft is not None:  # seen as its first move would store it: a deal whose cards were shown
+                    return replace(draft.row(), seen=self.store.is_seen(draft.deal, draft.secret_id))
         raise NotFound(f"no game {str(ref)[:40]!r}")
 
     def table(self, row: GameRow) -> Table:
@@ -180,7 +185,7 @@ class GameService:
             if row.secret_id not in self._starts:
                 self._starts[row.secret_id] = self.store.secret_cards(row.secret_id)
             return layout(self._starts[row.secret_id], rules)
-        draft = self._drafts.get(row.token) if row.id is None else None
+        draft = self._draft(row.token) if row.id is None else None
         if draft is not None and draft.cards is not None:
             return layout(list(draft.cards), rules)
         return None
@@ -197,7 +202,7 @@ class GameService:
     def exists(self, ref) -> None:
         """NotFound unless ``ref`` names a game, stored or a draft."""
         if isinstance(ref, str) and looks_like_token(ref):
-            if ref in self._drafts:
+            if self._draft(ref) is not None:
                 return
             with contextlib.suppress(UnknownGame):
                 self.store.game_id(ref)
@@ -208,17 +213,18 @@ class GameService:
         """The game's database id; a draft is stored now (its first change), under its public id."""
         if row.id is not None:
             return row.id
-        with contextlib.suppress(UnknownGame):  # stored meanwhile (a change while a hint was worked out)
-            return self.store.game_id(row.token)
-        draft = self._drafts.pop(row.token, None)
-        if draft is None:  # forgotten meanwhile (DRAFTS newer ones)
-            raise NotFound(f"no game {row.token[:40]!r}")
-        secret_id = draft.secret_id
-        if draft.cards is not None:
-            secret_id = self.store.add_secret(draft.mode, list(draft.cards))
-        return self.store.create_game(
-            draft.deal, draft.mode, draft.grade, [], PLAYING, draft.random, draft.token, secret_id
-        )
+        with self._storing:
+            with contextlib.suppress(UnknownGame):  # stored meanwhile (a change while a hint was worked out)
+                return self.store.game_id(row.token)
+            draft = self._draft(row.token)
+            if draft is None:
+                raise NotFound(f"no game {row.token[:40]!r}")
+            secret_id = draft.secret_id
+            if draft.cards is not None:
+                secret_id = self.store.add_secret(draft.mode, list(draft.cards))
+            return self.store.create_game(
+                draft.deal, draft.mode, draft.grade, [], PLAYING, draft.random, draft.token, secret_id
+            )
 
     # -- what the player sees -------------------------------------------------------------
 
@@ -256,7 +262,7 @@ class GameService:
         }
 
     def _is_secret_draft(self, row: GameRow) -> bool:
-        draft = self._drafts.get(row.token) if row.id is None else None
+        draft = self._draft(row.token) if row.id is None else None
         return draft is not None and draft.cards is not None
 
     def summaries(self) -> list[dict]:
@@ -347,12 +353,25 @@ class GameService:
         return self.store.game(game_id).token
 
     def draft(self, mode="clear", deal=MISSING, random=MISSING) -> str:
-        """A new game kept in memory only (an address opened it): stored at its first change."""
-        token = self.config.tokens()
-        self._drafts[token] = replace(self._deal(mode, deal, random), token=token)
-        while len(self._drafts) > DRAFTS:
-            self._drafts.popitem(last=False)
-        return token
+        """A new game that an address opened: not stored until its first change, and kept nowhere meanwhile
+        but in its id, which seals its deal (``serve.seal``)."""
+        draft = self._deal(mode, deal, random)
+        grade = 0 if draft.grade is None else 1 + GRADES.index(draft.grade)
+        payload = pack_draft(
+            DRAFT_MODES.index(draft.mode), grade, draft.random, draft.deal, draft.secret_id or 0, draft.cards
+        )
+        return self._sealer.seal(payload)
+
+    def _draft(self, ref: str) -> Draft | None:
+        """The draft whose id is ``ref``, or None (not a draft this server sealed)."""
+        opened = self._sealer.open(ref)
+        fields = unpack_draft(opened) if opened is not None else None
+        if fields is None:
+            return None
+        mode, grade, random, deal, secret_id, cards = fields
+        return Draft(
+            ref, deal, DRAFT_MODES[mode], None if grade == 0 else GRADES[grade - 1], random, secret_id or None, cards
+        )
 
     def random_deal(self, kind, mode: str) -> Draft:
         """A secret deal the server picks: a new secure shuffle (``any``), or an undealt deal of the graded pool."""

@@ -171,8 +171,14 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def _is_seen(db, deal: int, secret_id: int | None) -> bool:
+    if secret_id is None:
+        return db.execute("SELECT 1 FROM seen_deals WHERE deal = ?", (deal,)).fetchone() is not None
+    return db.execute("SELECT 1 FROM seen_secrets WHERE secret_id = ?", (secret_id,)).fetchone() is not None
+
+
 def looks_like_token(text: str) -> bool:
-    return 8 <= len(text) <= 64 and text.isascii() and all(c.isalnum() or c in "-_" for c in text)
+    return 8 <= len(text) <= 256 and text.isascii() and all(c.isalnum() or c in "-_" for c in text)
 
 
 @dataclass(frozen=True)
@@ -424,6 +430,11 @@ class Store:
         with self.reading() as db:
             return {r["deal"]: r["game_id"] for r in db.execute("SELECT deal, game_id FROM seen_deals")}
 
+    def is_seen(self, deal: int, secret_id: int | None) -> bool:
+        """Whether a game of this deal (a number, or a secret deal's id) would be counted as seen."""
+        with self.reading() as db:
+            return _is_seen(db, deal, secret_id)
+
     def setting(self, key: str) -> str | None:
         with self.reading() as db:
             row = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
@@ -448,11 +459,7 @@ class Store:
         now = time.time()
 
         def run(db):
-            if secret_id is None:
-                seen = db.execute("SELECT 1 FROM seen_deals WHERE deal = ?", (deal,)).fetchone() is not None
-            else:
-                seen = db.execute("SELECT 1 FROM seen_secrets WHERE secret_id = ?", (secret_id,)).fetchone()
-                seen = seen is not None
+            seen = _is_seen(db, deal, secret_id)
             cur = db.execute(
                 "INSERT INTO games(token, deal, mode, grade, created, updated, ply, status, imported, random, seen, "
                 "secret_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -317,6 +317,17 @@
       head.textContent += " Why " + moveShort(data.moves[0].move) + ": " + readable(data.reason) + ".";
     }
     if (!data.moves.length) head.textContent += " No legal move.";
+    // a newcomer reads "0%" as a number, not as "this game is over": say it, and what to do next
+    var lost = document.getElementById("hint-lost");
+    lost.hidden = !(data.moves.length && data.winnable_share === 0);
+    if (!lost.hidden) {
+      document.getElementById("hint-lost-text").textContent = data.unseen
+        ? "This position is very likely lost: in none of the " + data.samples + " layouts of the cards you " +
+          "cannot see can it still be won (the chance that yours can is below " + pct(data.high) + ", 95%)."
+        : "This position cannot be won: every card is seen, and no line of moves from here wins.";
+      document.getElementById("hint-undo").disabled = !game.can_undo;
+      document.getElementById("hint-new-game").href = newGameAddress();
+    }
     data.moves.forEach(function (m, k) {
       var item = el("li", k === 0 ? "best" : "");
       item.dataset.move = m.move;
@@ -371,6 +382,11 @@
     items.forEach(function (item, k) { item.classList.toggle("current", !!line && k === line.at); });
   }
 
+  // Another deal of the same kind: a graded one of the same grade, or any random one, in the same mode.
+  function newGameAddress() {
+    return "/?random=" + (game.grade || "any") + "&mode=" + game.mode;
+  }
+
   // The deal as the player may name it: a deal the server picked has no number until the game ends.
   function dealName(state) {
     return (state.deal === null ? "a random deal" : "deal " + state.deal) + (state.grade ? " (" + state.grade + ")" : "");
@@ -397,7 +413,7 @@
     banner.textContent = game.status === "won" ? "You won!" : game.status === "lost" ? "Lost: no legal move remains." : "";
     if (game.status !== "playing") {
       var again = el("a", "new-game", "New game");
-      again.href = "/?random=" + (game.grade || "any") + "&mode=" + game.mode;
+      again.href = newGameAddress();
       again.title = "deal another " + (game.grade ? game.grade + " winnable" : "random") + " deal in " +
         (MODE_NAME[game.mode] || game.mode);
       banner.appendChild(document.createTextNode(" "));
@@ -834,6 +850,7 @@
     document.getElementById("redo").addEventListener("click", redo);
     document.getElementById("restart").addEventListener("click", restart);
     document.getElementById("replay").addEventListener("click", replay);
+    document.getElementById("hint-undo").addEventListener("click", undo);
     document.getElementById("hint").addEventListener("click", askHint);
     document.getElementById("tail").addEventListener("click", function () { play("tail"); });
     document.getElementById("peek").addEventListener("change", switchPeek);
