@@ -35,6 +35,7 @@ within 2 s at p95, zero errors in the concurrent move run. Everything is bounded
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -106,6 +107,67 @@ def play_line(
     return game
 
 
+def one_move_work(line: list[str]) -> dict:
+    """What one move costs the service, counted in process over deal 5's line (issue 48 item 6): the engine's
+    ``legal_moves`` and ``apply_move`` calls made by the serve modules, and the SQL statements the store runs
+    (reads: SELECT; writes: INSERT, UPDATE, DELETE; transactions: BEGIN and COMMIT); the mean and the most
+    per move. Counts, not times: they do not drift with the machine."""
+    from unittest import mock
+
+    from scorpion_solver.serve import service as service_module
+    from scorpion_solver.serve import table as table_module
+    from scorpion_solver.serve.config import Config
+    from scorpion_solver.serve.service import GameService
+
+    counts: dict[str, int] = {}
+
+    def counted(name, real):
+        def call(*args, **kwargs):
+            counts[name] = counts.get(name, 0) + 1
+            return real(*args, **kwargs)
+
+        return call
+
+    def trace(sql: str) -> None:
+        word = sql.split(None, 1)[0].upper()
+        kind = "sql_reads" if word == "SELECT" else "sql_transactions" if word in ("BEGIN", "COMMIT") else "sql_writes"
+        counts[kind] = counts.get(kind, 0) + 1
+
+    per_move: list[dict[str, int]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        service = GameService.open(Config(db=Path(folder) / "games.sqlite3", pool_target=0))
+        try:
+            game = service.create("clear", deal=5)
+            state = service.state(game)
+            patches = [
+                mock.patch.object(module, name, counted(name, getattr(module, name)))
+                for module in (service_module, table_module)
+                for name in ("legal_moves", "apply_move")
+                if hasattr(module, name)
+            ]
+            service.store._db.set_trace_callback(trace)
+            for patch in patches:
+                patch.start()
+            try:
+                for text in line:
+                    counts.clear()
+                    state = service.move(game, state["version"], text)
+                    per_move.append(dict(counts))
+            finally:
+                for patch in patches:
+                    patch.stop()
+                service.store._db.set_trace_callback(None)
+        finally:
+            service.close()
+    assert state["status"] == "won", state["status"]
+    keys = ("legal_moves", "apply_move", "sql_reads", "sql_writes", "sql_transactions")
+    return {
+        "moves": len(per_move),
+        "mean": {k: round(sum(m.get(k, 0) for m in per_move) / len(per_move), 2) for k in keys},
+        "most": {k: max(m.get(k, 0) for m in per_move) for k in keys},
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3, help="rounds of deal 5's line for one client")
@@ -121,10 +183,17 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=300.0, help="bound on each part")
     parser.add_argument("--quick", action="store_true", help="do not write a report file")
     parser.add_argument("--out", default=str(HERE / "results"))
+    parser.add_argument(
+        "--work-only", action="store_true", help="print one move's work (engine calls, SQL statements) and stop"
+    )
     args = parser.parse_args()
 
     clear = get_rules("clear")
     line = solve(deal(5, clear), clear).solution.split()
+    work = one_move_work(line)
+    if args.work_only:
+        print(json.dumps(work, indent=1))
+        return
     with tempfile.TemporaryDirectory() as folder:
         server, url = start_server(Path(folder) / "games.sqlite3")
         try:
@@ -132,6 +201,7 @@ def main() -> None:
         finally:
             server.terminate()
             server.communicate(timeout=30)
+    report["one_move_work"] = work
     report["machine"] = machine_record()
     markdown = to_markdown(report)
     if args.quick:
@@ -294,6 +364,14 @@ def to_markdown(report: dict) -> str:
             f"{many['clients']} clients' move run took {many['wall_seconds']} s of wall time "
             f"({many['unfinished_clients']} clients unfinished).",
             f"Server peak RSS: {report['server_peak_rss_mb']} MB (VmHWM).",
+            "",
+            f"One move's work over deal 5's line ({report['one_move_work']['moves']} moves, in process), mean "
+            f"(most): "
+            + ", ".join(
+                f"{k} {report['one_move_work']['mean'][k]} ({report['one_move_work']['most'][k]})"
+                for k in report["one_move_work"]["mean"]
+            )
+            + ".",
             "",
         ]
     )

@@ -850,10 +850,10 @@ def test_any_line_the_player_picks_is_the_engines_game_in_the_players_columns(st
     rules = CLEAR if king else get_rules(mode)
     table = Table(number, rules)
     for text in before:
-        table.push(table.resolve(text))
+        table.play(table.resolve(text))
     if king:
         card, src = king.split(":")[0], int(king.split(":")[1][0])
-        table.push(table.resolve(f"{card}:{src}>{start[3]}"))
+        table.play(table.resolve(f"{card}:{src}>{start[3]}"))
         assert table.perm != tuple(range(7))
     for pick in picks:
         legal = table.legal()
@@ -864,7 +864,7 @@ def test_any_line_the_player_picks_is_the_engines_game_in_the_players_columns(st
         chosen = legal[pick % len(legal)]
         played = table.resolve(chosen["move"])
         assert played.move in engine_legal  # the engine plays one of its own legal moves (a Move: issue 37)
-        table.push(played)
+        table.play(played)
         position, perm = table.position, table.perm
         assert sorted(perm) == list(range(7))
         view = table.view()

@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from ..analysis.hint_reasons import hint_reason
 from ..batch.deal_grades import GRADES
 from ..game.deal import layout
-from ..game.engine import Move, apply_move, move_text
+from ..game.engine import Move, move_text
 from ..game.position import Position
 from ..game.rules import PRESETS
 from ..game.view import Observation
@@ -56,7 +56,7 @@ from .pool import PoolStocker
 from .seal import Sealer, pack_draft, unpack_draft
 from .statistics import statistics
 from .store import GameRow, StaleVersion, Store, UnknownGame, looks_like_token
-from .table import IDENTITY, PLAYING, Table, check_deal, check_mode, import_line, shown_move, status_of
+from .table import IDENTITY, LOST, PLAYING, WON, Table, check_deal, check_mode, import_line, shown_move, status_of
 
 MAX_SAMPLES = 100  # as many as `scorpion hint --fair` takes by default; bounds a hint's work
 DEFAULT_SAMPLES = 30
@@ -161,7 +161,7 @@ class GameService:
         """The game whose public id is ``ref`` (stored, or a draft); NotFound otherwise."""
         if isinstance(ref, str) and looks_like_token(ref):
             try:
-                return self.store.game(self.store.game_id(ref))
+                return self.store.game_by_token(ref)
             except UnknownGame:
                 draft = self._draft(ref)
                 if draft is not None:  # seen as its first move would store it: a deal whose cards were shown
@@ -419,15 +419,28 @@ class GameService:
         if move is MISSING:
             raise BadRequest("'move' is missing")
         played = table.resolve(move)
-        after = apply_move(table.position, played.move, table.rules)
         game_id = self._stored(row)
+        status = table.play(played)  # the move applied once; the cached table follows the database
         try:
-            self.store.play(game_id, row.version, played, status_of(after, table.rules))
+            self.store.play(game_id, row.version, played, status)
         except StaleVersion:
+            self._tables.pop(game_id, None)  # another change came first: this table is not the game's
             raise self._stale(ref) from None
-        table.push(played)  # the cached table follows the database (moves run one at a time on the event loop)
+        except BaseException:
+            self._tables.pop(game_id, None)
+            raise
         self._remember(game_id, row.version + 1, row.attempt, table)
-        return self.state(ref)
+        # the answer is the new state, as the database now holds it, without reading it back
+        after = replace(
+            row,
+            id=game_id,
+            version=row.version + 1,
+            ply=table.ply,
+            status=status,
+            line=tuple(table.line),
+            finished=row.finished or status in (WON, LOST),
+        )
+        return self._state(after, table)
 
     def set_ply(self, ref, version, how: str, ply=MISSING) -> dict:
         """Undo, redo or go to ``ply`` (``how``: undo, redo, goto)."""

@@ -329,6 +329,11 @@ class Store:
             raise UnknownGame(token)
         return row["id"]
 
+    def game_by_token(self, token: str) -> GameRow:
+        """The game whose public id is ``token``, read in one snapshot (UnknownGame otherwise)."""
+        with self.reading():
+            return self.game(self.game_id(token))
+
     def game(self, game_id: int) -> GameRow:
         with self.reading() as db:
             row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()

@@ -113,6 +113,7 @@ class Table:
     ply: int = 0
     start: Position | None = field(default=None, repr=False)
     _positions: list[Position] = field(default_factory=list, repr=False)
+    _legal: dict[int, list[Move]] = field(default_factory=dict, repr=False)  # ply -> its legal moves (a cache)
 
     def __post_init__(self) -> None:
         self._positions = [self.start if self.start is not None else deal(self.deal, self.rules)]
@@ -141,9 +142,18 @@ class Table:
     def perm(self) -> tuple[int, ...]:
         return self.perm_at(self.ply)
 
+    def legal_at(self, ply: int) -> list[Move]:
+        """The engine's legal moves after ``ply`` moves, worked out once per position of the line: an answer
+        reads them for the status, the list of legal moves and the tail's lock, a move to check itself."""
+        if ply not in self._legal:
+            self._legal[ply] = legal_moves(self.position_at(ply), self.rules)
+        return self._legal[ply]
+
     @property
     def status(self) -> str:
-        return status_of(self.position, self.rules)
+        if is_won(self.position, self.rules):
+            return WON
+        return PLAYING if self.legal_at(self.ply) else LOST
 
     # -- moves -------------------------------------------------------------------
 
@@ -155,7 +165,7 @@ class Table:
         if self.status != PLAYING:
             raise GameError("the game is over")  # callers answer 409 before getting here
         position, perm = self.position, self.perm
-        legal = legal_moves(position, self.rules)
+        legal = self.legal_at(self.ply)
         if move.is_tail:
             if TAIL in legal:
                 return Played(TAIL, TAIL, perm)
@@ -191,12 +201,18 @@ class Table:
             why = whole_column_refusal(move.card, move.src)
         raise GameError(f"{move_text(move)} is not legal here: {why.sentence}", rule=why.rule)
 
-    def push(self, played: Played) -> None:
-        """Play a resolved move after the current ply (the redo stack beyond it goes)."""
+    def play(self, played: Played) -> str:
+        """Play a resolved move after the current ply (the redo stack beyond it goes), applied once; the
+        status after it."""
+        after = apply_move(self.position, played.move, self.rules)
         del self.line[self.ply :]
         del self._positions[self.ply + 1 :]
+        for ply in [k for k in self._legal if k > self.ply]:
+            del self._legal[ply]
         self.line.append(played)
+        self._positions.append(after)
         self.ply += 1
+        return self.status
 
     # -- what the player sees ------------------------------------------------------
 
@@ -207,7 +223,7 @@ class Table:
         interchangeable = interchangeable_columns(position)
         empties = [c for c in interchangeable if not position.columns[c]]
         out = []
-        for move in legal_moves(position, self.rules):
+        for move in self.legal_at(self.ply):
             if move.is_tail:
                 out.append({"move": "tail", "card": None, "from": None, "to": None, "kind": "tail"})
                 continue
@@ -227,7 +243,7 @@ class Table:
         position = self.position
         if self.rules.tail != TAIL_WHEN_STUCK or not position.tail or self.status != PLAYING:
             return None
-        return None if TAIL in legal_moves(position, self.rules) else TAIL_LOCKED
+        return None if TAIL in self.legal_at(self.ply) else TAIL_LOCKED
 
     def view(self) -> dict:
         """The player's view (``Observation.of``: no face-down or tail card), columns in shown order."""
