@@ -7,8 +7,8 @@
 * ``service``: the game service, no HTTP: games made (drafts until their first change), played,
   helped, exported and counted (``statistics``); domain errors in ``errors``; its layering is
   drawn in its docstring;
-* ``app``: the Starlette routes, thin adapters over the service (the API of ``API.md`` and
-  docs/serve.md), ``body`` reads a request's JSON, ``shell`` is the one page shell, ``guard`` the
+* ``app``: the Starlette app, thin adapters over the service (the API of ``API.md`` and
+  docs/serve.md); ``routes``: the routes games and lessons share, and the refusals as statuses; ``body`` reads a request's JSON, ``shell`` is the one page shell, ``guard`` the
   checks before any route, ``config`` the settings;
 * ``lessons``, ``lesson_store``, ``lessons.toml``: Learn to play, four lessons served by the same
   service and routes; ``rules_page``: docs/playing.md and docs/rules.md as a page;
@@ -17,14 +17,7 @@
 The layer sits above ``batch | page`` and below ``cli`` (pyproject's import-linter contract).
 """
 
-from .app import create_app as _create_app
+from .app import create_app
 from .config import Config
-from .lessons import learning_routes
-
-
-def create_app(config: Config):
-    """The app of ``scorpion serve``: the games (``app``), with the lessons and the rules page (``lessons``)."""
-    return _create_app(config, extensions=(learning_routes,))
-
 
 __all__ = ["Config", "create_app"]

@@ -20,10 +20,7 @@ calls go to the pool, off the loop.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import threading
-import time
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -34,104 +31,25 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .body import TooLarge, read_json
+from .body import read_json
 from .config import Config
-from .errors import BadRequest, Busy, Conflict, NeedsPeek, NotFound, ServiceError
+from .errors import BadRequest
 from .guard import RequestGuard
+from .lessons import learning_routes
+from .routes import error_answer, game_routes, guarded
 from .service import MISSING, GameService
-from .shell import PAGES, error_page, page, page_file
-from .table import GameError
+from .shell import PAGES, page, page_file
 
 STATIC = PAGES.parent / "static"
 PAGE_TITLES = {"index.html": "Scorpion: play a deal", "game.html": "Scorpion", "stats.html": "Scorpion: statistics"}
-STATUS = {BadRequest: 400, NeedsPeek: 403, NotFound: 404, Conflict: 409, TooLarge: 413, Busy: 503}
-ACTIONS = ("move", "undo", "redo", "goto", "restart")  # what games and lessons both answer, alike
-
-
-def _error(request: Request, status: int, message: str, **extra):
-    """A refusal: JSON for the API, a small page for an address a person opened (a page or a mistyped path)."""
-    if request.url.path.startswith(("/api/", "/static/")):
-        return JSONResponse({"error": message, **extra}, status_code=status)
-    return HTMLResponse(error_page(status, message), status_code=status)
-
-
-def guarded(handler):
-    """The route with the service's refusals as answers, and the app's own time in ``Server-Timing``."""
-
-    async def endpoint(request: Request):
-        start = time.perf_counter()
-        try:
-            response = await handler(request)
-        except ServiceError as exc:
-            response = _error(request, STATUS[type(exc)], exc.message, **exc.extra)
-        except GameError as exc:
-            rule = {"rule": exc.rule} if exc.rule else {}
-            response = _error(request, 400, str(exc), **rule)
-        # the time spent in the app, apart from the network and the server's queue (benchmarks/bench_serve.py)
-        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - start) * 1000:.3f}"
-        return response
-
-    return endpoint
 
 
 def shell_page(name: str) -> HTMLResponse:
     return HTMLResponse(page(PAGE_TITLES[name], page_file(name)))
 
 
-async def _watch_disconnect(request: Request, gone: threading.Event) -> None:
-    """Set ``gone`` when the client goes away (a closed tab, an aborted fetch), so the worker stops."""
-    while not gone.is_set():
-        if await request.is_disconnected():
-            gone.set()
-            return
-        await asyncio.sleep(0.2)
-
-
-def game_routes(service: GameService, prefix: str, ref) -> list[Route]:
-    """The routes a game and a lesson share, under ``prefix`` (``/api/games/{game_id}``): the state, the
-    moves, undo, redo, goto, restart and the hint; ``ref(request)`` names the game or the lesson."""
-
-    async def one(request: Request):
-        return JSONResponse({"game": service.state(ref(request))})
-
-    def action(how: str):
-        async def run(request: Request):
-            key = ref(request)
-            data = await read_json(request)
-            version = data.get("version", MISSING)
-            if how == "move":
-                return JSONResponse({"game": service.move(key, version, data.get("move", MISSING))})
-            if how == "restart":
-                return JSONResponse({"game": service.restart(key, version)})
-            return JSONResponse({"game": service.set_ply(key, version, how, data.get("ply", MISSING))})
-
-        return run
-
-    async def hint(request: Request):
-        key = ref(request)
-        data = await read_json(request)
-        gone = threading.Event()  # the page closed or dropped the request: the worker stops between layouts
-        watcher = asyncio.ensure_future(_watch_disconnect(request, gone))
-        try:
-            answer = await service.hint(
-                key,
-                data.get("kind", "fair"),
-                data.get("version", MISSING),
-                data.get("samples", MISSING),
-                data.get("seed", MISSING),
-                gone,
-            )
-        finally:
-            gone.set()  # stops the watcher; a call still running was asked its question already
-            watcher.cancel()
-        return JSONResponse(answer)
-
-    routes = [Route(prefix, one), Route(prefix + "/hint", hint, methods=["POST"])]
-    routes += [Route(f"{prefix}/{how}", action(how), methods=["POST"]) for how in ACTIONS]
-    return routes
-
-
-def create_app(config: Config, extensions=()) -> Starlette:
+def create_app(config: Config) -> Starlette:
+    """The app of ``scorpion serve``: the games' pages and API, the lessons and the rules page (``lessons``)."""
     service = GameService.open(config)
 
     def token(request: Request) -> str:
@@ -200,8 +118,7 @@ def create_app(config: Config, extensions=()) -> Starlette:
         Route("/api/games/{game_id}/export", export),
         Route("/api/stats", stats),
     ]
-    for extend in extensions:  # more pages and routes over the same store and pool (serve/__init__.py: the lessons)
-        routes += extend(service)
+    routes += learning_routes(service)  # the lessons and the rules page, over the same store and pool
     routes = [Route(r.path, guarded(r.endpoint), methods=r.methods) for r in routes]
     # the page's files, then the card drawing the game shares with `scorpion show` (page/cards)
     routes.append(
@@ -214,13 +131,13 @@ def create_app(config: Config, extensions=()) -> Starlette:
 
     async def http_error(request: Request, exc: HTTPException):
         message = {404: "no such page or API path", 405: "method not allowed here"}.get(exc.status_code, exc.detail)
-        response = _error(request, exc.status_code, message)
+        response = error_answer(request, exc.status_code, message)
         response.headers.update(getattr(exc, "headers", None) or {})
         return response
 
     async def unexpected(request: Request, exc: Exception):
         # a bug, not a user mistake: still one line, no traceback sent to the page
-        return _error(request, 500, f"internal error ({type(exc).__name__})")
+        return error_answer(request, 500, f"internal error ({type(exc).__name__})")
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

@@ -7,7 +7,7 @@ a :class:`LessonTable` (a ``Table`` that starts from the lesson's position
 instead of a deal) behind a :class:`LessonService` (the game service,
 ``service.GameService``, over the lessons' table of the database,
 ``lesson_store.LessonStore``, sharing the games' store and help pool), and its
-routes are the games' (``app.game_routes``). Moves, undo, redo, goto, restart
+routes are the games' (``routes.game_routes``). Moves, undo, redo, goto, restart
 and the hint are the game's own code, so every rule and every refusal is the
 engine's; a lesson only adds its sentences, the cards to highlight and whether
 its goal is met.
@@ -37,9 +37,9 @@ from ..game.engine import is_won
 from ..game.position import Position
 from ..game.position_text import parse_position
 from ..game.rules import Rules
-from .app import game_routes
 from .errors import Conflict, NotFound
 from .lesson_store import LessonStore
+from .routes import game_routes
 from .rules_page import rules_page
 from .service import MISSING, GameService
 from .shell import page, page_file
@@ -143,8 +143,10 @@ class LessonTable(Table):
 
     lesson: Lesson | None = field(default=None, repr=False)
 
-    def __post_init__(self) -> None:
-        self._positions = [self.lesson.start]
+    @classmethod
+    def of(cls, lesson: Lesson, line, ply: int) -> "LessonTable":
+        """The lesson's game: from its own position (no deal number: ``Table``'s ``start``), ``line`` played."""
+        return cls(0, lesson.rules, list(line), ply, lesson.start, lesson=lesson)
 
     @property
     def status(self) -> str:
@@ -171,7 +173,7 @@ class LessonService(GameService):
     def table(self, row: GameRow) -> Table:
         """A lesson is replayed from its few moves on every request (no cache)."""
         lesson = lessons()[row.id - 1]
-        return LessonTable(0, lesson.rules, list(row.line), row.ply, lesson=lesson)
+        return LessonTable.of(lesson, row.line, row.ply)
 
     def _state(self, row: GameRow, table: Table) -> dict:
         state = super()._state(row, table)
@@ -232,7 +234,7 @@ class LessonService(GameService):
 
 def learning_routes(games: GameService) -> list[Route]:
     """The lessons' pages and API and the rules page (docs/serve.md, "Learning"): the games' routes
-    (``app.game_routes``: state, moves, undo, redo, goto, restart, hint) over a :class:`LessonService`."""
+    (``routes.game_routes``: state, moves, undo, redo, goto, restart, hint) over a :class:`LessonService`."""
     learning = LessonService(games)
 
     def number(request: Request) -> int:
