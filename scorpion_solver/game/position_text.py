@@ -446,8 +446,3 @@ def parse_position_text(text: str, rules: Rules | None, source: str) -> ParsedPo
     if text.lstrip().startswith("{"):
         return parse_position_json(text, rules, source=source)
     return parse_position(text, rules, source=source)
-
-
-def read_position_file(path: str, rules: Rules | None = None) -> ParsedPosition:
-    """Same as :func:`read_position_source`."""
-    return read_position_source(path, rules)
