@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 import scorpion_solver
-from scorpion_solver.batch import CHUNK_GLOB, limits_text, read_metadata
+from scorpion_solver.batch import limits_text, read_metadata
 
 STATUS_COLORS = {"won": "tab:green", "lost": "tab:red", "unknown": "tab:gray"}
 RESULTS_ENV = "SCORPION_RESULTS"  # the results folder every notebook reads
@@ -61,20 +61,67 @@ def read_results(columns: list[str], default: str = "deals-1-1000000"):
 
 
 def describe(results: Path, meta: dict, df: pd.DataFrame, modes: list[str]) -> None:
-    """Print the folder, its settings, its newest chunk file, and PARTIAL RESULTS when the batch is unfinished."""
+    """Print the folder, its settings, when its last run finished, and PARTIAL RESULTS when the batch is unfinished."""
     expected = (meta.get("deals") or {}).get("count")
     present = df.groupby("mode")["deal"].nunique()
-    newest = max(p.stat().st_mtime for p in results.glob(CHUNK_GLOB))
     print(
         f"{shown_path(results)}: deals {(meta.get('deals') or {}).get('spec', '?')}, modes {', '.join(modes)}; "
         + (f"{limits_text(meta['limits'])}; " if "limits" in meta else "")
         + f"written by scorpion-solver {meta.get('package_version', '?')}"
     )
-    print(f"newest chunk file {datetime.fromtimestamp(newest, timezone.utc):%Y-%m-%d %H:%M} UTC")
+    print(finished_text(meta))
     for m in modes:
         print(f"  {m}: {present[m]:,} deals" + (f" of {expected:,}" if expected else ""))
     if expected and present.min() < expected:
         print("PARTIAL RESULTS: the batch is not finished; this is what it had written when the notebook ran")
+
+
+def finished_text(meta: dict) -> str:
+    """When the folder's data was last written, from its run records (``_batch.json``'s ``runs``, the newest
+    ``finished``): a file's time on disk would be the time of a checkout, not of the run."""
+    finished = [run["finished"] for run in meta.get("runs", []) if run.get("finished")]
+    if not finished:
+        return "no finished run recorded"
+    return f"last run finished {datetime.fromisoformat(max(finished)).astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
+
+
+# The settings a player's name shows whatever the other players: hop's K and the tail rejudged (commit, commit2).
+NAMED_SETTINGS = ("policy", "samples", "rejudge_tail")
+
+
+def player_name(settings: dict) -> str:
+    """A player's name from its settings: the policy, hop's K, rejudge-tail (``hop K=100``, ``commit2 rejudge-tail``)."""
+    return (
+        settings["policy"]
+        + (f" K={settings['samples']}" if settings["policy"] == "hop" else "")
+        + (" rejudge-tail" if settings.get("rejudge_tail") else "")
+    )
+
+
+def player_labels(players: dict) -> dict:
+    """key -> the label of each player (key -> its settings, every one: ``play_runs.recorded_play``).
+
+    A player is named by :func:`player_name`; where players share a name, each setting off the code's default
+    on which they differ is added (``commit2 rejudge-tail inner=16``, ``commit2 rejudge-tail outer=40`` beside
+    ``commit2 rejudge-tail``), so no two players that played differently are labelled alike. The seed is not
+    a setting of the player.
+    """
+    from scorpion_solver.play.players import PolicySpec
+
+    labels = {}
+    for key, settings in players.items():
+        name = player_name(settings)
+        namesakes = [s for k, s in players.items() if k != key and player_name(s) == name]
+        default = PolicySpec(settings["policy"]).record()
+        shown = [
+            f"{k}={int(v) if isinstance(v, bool) else v}"
+            for k, v in settings.items()
+            if k not in (*NAMED_SETTINGS, "seed")
+            and v != default.get(k, v)
+            and any(s.get(k, default.get(k)) != v for s in namesakes)
+        ]
+        labels[key] = " ".join([name, *shown])
+    return labels
 
 
 def mode_colors(modes: list[str]) -> dict[str, str]:

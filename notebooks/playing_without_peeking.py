@@ -46,9 +46,9 @@ from IPython.display import Markdown, display
 import scorpion_solver
 from scorpion_solver.batch import play_stats as PS
 from scorpion_solver.batch import read_metadata
-from scorpion_solver.batch.play_runs import is_play_folder, read_play_folder
+from scorpion_solver.batch.play_runs import is_play_folder, read_play_folder, recorded_play
 from scorpion_solver.play.intervals import wilson_interval
-from common import ROOT, pct, results_folder, shown_path, style
+from common import ROOT, finished_text, pct, player_labels, results_folder, shown_path, style
 
 RESULTS = results_folder()
 PLAY_ROOT = Path(os.environ.get("SCORPION_PLAY") or ROOT / "results").resolve()
@@ -58,19 +58,20 @@ for path in sorted(PLAY_ROOT.glob("play-*")):
     meta = read_metadata(path)
     if is_play_folder(meta) and meta["deals"]["first"] == 1 and meta["play"]["seed"] == 0:
         folders.append((path, meta))
+# each player by its policy, and where two share a name, by the settings that tell them apart
+LABELS = player_labels({path.name: recorded_play(meta) for path, meta in folders})
 frames = []
 for path, meta in folders:
     t = read_play_folder(path).to_pandas()
     play = meta["play"]
     t["folder"] = path.name
     t["K"] = play.get("samples") if play["policy"] == "hop" else None
-    t["label"] = (play["policy"] + (f" K={play['samples']}" if play["policy"] == "hop" else "")
-                  + (" rejudge-tail" if play.get("rejudge_tail") else ""))
+    t["label"] = LABELS[path.name]
     frames.append(t)
     done = t.groupby("mode")["deal"].nunique().to_dict()
     if len(done) == len(meta["modes"]) and all(v == meta["deals"]["count"] for v in done.values()):
         complete.add(path.name)
-    print(f"{path.name}: deals {meta['deals']['spec']}, finished {done}"
+    print(f"{path.name} ({LABELS[path.name]}): deals {meta['deals']['spec']}, played {done}; {finished_text(meta)}"
           + ("" if path.name in complete else "  (PARTIAL: still running or stopped)"))
 games = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 if games.empty:
@@ -378,13 +379,14 @@ if not bracket.empty:
 # out of these and shown in the table of the tail deal below.
 
 # %%
+loss_folders = [f for f in sorted(PLAY_ROOT.glob("losses-*")) if (f / "_batch.json").is_file()]
+loss_players = player_labels({f.name: recorded_play(read_metadata(f)) for f in loss_folders})
 loss_frames = []
-for folder in sorted(PLAY_ROOT.glob("losses-*")):
+for folder in loss_folders:
     if (folder / "_batch.json").is_file():
         meta = read_metadata(folder)
         t = studies.read_study_folder(folder, studies.LOSS_SCHEMA).to_pandas()
-        t["player"] = (t["policy"] + (" K=100" if t["policy"].iloc[0] == "hop" else "")
-                       + (" rejudge-tail" if (meta.get("play") or {}).get("rejudge_tail") else ""))
+        t["player"] = loss_players[folder.name]
         t["measured"] = ", ".join(meta["settings"].get("kinds", [])) or "all"
         # games per mode: a study of some kinds records them (a game may have no such decision)
         t["games"] = t["mode"].map(meta.get("games_by_mode") or t.groupby("mode")["deal"].nunique().to_dict())
@@ -453,20 +455,16 @@ if not study_rows.empty:
 from scorpion_solver.batch.protocol import MIN_SEEDS, compare_groups, group_against, range_name, summarize_group
 
 
-def player_name(settings):
-    return (settings["policy"] + (f" K={settings['samples']}" if settings["policy"] == "hop" else "")
-            + (" rejudge-tail" if settings.get("rejudge_tail") else ""))
-
-
 protocol_folders = [p for p in sorted(PLAY_ROOT.glob("play-*"))
                     if is_play_folder(read_metadata(p)) and range_name(read_metadata(p))]
 seed_groups = [g for g in group_against(protocol_folders) if len(g.seeds) >= MIN_SEEDS] if protocol_folders else []
+group_labels = player_labels(dict(enumerate(g.settings for g in seed_groups)))
 protocol_rows = []
-for g in seed_groups:
+for index, g in enumerate(seed_groups):
     summary = summarize_group(g)
     for mode, e in summary["modes"].items():
         protocol_rows.append({
-            "player": player_name(g.settings), "range": summary["range"], "mode": mode, "winnable deals": e["deals"],
+            "player": group_labels[index], "range": summary["range"], "mode": mode, "winnable deals": e["deals"],
             "share": e["averaged_share"], "low": e["averaged_interval"][0], "high": e["averaged_interval"][1],
             "won by each seed": ", ".join(map(str, e["seed_won"])), "seeds split on": e["seeds_split"],
             "CPU s mean": round(e["cpu_mean"], 2), "p95": round(e["cpu_p95"], 2), "max": round(e["cpu_max"], 2)})
@@ -501,12 +499,12 @@ else:
 # %%
 paired_protocol = []
 for i, a in enumerate(seed_groups):
-    for b in seed_groups[i + 1:]:
+    for j, b in enumerate(seed_groups[i + 1:], i + 1):
         if range_name(a.meta) != range_name(b.meta):
             continue
         for mode, p in compare_groups(a, b).items():
-            paired_protocol.append({"range": range_name(a.meta), "mode": mode, "A": player_name(a.settings),
-                                    "B": player_name(b.settings), "deals": p["deals"],
+            paired_protocol.append({"range": range_name(a.meta), "mode": mode, "A": group_labels[i],
+                                    "B": group_labels[j], "deals": p["deals"],
                                     "A share": pct(p["first_share"]), "B share": pct(p["second_share"]),
                                     "A better": p["first_better"], "B better": p["second_better"],
                                     "p": f"{p['p_value']:.2g}"})  # 2.8e-05, not 0.0000

@@ -304,8 +304,9 @@ def test_sigkill_then_rerun_matches_uninterrupted(tmp_path):
         _, err = proc.communicate(timeout=60)
     finally:
         _kill_group(proc)
-    assert proc.returncode == 130 and "interrupted: the finished chunks are kept" in err.decode()
     finished = sorted(killed.glob("chunk-*.parquet"))
+    kept = f"interrupted: the {len(finished)} finished chunks in {killed} are kept"
+    assert proc.returncode == 130 and kept in err.decode(), err.decode()
     assert before < len(finished) < 30
     assert batch.read_folder(killed).num_rows == 20 * len(finished)
 

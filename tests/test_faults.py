@@ -187,7 +187,10 @@ def stopped_by_sigterm(command: list[str], out, what: str) -> tuple[str, dict]:
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 128 + signal.SIGTERM, stderr
     lines = [line for line in stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("interrupted: the finished chunks are kept"), stderr
+    kept = len(list(out.glob("chunk-*.parquet")))  # said as it is: the count, and the folder's name
+    assert len(lines) == 1 and lines[0].startswith(
+        f"interrupted: the {kept} finished chunk{'s' if kept > 1 else ''} in {out} {'are' if kept > 1 else 'is'} kept"
+    ), stderr
     assert lines[0].endswith("(stopped by SIGTERM)") and "Traceback" not in stderr
     run_record = json.loads((out / "_batch.json").read_text())["runs"][-1]
     assert run_record["interrupted"] == "SIGTERM" and run_record["stopped_early"] is True
@@ -262,5 +265,6 @@ def test_ctrl_c_on_a_dask_local_batch_prints_no_worker_tracebacks(tmp_path):
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
-    assert stderr.rstrip().splitlines()[-1].startswith("interrupted: the finished chunks are kept")
+    kept = len(list(out.glob("chunk-*.parquet")))
+    assert stderr.rstrip().splitlines()[-1].startswith(f"interrupted: the {kept} finished chunk"), stderr
     assert json.loads((out / "_batch.json").read_text())["runs"][-1]["interrupted"] == "SIGINT"

@@ -33,6 +33,7 @@ from scorpion_solver.game.rules import get_rules
 from scorpion_solver.solver.result import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
+PROTOCOL = "scorpion stats random-5-6-s0 random-5-6-s1 --against play-5-6 --json"
 
 
 def sections() -> dict[str, dict]:
@@ -132,9 +133,7 @@ def _made(deal5, exact, wasp, play, hop) -> dict[str, list]:
             one(run("play", "5-6", *hop, "--out", play, "--workers", 1, "--no-progress", "--json"))
         ],
         "scorpion stats play-5-6 --json": [one(run("stats", play, "--json"))],
-        "scorpion stats greedy-5-6-s0 greedy-5-6-s1 --against play-5-6 --json": [
-            one(run("stats", *_greedy_seeds(play.parent), "--against", play, "--json"))
-        ],
+        PROTOCOL: [one(run("stats", *_random_seeds(play.parent), "--against", play, "--json"))],
         "scorpion deals --winnable -n 2 --json": [one(run("deals", "--winnable", "-n", 2, "--json"))],
         "scorpion bound 5-6 --samples 4 --out bound-5-6 --json": [
             one(run("bound", "5-6", "--samples", 4, "--out", play.parent / "bound-5-6", "--workers", 1, "--json"))
@@ -146,7 +145,7 @@ def _made(deal5, exact, wasp, play, hop) -> dict[str, list]:
     return made
 
 
-def _greedy_seeds(tmp: Path) -> list[Path]:
+def _random_seeds(tmp: Path) -> list[Path]:
     """random on deals 5-6 with seeds 0 and 1: one player's seeds, for the protocol's output (greedy takes no
     seed: it plays the same games with any)."""
     folders = [tmp / f"random-5-6-s{seed}" for seed in (0, 1)]
@@ -183,6 +182,23 @@ def test_each_example_holds_exactly_the_documented_fields(documented):
         assert keys(section["example"]) == section["fields"], heading
         check(section["example"], heading)
         shlex.split(heading)  # a command one can paste
+
+
+def _as_shown(value, key: str = ""):
+    """An output as docs/output.md shows it: numbers to 7 significant digits, folders by name, CPU seconds
+    (which differ every run) left out."""
+    if isinstance(value, dict):
+        return {k: _as_shown(v, k) for k, v in value.items() if not k.startswith("cpu_")}
+    if isinstance(value, list):
+        return [_as_shown(v, key) for v in value]
+    if isinstance(value, float):
+        return float(f"{value:.7g}")
+    return Path(value).name if key in ("folders", "against") else value
+
+
+def test_the_protocol_example_is_what_stats_prints(outputs, documented):
+    """The example is the output of today's command (it showed greedy's seeds once greedy refused --seed)."""
+    assert _as_shown(documented[PROTOCOL]["example"]) == _as_shown(outputs[PROTOCOL][0])
 
 
 def test_the_comparison_is_missed_without_its_docs(documented):

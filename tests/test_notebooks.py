@@ -160,3 +160,100 @@ def test_mode_comparison_runs_on_a_one_mode_folder(tmp_path, monkeypatch):
     assert not [o for o in outputs if o.output_type == "error"]
     shown = json.dumps([o.get("data", {}) for o in outputs])
     assert "This folder holds clear only" in shown
+
+
+# ---------------------------------------------------------------------------
+# The committed outputs are those of today's code on the committed data (issue 49 item 11). Rerunning every
+# notebook on the million-deal folder takes minutes, too long for CI; these read the committed files instead and
+# check what a stale run got wrong: players labelled alike, data dated by a checkout's file times, pages built
+# with an older stylesheet and script.
+
+RESULTS = ROOT / "results"
+PACKAGE = ROOT / "scorpion_solver"
+
+
+def notebook_output(name: str) -> str:
+    """The text every code cell of the committed notebooks/NAME.ipynb printed or showed."""
+    cells = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"]
+    texts = []
+    for cell in cells:
+        for output in cell.get("outputs", []):
+            texts.append("".join(output.get("text", [])))
+            texts.extend("".join(v) for k, v in output.get("data", {}).items() if k.startswith("text/"))
+    return "\n".join(texts)
+
+
+def _common():
+    sys.path.insert(0, str(NOTEBOOKS))
+    try:
+        import common
+    finally:
+        sys.path.remove(str(NOTEBOOKS))
+    return common
+
+
+def test_players_that_played_differently_are_labelled_apart():
+    common = _common()
+    base = {"policy": "commit2", "samples": 100, "rejudge_tail": True, "seed": 0}
+    labels = common.player_labels(
+        {
+            "defaults": base,
+            "inner": {**base, "inner": 16},
+            "outer": {**base, "outer": 40, "seed": 2},
+            "hop": {"policy": "hop", "samples": 10},
+        }
+    )
+    assert labels == {
+        "defaults": "commit2 rejudge-tail",
+        "inner": "commit2 rejudge-tail inner=16",
+        "outer": "commit2 rejudge-tail outer=40",
+        "hop": "hop K=10",
+    }
+
+
+def test_the_committed_player_table_labels_each_folder_as_the_code_does():
+    from scorpion_solver.batch import read_metadata
+    from scorpion_solver.batch.play_runs import is_play_folder, recorded_play
+
+    common = _common()
+    folders = {}
+    for path in sorted(RESULTS.glob("play-*")):
+        meta = read_metadata(path)
+        if is_play_folder(meta) and meta["deals"]["first"] == 1 and meta["play"]["seed"] == 0:
+            folders[path.name] = recorded_play(meta)
+    labels = common.player_labels(folders)
+    assert len(set(labels.values())) == len(folders), labels  # the three commit2 rejudge-tail folders among them
+    printed = notebook_output("playing_without_peeking")
+    for name, label in labels.items():
+        assert f"{name} ({label}):" in printed, f"{name}: the committed notebook does not label it {label!r}"
+
+
+def test_the_committed_notebooks_date_their_data_by_its_runs():
+    from scorpion_solver.batch import read_metadata
+
+    common = _common()
+    for name in NAMES:
+        printed = notebook_output(name)
+        assert "newest chunk file" not in printed, name  # a file's time on disk: the checkout's, not the run's
+    for name, folder in [
+        ("win_rates", "deals-1-1000000"),
+        ("search_effort", "deals-1-1000000"),
+        ("mode_comparison", "deals-1-1000000"),
+        ("hardest_and_dead_deals", "deals-1-1000000"),
+        ("relatives", "deals-1-1000000"),
+        ("shortest_solutions", "shortest-1-100000"),
+    ]:
+        finished = common.finished_text(read_metadata(RESULTS / folder))
+        assert finished.startswith("last run finished 2026-"), finished
+        assert finished in notebook_output(name).splitlines(), (name, finished)
+
+
+def test_the_committed_pages_carry_todays_stylesheet_and_script():
+    assets = [(PACKAGE / "page" / p).read_text(encoding="utf-8") for p in ("cards/cards.css", "page.css")]
+    assets += [(PACKAGE / "page" / p).read_text(encoding="utf-8") for p in ("cards/cards.js", "page.js")]
+    pages = sorted((NOTEBOOKS / "pages").glob("deal-*.html"))
+    assert len(pages) >= 30
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        css, js = assets[0] + assets[1], assets[2] + assets[3]
+        assert css in text and js in text, f"{page.name}: written by an older page (rerun notebooks/run.py)"

@@ -24,6 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..game.rules import PRESETS
+from ..game.text_input import read_text
 from .folder import CHUNK_GLOB, CHUNK_RE, METADATA, SCHEMA, folder_kind, read_metadata
 from .play_runs import PLAY_SCHEMA
 from .studies import BOUND_SCHEMA, LOSS_SCHEMA
@@ -293,7 +294,7 @@ def write_sums(root: Path, progress: Callable[[Iterator], Iterator] = iter) -> P
 def read_sums(path: Path) -> dict[str, str]:
     """SHA256SUMS as {relative path: digest}; a malformed line is a ValueError naming it."""
     sums = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(read_text(str(path)).splitlines(), 1):
         digest, sep, name = line.partition("  ")
         if not sep or len(digest) != 64 or not name:
             raise ValueError(f"{path}:{number}: not a sha256sum line: {line[:80]!r}")

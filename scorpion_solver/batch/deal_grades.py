@@ -67,33 +67,54 @@ def grade_modes(
     modes: tuple[str, ...], root: Path, exact: Path | None = None, graded_only: bool = False
 ) -> dict[str, dict[int, str]]:
     """:func:`grade_deals` of several modes, each file read once for all of them (a play folder holds both)."""
-    exact = root / EXACT_NAME if exact is None else exact
-    folders = [(path, meta) for path, meta in play_folders(root) if set(modes) & set(meta.get("modes", []))]
-    greedy = _wins((path for path, meta in folders if _policy(meta) == "greedy"), modes)
-    # a look-ahead run grades only deals greedy played too: one whose deals greedy never met is not read
-    played = [d for wins in greedy.values() for d in wins]
-    first, last = (min(played), max(played)) if played else (0, -1)
-    meeting = [p for p, meta in folders if _policy(meta) in LOOKAHEAD and _meets(meta.get("deals") or {}, first, last)]
-    lookahead = _wins(meeting, modes)
-    both = {mode: greedy[mode].keys() & lookahead[mode].keys() for mode in modes}
-    graded = [d for deals in both.values() for d in deals]
+    greedy, lookahead = _player_wins(modes, root)
+    graded_by_mode = {mode: greedy[mode].keys() & lookahead[mode].keys() for mode in modes}
+    graded = [d for deals in graded_by_mode.values() for d in deals]
     if graded_only and not graded:
         return {mode: {} for mode in modes}
-    table = read_folder(
-        exact, columns=["deal", "mode", "status"], deals=(min(graded), max(graded)) if graded_only else None
-    )
+    won = _won_deals(root / EXACT_NAME if exact is None else exact, modes, graded if graded_only else None)
+    return {
+        mode: _grades(won[mode], greedy[mode], lookahead[mode], graded_by_mode[mode], graded_only) for mode in modes
+    }
+
+
+def _player_wins(modes: tuple[str, ...], root: Path) -> tuple[dict, dict]:
+    """(greedy's wins, the look-ahead runs' wins): mode -> deal -> won, over the play folders under ``root``.
+
+    A look-ahead run grades only deals greedy played too: one whose deals greedy never met is not read.
+    """
+    folders = [(path, meta) for path, meta in play_folders(root) if set(modes) & set(meta.get("modes", []))]
+    greedy = _wins((path for path, meta in folders if _policy(meta) == "greedy"), modes)
+    first, last = _played_span(greedy)
+    meeting = [p for p, meta in folders if _policy(meta) in LOOKAHEAD and _meets(meta.get("deals") or {}, first, last)]
+    return greedy, _wins(meeting, modes)
+
+
+def _played_span(wins: dict[str, dict[int, bool]]) -> tuple[int, int]:
+    """The first and last deal played in any mode (an empty span, 0 to -1, when none was)."""
+    played = [d for of_mode in wins.values() for d in of_mode]
+    return (min(played), max(played)) if played else (0, -1)
+
+
+def _won_deals(exact: Path, modes: tuple[str, ...], among: list[int] | None) -> dict[str, list[int]]:
+    """mode -> the deals the exact verdicts show won; only the chunks holding ``among``'s span when given."""
+    span = (min(among), max(among)) if among is not None else None
+    table = read_folder(exact, columns=["deal", "mode", "status"], deals=span)
     table_modes = table.column("mode").to_numpy(zero_copy_only=False)
     won = table.column("status").to_numpy(zero_copy_only=False) == WON
     deals = table.column("deal").to_numpy()
-    grades: dict[str, dict[int, str]] = {}
-    for mode in modes:
-        easy, medium, graded_here = greedy[mode], lookahead[mode], both[mode]
-        grades[mode] = {}
-        for deal in deals[(table_modes == mode) & won].tolist():
-            if deal in graded_here:
-                grades[mode][deal] = "easy" if easy[deal] else "medium" if medium[deal] else "hard"
-            elif not graded_only:
-                grades[mode][deal] = UNGRADED
+    return {mode: deals[(table_modes == mode) & won].tolist() for mode in modes}
+
+
+def _grades(won: list[int], easy: dict, medium: dict, graded: set, graded_only: bool) -> dict[int, str]:
+    """The grading rule of the module's docstring over one mode's won deals (``ungraded`` kept unless
+    ``graded_only``): ``easy`` and ``medium`` are greedy's and the look-ahead runs' wins."""
+    grades = {}
+    for deal in won:
+        if deal in graded:
+            grades[deal] = "easy" if easy[deal] else "medium" if medium[deal] else "hard"
+        elif not graded_only:
+            grades[deal] = UNGRADED
     return grades
 
 

@@ -41,6 +41,7 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..game.rules import get_rules
+from ..game.text_input import TextInputError, decode_text, parse_json
 from ..solver.reductions import FULL, TITLES, Reductions
 from ..solver.result import DEFAULT_MEMORY_MB, Limits
 from .plan import BatchError, BatchSettings, DealSet
@@ -287,9 +288,11 @@ def read_metadata(out: Path) -> dict | None:
     if not path.exists():
         return None
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise BatchError(f"cannot read {path}: {exc}") from None
+        meta = parse_json(decode_text(path.read_bytes(), str(path)), str(path))
+    except OSError as exc:
+        raise BatchError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except TextInputError as exc:
+        raise BatchError(str(exc)) from None
     check_metadata(meta, path)
     return meta
 

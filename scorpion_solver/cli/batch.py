@@ -9,7 +9,6 @@ failed chunk ends with exit status 1; Ctrl-C with 130.
 from __future__ import annotations
 
 import sys
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import click
@@ -40,7 +39,6 @@ from .common import (
     budget_options,
     counted,
     echo_json,
-    fail,
     interruptible,
     recorded_command,
     reduction_switches,
@@ -138,35 +136,12 @@ def batch_command(
 
 
 def _run(operation, settings: BatchSettings, folder: Path, backend, progress: bool | None) -> BatchReport:
-    """Run or retry a batch; a folder that cannot be written, or a worker that died, is one error line."""
+    """Run or retry a batch (a folder that cannot be written, or a worker that died, is one line: ``interruptible``)."""
     command = recorded_command()
     try:
         return interruptible(lambda: operation(settings, folder, Execution(backend, progress, command)), folder)
     except FewerReductions as exc:  # the folder names the reductions; the switches are the command line's
         raise BatchError(f"{exc}; to resume it, add {reduction_switches(exc.missing)}") from None
-    except OSError as exc:
-        if exc.filename and not _inside(Path(exc.filename), folder):
-            # e.g. numba's compile cache beside the package: the folder itself was not the trouble
-            fail(
-                f"cannot write {exc.filename}: {exc.strerror or exc} (outside the results folder {folder}, "
-                "whose finished chunks are kept): fix this and rerun the same command"
-            )
-        what = f"{exc.filename}: " if exc.filename else ""
-        fail(
-            f"cannot write the results folder {folder}: {what}{exc.strerror or exc}; the chunks finished "
-            "before are kept: fix this and rerun the same command"
-        )
-    except BrokenProcessPool as exc:
-        click.echo(
-            f"error: a worker process died ({exc}); the finished chunks are kept in {folder}; "
-            "rerun the same command to finish the rest",
-            err=True,
-        )
-        sys.exit(1)
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    return path.resolve().is_relative_to(folder.resolve())
 
 
 def _print_report(report: BatchReport, retry: bool) -> None:

@@ -39,6 +39,7 @@ import os
 import shlex
 import signal
 import sys
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -47,6 +48,7 @@ from click.core import ParameterSource
 
 from ..analysis.sources import is_deal_number, load_blind_start, load_start, load_view
 from ..batch import Interrupted
+from ..batch.folder import finished_chunks
 from ..game.engine import Move, read_moves
 from ..game.rules import MODES, PRESETS, Rules, get_rules
 from ..game.text_input import read_text, visible
@@ -490,13 +492,16 @@ def backend_maker(workers: int | None, scheduler: str | None, dask_local: int | 
     return functools.partial(make_backend, workers=workers, scheduler=scheduler, dask_local=dask_local)
 
 
-def interruptible(operation: Callable, folder: Path):
-    """Run ``operation()`` (a resumable run into ``folder``) so that Ctrl-C and SIGTERM end it alike.
+def interruptible(operation: Callable, folder: Path, kind: str = "results"):
+    """Run ``operation()`` (a resumable run into ``folder``, a ``kind`` folder) so that Ctrl-C and SIGTERM end
+    it alike, and a folder that cannot be written, or a worker that died, is one line.
 
     Either signal stops it cleanly (the run's record says which,
-    ``interrupted``), prints where the finished chunks are kept and exits
-    130 (Ctrl-C) or 143 (SIGTERM); rerunning the same command finishes the
-    rest.
+    ``interrupted``), prints how many finished chunks the folder keeps and
+    exits 130 (Ctrl-C) or 143 (SIGTERM); rerunning the same command finishes
+    the rest. A write that fails is one ``error:`` line (exit 2) naming the
+    folder once and what it keeps; a worker process that died, one line and
+    exit 1.
     """
 
     def terminate(signum, frame) -> None:
@@ -508,13 +513,47 @@ def interruptible(operation: Callable, folder: Path):
     except KeyboardInterrupt as exc:
         name = getattr(exc, "signal_name", "SIGINT")
         click.echo(
-            f"\ninterrupted: the finished chunks are kept in {folder}; rerun the same command to finish the rest"
+            f"\ninterrupted: {kept_chunks(folder)}; rerun the same command to finish the rest"
             + ("" if name == "SIGINT" else f" (stopped by {name})"),
             err=True,
         )
         sys.exit(130 if name == "SIGINT" else 128 + signal.SIGTERM)
+    except OSError as exc:
+        fail(write_failure(exc, folder, kind))
+    except BrokenProcessPool as exc:
+        fail(f"a worker process died ({exc}); {kept_chunks(folder)}; rerun the same command to finish the rest", 1)
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def kept_chunks(folder: Path, named: bool = True) -> str:
+    """What a stopped run leaves in ``folder``, said as it is: 'the 3 finished chunks in out are kept', or that
+    none was finished (without the folder's name when ``named`` is false: a message that names it already)."""
+    try:
+        count = len(finished_chunks(folder))
+    except OSError:  # a folder that cannot even be listed keeps nothing this run can count on
+        count = 0
+    if count == 0:
+        return f"no chunk{f' in {folder}' if named else ''} was finished, so none is kept"
+    where = f"in {folder}" if named else "in it"
+    return f"the {counted(count, 'finished chunk')} {where} {'is' if count == 1 else 'are'} kept"
+
+
+def write_failure(exc: OSError, folder: Path, kind: str) -> str:
+    """One line for a write that failed during a run into ``folder``: the folder named once, the file inside it
+    (or outside it, as numba's compile cache beside the package) when another, the system's reason, what is kept."""
+    reason = exc.strerror or str(exc)
+    where = Path(exc.filename) if exc.filename else folder
+    if not where.resolve().is_relative_to(folder.resolve()):
+        return (
+            f"cannot write {where}: {reason} (outside the {kind} folder {folder}: {kept_chunks(folder, False)}): "
+            "fix this and rerun the same command"
+        )
+    inside = "" if where.resolve() == folder.resolve() else f" ({where.resolve().relative_to(folder.resolve())})"
+    return (
+        f"cannot write the {kind} folder {folder}{inside}: {reason}; {kept_chunks(folder, False)}: "
+        "fix this and rerun the same command"
+    )
 
 
 def counted(n: int, noun: str) -> str:

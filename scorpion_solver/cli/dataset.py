@@ -18,6 +18,7 @@ import click
 
 from ..batch.folder import CHUNK_GLOB, folder_kind, read_metadata
 from ..batch.plan import BatchError
+from ..game.text_input import TextInputError, parse_json, read_text
 from .common import UserError, user_errors
 
 
@@ -134,7 +135,11 @@ def _verify_stats(folder: Path, report: _Report) -> None:
     if not stats_path.is_file():
         report.line("SKIP", "stats", f"no {stats_path.name} beside the folder")
         return
-    recorded = json.loads(stats_path.read_text(encoding="utf-8"))
+    try:
+        recorded = parse_json(read_text(str(stats_path)), str(stats_path))
+    except TextInputError as exc:  # a damaged summary fails the check; the rest of the folder is still verified
+        report.line("FAIL", "stats", str(exc))
+        return
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
         stats_command.main([str(folder), "--json", *_comparison_args(folder, recorded)], standalone_mode=False)

@@ -237,7 +237,7 @@ def play_command(
     )
     folder = out or default_play_out(settings)
     command = recorded_command()
-    report = interruptible(lambda: run_play(settings, folder, Execution(backend, progress, command)), folder)
+    report = interruptible(lambda: run_play(settings, folder, Execution(backend, progress, command)), folder, "play")
     meta = read_metadata(folder) or {}
     note = meta.get("thoughtful", {})
     if as_json:

@@ -60,7 +60,7 @@ def _run(make_study, default_out: Path, out: Path | None, chunk: int, workers: i
     out = out or default_out
     study = make_study(chunk)
     how = Execution(lambda: make_backend(workers), progress, recorded_command())
-    report = interruptible(lambda: studies.run_study(study, out, how), out)
+    report = interruptible(lambda: studies.run_study(study, out, how), out, study.kind)
     if report.failures:
         click.echo(
             f"{len(report.failures)} chunk(s) failed (the others are kept): rerun the same command to retry them",

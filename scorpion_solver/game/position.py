@@ -60,9 +60,6 @@ class Position:
         col = self.columns[column]
         return col[-1] if col else None
 
-    def is_face_down(self, column: int, index: int) -> bool:
-        return index < self.hidden[column]
-
     def __str__(self) -> str:
         lines = []
         for i, col in enumerate(self.columns):

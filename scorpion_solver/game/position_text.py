@@ -38,7 +38,7 @@ from .cards import NUM_CARDS, CardError, card_text, parse_card, parse_suit, suit
 from .engine import complete_run_on_top, settle
 from .position import COLUMN_COUNTS, NUM_COLUMNS, Position, position_problems, run_start
 from .rules import CLEAR, Rules, get_rules
-from .text_input import read_text, strip_bom, visible
+from .text_input import parse_json, read_text, strip_bom, visible
 
 
 class PositionError(ValueError):
@@ -406,10 +406,7 @@ def parse_position_json(text: str, rules: Rules | None = None, source: str = "po
     The fields derived from the others (``tail_dealt``, ``swept``, ``deal``)
     are not needed; the position is checked as its text would be.
     """
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise PositionError(f"{source}: not a position (JSON: {exc})") from None
+    data = parse_json(text, source)
     if not isinstance(data, dict):
         raise PositionError(f"{source}: a JSON position is an object with columns and tail")
 
@@ -449,8 +446,3 @@ def parse_position_text(text: str, rules: Rules | None, source: str) -> ParsedPo
     if text.lstrip().startswith("{"):
         return parse_position_json(text, rules, source=source)
     return parse_position(text, rules, source=source)
-
-
-def read_position_file(path: str, rules: Rules | None = None) -> ParsedPosition:
-    """Same as :func:`read_position_source`."""
-    return read_position_source(path, rules)
