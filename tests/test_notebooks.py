@@ -184,12 +184,14 @@ def notebook_output(name: str) -> str:
 
 
 def _common():
-    sys.path.insert(0, str(NOTEBOOKS))
-    try:
-        import common
-    finally:
-        sys.path.remove(str(NOTEBOOKS))
-    return common
+    """notebooks/common.py, loaded under a name of its own: benchmarks/ also has a module ``common``, which a
+    benchmark test in the same worker may have imported first."""
+    if "notebooks_common" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("notebooks_common", NOTEBOOKS / "common.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["notebooks_common"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["notebooks_common"]
 
 
 def test_players_that_played_differently_are_labelled_apart():
