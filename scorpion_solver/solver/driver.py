@@ -71,10 +71,14 @@ class Stack:
     """The search's frames: one state, its keys and its move list per ply (``wide``: the wide layout's)."""
 
     def __init__(self, depth: int, wide: bool = False) -> None:
-        lay = kernel.WIDE if wide else kernel.NARROW
+        # (one-deck sizes read from the kernel's module constants: the C baseline's comparisons swap in
+        # kernels that know no wide layout)
+        state_size, keys_size = (
+            (kernel.WIDE.STATE_SIZE, kernel.WIDE.KEYS_SIZE) if wide else (kernel.STATE_SIZE, kernel.KEYS_SIZE)
+        )
         self.wide = wide
-        self.states = np.zeros((depth, lay.STATE_SIZE), dtype=np.int16 if wide else np.int8)
-        self.keys = np.zeros((depth, lay.KEYS_SIZE), dtype=np.uint64)
+        self.states = np.zeros((depth, state_size), dtype=np.int16 if wide else np.int8)
+        self.keys = np.zeros((depth, keys_size), dtype=np.uint64)
         self.moves = np.zeros((depth, kernel.MAX_MOVES), dtype=np.uint16)
         self.nmoves = np.zeros(depth, dtype=np.int64)
         self.midx = np.zeros(depth, dtype=np.int64)
