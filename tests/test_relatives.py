@@ -459,7 +459,13 @@ def test_cli_deal_replay_and_reference_perft():
     )
     replayed = run("replay", "1", "--mode", "double-dealt", "3C:9>1").output
     assert "col1: 3D* AS* KD* 7D* 3S QS 4S AD 3H TS 4C 3C 5C 2C 7S 3H" in replayed
-    for command in (["solve", "1"], ["perft", "1", "-d", "1"]):
-        result = run(*command, "--mode", "double")
-        assert result.exit_code == 2
-        assert_one_error_line(result.stderr, f"--mode double: `scorpion {command[0]}` needs the solver's kernel")
+    # the kernel plays them too (its wide layout): perft, and solve without --shortest
+    assert run("perft", "1", "--mode", "double", "-d", "2").output == "depth 1: 14\ndepth 2: 195\n"
+    solved = run("solve", "3", "--mode", "mice")
+    assert solved.exit_code == 0 and solved.output.startswith("deal 3 mice: won [173 nodes, ")
+    result = run("solve", "3", "--mode", "mice", "--shortest")
+    assert result.exit_code == 2
+    assert_one_error_line(result.stderr, "the shortest search plays the seven-column games only, not mice")
+    result = run("hint", "1", "--mode", "double")
+    assert result.exit_code == 2
+    assert_one_error_line(result.stderr, "--mode double: `scorpion hint` does not play double yet")

@@ -74,7 +74,9 @@ def solve_json(result: SolveResult, source: str, number: int | None) -> dict:
 @reductions_options()
 @click.option("--debug", is_flag=True, help="Check the compact state from scratch at the root and along the solution.")
 @click.option("--solution", is_flag=True, help="Print the winning move list (e.g. '6C:5>2 KS:3>4 tail').")
-@click.option("--shortest", is_flag=True, help="Find a win of minimum length and prove it minimal.")
+@click.option(
+    "--shortest", is_flag=True, help="Find a win of minimum length and prove it minimal (the seven-column games only)."
+)
 @click.option("--walkthrough", is_flag=True, help="Print the position after every move of the solution.")
 @click.option("--color/--no-color", default=None, help="Suit colours in the walkthrough (default: when a terminal).")
 @click.option(

@@ -34,7 +34,17 @@ from ..game.engine import Move
 from ..game.position import Position
 from ..game.rules import CLEAR, Rules
 from . import compiling, kernel
-from .compact import compact_keys, decode_move, from_compact, move_code, rule_bits, rule_flags, to_compact
+from .compact import (
+    compact_keys,
+    decode_move,
+    from_compact,
+    key_tables,
+    layout_of,
+    move_code,
+    rule_bits,
+    rule_flags,
+    to_compact,
+)
 from .deal_kernel import DealWriter
 from .reductions import FULL, Reductions
 from .result import DEFAULT_NODES, Limits
@@ -58,17 +68,23 @@ TIMED_SLICE_NODES = 1 << 14  # nodes per kernel call under a wall-clock limit (a
 
 
 class Stack:
-    """The search's frames: one state, its keys and its move list per ply."""
+    """The search's frames: one state, its keys and its move list per ply (``wide``: the wide layout's)."""
 
-    def __init__(self, depth: int) -> None:
-        self.states = np.zeros((depth, kernel.STATE_SIZE), dtype=np.int8)
-        self.keys = np.zeros((depth, kernel.KEYS_SIZE), dtype=np.uint64)
+    def __init__(self, depth: int, wide: bool = False) -> None:
+        # (one-deck sizes read from the kernel's module constants: the C baseline's comparisons swap in
+        # kernels that know no wide layout)
+        state_size, keys_size = (
+            (kernel.WIDE.STATE_SIZE, kernel.WIDE.KEYS_SIZE) if wide else (kernel.STATE_SIZE, kernel.KEYS_SIZE)
+        )
+        self.wide = wide
+        self.states = np.zeros((depth, state_size), dtype=np.int16 if wide else np.int8)
+        self.keys = np.zeros((depth, keys_size), dtype=np.uint64)
         self.moves = np.zeros((depth, kernel.MAX_MOVES), dtype=np.uint16)
         self.nmoves = np.zeros(depth, dtype=np.int64)
         self.midx = np.zeros(depth, dtype=np.int64)
 
     def grown(self, used: int) -> "Stack":
-        bigger = Stack(2 * self.states.shape[0])
+        bigger = Stack(2 * self.states.shape[0], self.wide)
         for name in ("states", "keys", "moves", "nmoves", "midx"):
             getattr(bigger, name)[: used + 1] = getattr(self, name)[: used + 1]
         return bigger
@@ -77,17 +93,19 @@ class Stack:
 _reused = threading.local()
 
 
-def search_stack() -> Stack:
-    """This thread's search stack, reused from solve to solve.
+def search_stack(wide: bool = False) -> Stack:
+    """This thread's search stack, reused from solve to solve (one for each layout).
 
     A fresh stack is most of a megabyte of zeros (1 KB of keys per ply), and
     allocating one would take a large share of the time of a deal decided at
     the root. The search reads no frame it has not written, so a used stack
     needs no clearing; one solve at a time runs per thread.
     """
-    stack = getattr(_reused, "stack", None)
+    name = "wide_stack" if wide else "stack"
+    stack = getattr(_reused, name, None)
     if stack is None:
-        stack = _reused.stack = Stack(FIRST_DEPTH)
+        stack = Stack(FIRST_DEPTH, wide)
+        setattr(_reused, name, stack)
     return stack
 
 
@@ -213,7 +231,7 @@ def _drive(
 def root_keys(stack: Stack) -> None:
     """Compute the keys of the root frame ``stack.states[0]`` into ``stack.keys[0]``."""
     stack.keys[0].fill(0)  # as a fresh vector: compute_keys leaves the terms of cards off the table alone
-    kernel.compute_keys(stack.states[0], stack.keys[0], kernel.Z, kernel.ZH, kernel.SALT, kernel.MISC)
+    kernel.compute_keys(stack.states[0], stack.keys[0], *key_tables(stack.states))
 
 
 def run_search(
@@ -240,13 +258,16 @@ def run_search(
             slice_limit,
             load,
             flags,
-            kernel.KEY_TABLES,
+            tables,
             *scratch,
         )
 
+    tables = key_tables(stack.states)
+
     def grow_stack() -> bool:
         try:
-            frames[0] = _reused.stack = frames[0].grown(int(counters[kernel.C_SP]))
+            frames[0] = frames[0].grown(int(counters[kernel.C_SP]))
+            setattr(_reused, "wide_stack" if frames[0].wide else "stack", frames[0])
         except MemoryError:
             return False
         return True
@@ -327,13 +348,13 @@ def run_bounded(
 def make_move(s: np.ndarray, keys: np.ndarray, move: Move, rules: Rules) -> None:
     """Play ``move`` on the compact state ``s`` and its keys, in place (``kernel.make_move``)."""
     sweeps, freezes, _, _ = rule_flags(rules)
-    kernel.make_move(s, keys, move_code(move), sweeps, freezes, kernel.Z, kernel.ZH, kernel.SALT, kernel.MISC)
+    kernel.make_move(s, keys, move_code(move, s), sweeps, freezes, *key_tables(s))
 
 
 def make_code(s: np.ndarray, keys: np.ndarray, code: int, rules: Rules) -> None:
     """:func:`make_move` for a kernel move code."""
     sweeps, freezes, _, _ = rule_flags(rules)
-    kernel.make_move(s, keys, code, sweeps, freezes, kernel.Z, kernel.ZH, kernel.SALT, kernel.MISC)
+    kernel.make_move(s, keys, code, sweeps, freezes, *key_tables(s))
 
 
 def shorten_codes(state: np.ndarray, keys: np.ndarray, codes: np.ndarray, rules: Rules) -> np.ndarray:
@@ -401,12 +422,14 @@ def jit_deadlocked(pos: Position, rules: Rules = CLEAR, successor_above: bool = 
 
 def jit_perft(pos: Position, depth: int, rules: Rules = CLEAR) -> int:
     """The number of move sequences of ``depth`` moves from ``pos`` (``kernel.perft``)."""
-    stack = Stack(depth + 2)
-    stack.states[0] = to_compact(pos)
+    flags = rule_bits(rules)  # first: refuses rules the kernel does not play
+    state = to_compact(pos)
+    stack = Stack(depth + 2, wide=layout_of(state).WIDE)
+    stack.states[0] = state
     stack.keys[0] = compact_keys(stack.states[0])
     return int(
         kernel.perft(
-            stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, depth, rule_bits(rules), kernel.KEY_TABLES
+            stack.states, stack.keys, stack.moves, stack.nmoves, stack.midx, depth, flags, key_tables(stack.states)
         )
     )
 

@@ -68,6 +68,20 @@ With at most N stored positions and M probes the chance that any probe
 wrongly matches is below N*M / 2^101, under 1e-12 for the largest searches
 this tool runs (N, M < 1e9).
 
+The wide layout (Double Scorpion, its dealt layout, Three Blind Mice): the
+same fields in an ``int16`` vector of ``W_STATE_SIZE`` elements, ten columns of
+``W_COL_CAP`` = 128, 104 cards (two copies of each face, ids 0..103), a tail
+of four, two reserve slots (``W_RESERVE``; a reserve card's LOCCOL is
+``RESERVE_COLUMN`` = 10 and its LOCIDX its slot) and ``W_RUNS``, the runs
+to sweep for a win; keys of ``W_KEYS_SIZE`` with their own tables
+(``WIDE_KEY_TABLES``), read by face so the copies of a face are one entry;
+moves ``card * 16 + destination``. Every kernel reads the constants of its
+state's layout through ``layout(s)``, answered by numba from the element
+type when it compiles, so the one-deck kernels fold the constants above as
+before and the wide ones are compiled only when a wide state is passed. The
+table of offsets and the reasons are in docs/design.md, "Relatives: several
+game shapes in one search".
+
 Moves: a ``uint16`` code ``card * 8 + destination column``; ``TAIL_CODE`` is
 the tail deal. The source column is the card's LOCCOL before the move.
 (Unsigned on purpose: numba guards every array index that may be negative
@@ -101,11 +115,13 @@ docs/design.md.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 from llvmlite import ir
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 # Kernels run without numba's reference counting (_nrt=False): on the search's
 # hot path the atomic reference-count updates numba adds for every array view
@@ -225,6 +241,130 @@ KEY_TABLES = (Z, ZH, SALT, MISC)  # what the entry points take as ``tables``
 
 
 # ---------------------------------------------------------------------------
+# the wide layout (Double Scorpion, its dealt layout, Three Blind Mice): int16 states
+#
+# The search is written once. Every kernel reads its layout's constants through
+# ``layout(s)``, which numba answers from the state array's element type at
+# typing time: an int8 state gets ``NARROW`` (the one-deck constants above, so the
+# one-deck kernels fold the very constants they always did), an int16 state gets
+# ``WIDE``. The layout is in docs/design.md, "Relatives: several game shapes in one
+# search"; what differs in play (two copies of a face, reserve cards) is guarded by
+# ``L.WIDE`` and ``L.NRES``, constants that fold away in the one-deck kernels.
+
+W_COL_CAP = 128
+W_COLS = 0
+W_LEN = 1280
+W_HID = 1290
+W_FLOOR = 1300
+W_LOCCOL = 1310
+W_LOCIDX = 1414
+W_TAIL = 1518
+W_RESERVE = 1522
+W_DEALT = 1524
+W_SWEPT = 1525
+W_FROZEN = 1526
+W_RUNS = 1527  # the runs to sweep for a win: 8 (Double Scorpion) or 4 (Three Blind Mice)
+W_STATE_SIZE = 1528
+W_KEY1 = 20
+W_KEY2 = 21
+W_MIXED = 22
+W_BELOW_Z = 48
+W_KEYS_SIZE = 256
+W_NUM_CARDS = 104
+W_TAIL_CODE = W_NUM_CARDS * 16
+RESERVE_COLUMN = 10  # a reserve card's LOCCOL: the plain engine's ``RESERVE`` source
+W_MISC_TAIL = 8
+W_MISC_RESERVE = W_MISC_TAIL + 4 * 52  # a reserve card's term, by face
+W_MISC_POW = W_MISC_RESERVE + 52
+W_MISC_SIZE = W_MISC_POW + 2 * W_COL_CAP
+
+
+class Layout(NamedTuple):
+    """The constants of one state layout (offsets in elements of the state or key vector)."""
+
+    WIDE: bool  # two copies of a face may be in play (cards 0..103), reserves, a tail of four
+    NCOLS: int
+    NCARDS: int  # card ids 0..NCARDS-1
+    NTAIL: int  # tail cards (columns 1..NTAIL are kept apart until the deal)
+    NRES: int  # reserve slots
+    COL_CAP: int
+    COLS: int
+    LEN: int
+    HID: int
+    FLOOR: int
+    LOCCOL: int
+    LOCIDX: int
+    TAIL: int
+    RESERVE: int
+    DEALT: int
+    SWEPT: int
+    FROZEN: int
+    RUNS: int  # -1: four runs win (one deck)
+    STATE_SIZE: int
+    MOVE_BASE: int  # a move is card * MOVE_BASE + destination
+    TAIL_CODE: int
+    KEY1: int
+    KEY2: int
+    MIXED: int
+    BELOW_Z: int
+    KEYS_SIZE: int
+    SHARED_SLOT: int  # the salt slot of every interchangeable column
+    MISC_TAIL: int
+    MISC_RESERVE: int
+    MISC_POW: int
+
+
+NARROW = Layout(
+    False, 7, 52, 3, 0, COL_CAP, COLS, LEN, HID, FLOOR, LOCCOL, LOCIDX, TAIL, -1, DEALT, SWEPT, FROZEN, -1,
+    STATE_SIZE, 8, TAIL_CODE, KEY1, KEY2, MIXED, BELOW_Z, KEYS_SIZE, 7, MISC_TAIL, -1, MISC_POW,
+)  # fmt: skip
+WIDE = Layout(
+    True, 10, W_NUM_CARDS, 4, 2, W_COL_CAP, W_COLS, W_LEN, W_HID, W_FLOOR, W_LOCCOL, W_LOCIDX, W_TAIL, W_RESERVE,
+    W_DEALT, W_SWEPT, W_FROZEN, W_RUNS, W_STATE_SIZE, 16, W_TAIL_CODE, W_KEY1, W_KEY2, W_MIXED, W_BELOW_Z,
+    W_KEYS_SIZE, 10, W_MISC_TAIL, W_MISC_RESERVE, W_MISC_POW,
+)  # fmt: skip
+
+
+def _wide_tables() -> tuple[np.ndarray, ...]:
+    """The wide layout's key tables: indexed by face (``card % 52``), never by copy, so a position and its
+    copy-swapped twin have equal keys; heights up to W_COL_CAP (docs/design.md has the collision bound)."""
+    rng = np.random.Generator(np.random.PCG64(0x5C0F2106))  # fixed: keys are pinned in tests
+
+    def draw(n: int) -> np.ndarray:
+        return rng.integers(0, 2**63, size=n, dtype=np.uint64) * np.uint64(2) + rng.integers(
+            0, 2, size=n, dtype=np.uint64
+        )
+
+    a = draw(2 * 52).reshape(2, 52)
+    r = [int(x) // 8 * 8 + 3 for x in draw(2)]
+    zh = draw(2 * W_COL_CAP).reshape(2, W_COL_CAP)
+    salt = draw(2 * 16).reshape(2, 16)
+    misc = draw(2 * W_MISC_SIZE).reshape(2, W_MISC_SIZE)
+    z = np.zeros((2, 52 * W_COL_CAP), dtype=np.uint64)
+    for k in range(2):
+        for d in range(1 - W_COL_CAP, W_COL_CAP):
+            misc[k, W_MISC_POW + W_COL_CAP + d] = pow(r[k], d, 1 << 64)
+        for face in range(52):
+            for h in range(W_COL_CAP):
+                z[k, face * W_COL_CAP + h] = int(a[k, face]) * pow(r[k], h, 1 << 64) % (1 << 64)
+    return z, zh, salt, misc
+
+
+WIDE_KEY_TABLES = _wide_tables()  # what the entry points take as ``tables`` for a wide state
+
+
+def layout(s):
+    """The layout of a state array (typing time only: see ``_layout_of``)."""
+    raise NotImplementedError("layout is answered by numba from the state's element type")
+
+
+@overload(layout, inline="always")
+def _layout_of(s):
+    constants = WIDE if s.dtype == nb.types.int16 else NARROW
+    return lambda s: constants
+
+
+# ---------------------------------------------------------------------------
 # small helpers
 
 
@@ -287,37 +427,52 @@ def _rules_of(flags):
 
 
 @nb.njit(**INLINE)
+def _face(s, c):
+    """The face of card c (its copy forgotten): c itself in a one-deck layout."""
+    if layout(s).WIDE:
+        return c % 52
+    return c
+
+
+@nb.njit(**INLINE)
 def _slot(s, col):
-    if s[DEALT] == 0 and col < 3:
+    L = layout(s)
+    if s[L.DEALT] == 0 and col < L.NTAIL:
         return col
-    return 7
+    return L.SHARED_SLOT
 
 
 @nb.njit(**JIT)
 def _column_hash(s, keys, col, k, z, zh):
     """Column hash from scratch; also fills the column's BELOW_Z entries."""
+    L = layout(s)
     below_z = np.uint64(0)
-    base = COLS + COL_CAP * col
-    for i in range(s[LEN + col]):
+    base = L.COLS + L.COL_CAP * col
+    for i in range(s[L.LEN + col]):
         c = s[base + i]
-        keys[BELOW_Z + 52 * k + c] = below_z
-        below_z += z[k, c * COL_CAP + i]
-    return zh[k, s[HID + col]] + below_z
+        keys[L.BELOW_Z + L.NCARDS * k + c] = below_z
+        below_z += z[k, _face(s, c) * L.COL_CAP + i]
+    return zh[k, s[L.HID + col]] + below_z
 
 
 @nb.njit(**INLINE)
 def _key_from_columns(s, keys, k, salt, misc):
+    L = layout(s)
     key = np.uint64(0)
-    for col in range(7):
-        term = _mix(keys[7 * k + col] + salt[k, _slot(s, col)])
-        keys[MIXED + 7 * k + col] = term
+    for col in range(L.NCOLS):
+        term = _mix(keys[L.NCOLS * k + col] + salt[k, _slot(s, col)])
+        keys[L.MIXED + L.NCOLS * k + col] = term
         key += term
-    if s[DEALT] == 0:
+    if s[L.DEALT] == 0:
         key += misc[k, 0]
-        for t in range(3):
-            key += misc[k, MISC_TAIL + 52 * t + s[TAIL + t]]
+        for t in range(L.NTAIL):
+            key += misc[k, L.MISC_TAIL + 52 * t + _face(s, s[L.TAIL + t])]
+    for r in range(L.NRES):  # a sum: the reserves' order does not matter
+        c = s[L.RESERVE + r]
+        if c >= 0:
+            key += misc[k, L.MISC_RESERVE + _face(s, c)]
     for suit in range(4):
-        if (s[FROZEN] >> suit) & 1:
+        if (s[L.FROZEN] >> suit) & 1:
             key += misc[k, 1 + suit]
     return key
 
@@ -325,12 +480,13 @@ def _key_from_columns(s, keys, k, salt, misc):
 @nb.njit(**JIT)
 def compute_keys(s, keys, z, zh, salt, misc):
     """Column hashes and both keys from scratch (the incremental update must agree)."""
-    for i in range(KEYS_SIZE):
+    L = layout(s)
+    for i in range(L.KEYS_SIZE):
         keys[i] = 0
     for k in range(2):
-        for col in range(7):
-            keys[7 * k + col] = _column_hash(s, keys, col, k, z, zh)
-        keys[KEY1 + k] = _key_from_columns(s, keys, k, salt, misc)
+        for col in range(L.NCOLS):
+            keys[L.NCOLS * k + col] = _column_hash(s, keys, col, k, z, zh)
+        keys[L.KEY1 + k] = _key_from_columns(s, keys, k, salt, misc)
 
 
 # ---------------------------------------------------------------------------
@@ -340,18 +496,24 @@ def compute_keys(s, keys, z, zh, salt, misc):
 @nb.njit(**INLINE)
 def _push_cards_kings(s, out, n, dst, space_any):
     """Moves into the empty column dst, by source column then height."""
+    L = layout(s)
     if space_any == 0:
         return _push_kings(s, out, n, dst)
-    for src in range(7):
-        length = s[LEN + src]
-        start = s[HID + src]
-        if s[FLOOR + src] > start:
-            start = s[FLOOR + src]
-        base = COLS + COL_CAP * src
+    for src in range(L.NCOLS):
+        length = s[L.LEN + src]
+        start = s[L.HID + src]
+        if s[L.FLOOR + src] > start:
+            start = s[L.FLOOR + src]
+        base = L.COLS + L.COL_CAP * src
         for i in range(start, length):
-            if i == 0 and (s[DEALT] == 1 or (src >= 3 and dst >= 3)):
+            if i == 0 and (s[L.DEALT] == 1 or (src >= L.NTAIL and dst >= L.NTAIL)):
                 continue  # relocating a whole column changes nothing
-            out[n] = s[base + i] * 8 + dst
+            out[n] = s[base + i] * L.MOVE_BASE + dst
+            n += 1
+    for r in range(L.NRES):
+        c = s[L.RESERVE + r]
+        if c >= 0:
+            out[n] = c * L.MOVE_BASE + dst
             n += 1
     return n
 
@@ -360,27 +522,32 @@ def _push_cards_kings(s, out, n, dst, space_any):
 def _push_kings(s, out, n, dst):
     """King-led moves into the empty column dst, by source column then height.
 
-    Looks at the four Kings only (not every card), then orders the few found.
+    Looks at the Kings only (not every card), then orders the few found. A
+    reserve King's LOCCOL is RESERVE_COLUMN and its LOCIDX its reserve slot,
+    so it sorts after the columns' Kings, in the reserves' order (the
+    engine's canonical order).
     """
+    L = layout(s)
     first = n
-    for king in range(12, 52, 13):
-        src = s[LOCCOL + king]
+    for king in range(12, L.NCARDS, 13):
+        src = s[L.LOCCOL + king]
         if src < 0:
             continue
-        i = s[LOCIDX + king]
-        if i < s[HID + src] or i < s[FLOOR + src]:
-            continue
-        if i == 0 and (s[DEALT] == 1 or (src >= 3 and dst >= 3)):
-            continue  # relocating a whole column changes nothing
-        order = src * COL_CAP + i
+        i = s[L.LOCIDX + king]
+        if not (L.NRES > 0 and src == RESERVE_COLUMN):
+            if i < s[L.HID + src] or i < s[L.FLOOR + src]:
+                continue
+            if i == 0 and (s[L.DEALT] == 1 or (src >= L.NTAIL and dst >= L.NTAIL)):
+                continue  # relocating a whole column changes nothing
+        order = src * L.COL_CAP + i
         j = n
         while j > first:  # insertion sort on (source column, height)
-            prev = out[j - 1] // 8
-            if s[LOCCOL + prev] * COL_CAP + s[LOCIDX + prev] <= order:
+            prev = out[j - 1] // L.MOVE_BASE
+            if s[L.LOCCOL + prev] * L.COL_CAP + s[L.LOCIDX + prev] <= order:
                 break
             out[j] = out[j - 1]
             j -= 1
-        out[j] = king * 8 + dst
+        out[j] = king * L.MOVE_BASE + dst
         n += 1
     return n
 
@@ -392,13 +559,16 @@ def generate_moves(s, out, space_any, tail_when_stuck, won_by_sweeps):
     Canonical order (as ``engine.legal_moves``): by destination column, then
     source column, then height; the tail deal last. A won position has none.
     """
+    L = layout(s)
     if _is_won(s, won_by_sweeps):
         return 0
     n = 0
     free_seen = False  # an interchangeable empty column already took moves (only the first one does)
-    for dst in range(7):
-        length = s[LEN + dst]
-        if length > 0:
+    for dst in range(L.NCOLS):
+        length = s[L.LEN + dst]
+        if length > 0 and L.WIDE:
+            n = _push_copies(s, out, n, dst, length)
+        elif length > 0:
             # Branch-free: whether the card one below the top can land here
             # is data the branch predictor cannot learn, and a mispredicted
             # branch costs more than these few loads.
@@ -414,30 +584,62 @@ def generate_moves(s, out, space_any, tail_when_stuck, won_by_sweeps):
             out[n] = c * 8 + dst
             n += np.int64(ok)
         else:
-            if s[DEALT] == 1 or dst >= 3:
+            if s[L.DEALT] == 1 or dst >= L.NTAIL:
                 if free_seen:
                     continue
                 free_seen = True
             n = _push_cards_kings(s, out, n, dst, space_any)
-    if s[DEALT] == 0:
+    if s[L.DEALT] == 0:
         if tail_when_stuck == 0:
-            out[n] = TAIL_CODE
+            out[n] = L.TAIL_CODE
             n += 1
         else:
             stuck = True  # no move but whole-column relocations into a space
             for j in range(n):
-                c = out[j] // 8
-                if s[LOCIDX + c] != 0 or s[LEN + out[j] % 8] != 0:
+                c = out[j] // L.MOVE_BASE
+                if s[L.LOCIDX + c] != 0 or s[L.LEN + out[j] % L.MOVE_BASE] != 0:
                     stuck = False
                     break
             if stuck:
-                out[n] = TAIL_CODE
+                out[n] = L.TAIL_CODE
                 n += 1
     return n
 
 
 @nb.njit(**INLINE)
+def _push_copies(s, out, n, dst, length):
+    """The wide layout's moves onto the top of column dst: a group led by either copy of the face one
+    below the top (or a reserve card of that face), by source column then height."""
+    L = layout(s)
+    top = _face(s, s[L.COLS + L.COL_CAP * dst + length - 1])
+    if top % 13 == 0:
+        return n  # nothing builds on an Ace
+    first = n
+    for copy in range(2):
+        c = top - 1 + 52 * copy
+        src = np.int64(s[L.LOCCOL + c])
+        if src < 0 or src == dst:
+            continue
+        i = np.int64(s[L.LOCIDX + c])
+        if src != RESERVE_COLUMN and i < s[L.HID + src]:
+            continue
+        if n > first:  # the other copy came first: order the two by (source column, height)
+            prev = out[first] // L.MOVE_BASE
+            if s[L.LOCCOL + prev] * L.COL_CAP + s[L.LOCIDX + prev] > src * L.COL_CAP + i:
+                out[n] = out[first]
+                out[first] = c * L.MOVE_BASE + dst
+                n += 1
+                continue
+        out[n] = c * L.MOVE_BASE + dst
+        n += 1
+    return n
+
+
+@nb.njit(**INLINE)
 def _is_won(s, won_by_sweeps):
+    L = layout(s)
+    if L.WIDE and won_by_sweeps:
+        return s[L.SWEPT] == s[L.RUNS]
     if won_by_sweeps:
         return s[SWEPT] == 4
     if s[DEALT] == 0:
@@ -468,109 +670,139 @@ def _is_won(s, won_by_sweeps):
 
 @nb.njit(**INLINE)
 def _settle(s, keys, col, sweeps, freezes, z, zh):
-    """Flip a face-down top; sweep (repeatedly) or freeze a complete top run."""
-    base = COLS + COL_CAP * col
+    """Flip a face-down top; sweep (repeatedly) or freeze a complete top run (by faces: with two decks a
+    run may mix copies)."""
+    L = layout(s)
+    base = L.COLS + L.COL_CAP * col
     kc = _u(col)  # a column number, not negative
     while True:
-        length = s[LEN + kc]
-        if length > 0 and s[HID + kc] >= length:
+        length = s[L.LEN + kc]
+        if length > 0 and s[L.HID + kc] >= length:
             for k in range(2):
-                keys[7 * k + kc] += zh[k, _u(length - 1)] - zh[k, _u(s[HID + kc])]
-            s[HID + kc] = length - 1
-        if length - s[HID + kc] < 13 or length - s[FLOOR + kc] < 13:
+                keys[L.NCOLS * k + kc] += zh[k, _u(length - 1)] - zh[k, _u(s[L.HID + kc])]
+            s[L.HID + kc] = length - 1
+        if length - s[L.HID + kc] < 13 or length - s[L.FLOOR + kc] < 13:
             return
-        ace = s[_u(base + length - 1)]
+        ace = _face(s, s[_u(base + length - 1)])
         if ace % 13 != 0:
             return
         for k in range(1, 13):
-            if s[base + length - 1 - k] != ace + k:
+            if _face(s, s[base + length - 1 - k]) != ace + k:
                 return
         if sweeps:
             for i in range(length - 13, length):
                 c = s[base + i]
                 for k in range(2):
-                    keys[7 * k + col] -= z[k, c * COL_CAP + i]
-                    keys[BELOW_Z + 52 * k + c] = 0
-                s[LOCCOL + c] = -1
-            s[LEN + col] = length - 13
-            s[SWEPT] += 1
+                    keys[L.NCOLS * k + col] -= z[k, _face(s, c) * L.COL_CAP + i]
+                    keys[L.BELOW_Z + L.NCARDS * k + c] = 0
+                s[L.LOCCOL + c] = -1
+            s[L.LEN + col] = length - 13
+            s[L.SWEPT] += 1
             continue
         if freezes:
-            s[FLOOR + col] = length
-            s[FROZEN] |= 1 << (ace // 13)
+            s[L.FLOOR + col] = length
+            s[L.FROZEN] |= 1 << (ace // 13)
         return
+
+
+@nb.njit(**INLINE)
+def _play_reserve(s, keys, c, dst, sweeps, freezes, z, zh, salt, misc):
+    """Play reserve card c onto column dst (the wide layout's reserve move), in place."""
+    L = layout(s)
+    kd = _u(dst)
+    j = s[L.LEN + kd]
+    s[_u(L.COLS + L.COL_CAP * dst + j)] = c
+    s[L.RESERVE + s[L.LOCIDX + c]] = -1
+    s[L.LOCCOL + c] = dst
+    s[L.LOCIDX + c] = j
+    s[L.LEN + kd] = j + 1
+    face = _face(s, c)
+    for k in range(2):
+        keys[L.BELOW_Z + L.NCARDS * k + c] = keys[L.NCOLS * k + kd] - zh[k, _u(s[L.HID + kd])]
+        keys[L.NCOLS * k + kd] += z[k, face * L.COL_CAP + j]
+    _settle(s, keys, dst, sweeps, freezes, z, zh)
+    ds = _u(_slot(s, dst))
+    for k in range(2):
+        new_dst = _mix(keys[L.NCOLS * k + kd] + salt[k, ds])
+        keys[L.KEY1 + k] += new_dst - keys[L.MIXED + L.NCOLS * k + kd] - misc[k, L.MISC_RESERVE + face]
+        keys[L.MIXED + L.NCOLS * k + kd] = new_dst
 
 
 @nb.njit(**INLINE)
 def make_move(s, keys, code, sweeps, freezes, z, zh, salt, misc):
     """Play the move ``code`` on state s and its keys, in place."""
-    if code == TAIL_CODE:
-        for col in range(3):
-            c = s[TAIL + col]
-            i = s[LEN + col]
-            s[COLS + COL_CAP * col + i] = c
-            s[LOCCOL + c] = col
-            s[LOCIDX + c] = i
-            s[LEN + col] = i + 1
-            s[TAIL + col] = -1
+    L = layout(s)
+    NC = L.NCOLS  # column hashes of key set k are at NC * k, their key terms at MIXED + NC * k
+    if code == L.TAIL_CODE:
+        for col in range(L.NTAIL):
+            c = s[L.TAIL + col]
+            i = s[L.LEN + col]
+            s[L.COLS + L.COL_CAP * col + i] = c
+            s[L.LOCCOL + c] = col
+            s[L.LOCIDX + c] = i
+            s[L.LEN + col] = i + 1
+            s[L.TAIL + col] = -1
             for k in range(2):
-                keys[BELOW_Z + 52 * k + c] = keys[7 * k + col] - zh[k, s[HID + col]]
-                keys[7 * k + col] += z[k, c * COL_CAP + i]
-        s[DEALT] = 1
-        for col in range(3):
+                keys[L.BELOW_Z + L.NCARDS * k + c] = keys[NC * k + col] - zh[k, s[L.HID + col]]
+                keys[NC * k + col] += z[k, _face(s, c) * L.COL_CAP + i]
+        s[L.DEALT] = 1
+        for col in range(L.NTAIL):
             _settle(s, keys, col, sweeps, freezes, z, zh)
         for k in range(2):
-            keys[KEY1 + k] = _key_from_columns(s, keys, k, salt, misc)
+            keys[L.KEY1 + k] = _key_from_columns(s, keys, k, salt, misc)
     else:
-        c = code // 8
-        dst = code % 8
-        src = s[LOCCOL + c]  # the moving block is on the table: src, i, length, j and its cards are not negative
-        i = s[LOCIDX + c]
-        length = s[_u(LEN + src)]
-        j = s[LEN + dst]
-        sbase = COLS + COL_CAP * src
-        dbase = COLS + COL_CAP * dst
+        c = code // L.MOVE_BASE
+        dst = code % L.MOVE_BASE
+        src = s[L.LOCCOL + c]  # the moving block is on the table: src, i, length, j and its cards are not negative
+        if L.NRES > 0 and src == RESERVE_COLUMN:
+            _play_reserve(s, keys, c, dst, sweeps, freezes, z, zh, salt, misc)
+            return
+        i = s[L.LOCIDX + c]
+        length = s[_u(L.LEN + src)]
+        j = s[L.LEN + dst]
+        sbase = L.COLS + L.COL_CAP * src
+        dbase = L.COLS + L.COL_CAP * dst
         ks, kd = _u(src), _u(dst)
-        old_frozen = s[FROZEN]
-        pow_at = _u(MISC_POW + COL_CAP + j - i)  # where R^(j - i) is: j - i is the block's height change
+        old_frozen = s[L.FROZEN]
+        pow_at = _u(L.MISC_POW + L.COL_CAP + j - i)  # where R^(j - i) is: j - i is the block's height change
         pow1, pow2 = misc[0, pow_at], misc[1, pow_at]
         # the block's sums from the BELOW entries of its first card c, before they change
-        below_z1, below_z2 = keys[BELOW_Z + c], keys[BELOW_Z + 52 + c]
-        dst_z1 = keys[kd] - zh[0, _u(s[HID + dst])]
-        dst_z2 = keys[7 + kd] - zh[1, _u(s[HID + dst])]
+        below_z1, below_z2 = keys[L.BELOW_Z + c], keys[L.BELOW_Z + L.NCARDS + c]
+        dst_z1 = keys[kd] - zh[0, _u(s[L.HID + dst])]
+        dst_z2 = keys[NC + kd] - zh[1, _u(s[L.HID + dst])]
         # one pass over the block for the cards and both key sets (one loop exit to predict, not three)
         for a in range(i, length):
             card = s[_u(sbase + a)]
             kc = _u(card)
-            keys[BELOW_Z + kc] = dst_z1 + (keys[BELOW_Z + kc] - below_z1) * pow1
-            keys[BELOW_Z + 52 + kc] = dst_z2 + (keys[BELOW_Z + 52 + kc] - below_z2) * pow2
+            keys[L.BELOW_Z + kc] = dst_z1 + (keys[L.BELOW_Z + kc] - below_z1) * pow1
+            keys[L.BELOW_Z + L.NCARDS + kc] = dst_z2 + (keys[L.BELOW_Z + L.NCARDS + kc] - below_z2) * pow2
             b = j + a - i
             s[_u(dbase + b)] = card
-            s[LOCCOL + kc] = dst
-            s[LOCIDX + kc] = b
-        hid = _u(s[_u(HID + src)])
+            s[L.LOCCOL + kc] = dst
+            s[L.LOCIDX + kc] = b
+        hid = _u(s[_u(L.HID + src)])
         for k in range(2):
             below_z = below_z1 if k == 0 else below_z2
-            block_z = keys[7 * k + ks] - zh[k, hid] - below_z
-            keys[7 * k + ks] -= block_z
-            keys[7 * k + kd] += block_z * (pow1 if k == 0 else pow2)
-        s[_u(LEN + src)] = i
-        s[LEN + dst] = j + length - i
+            block_z = keys[NC * k + ks] - zh[k, hid] - below_z
+            keys[NC * k + ks] -= block_z
+            keys[NC * k + kd] += block_z * (pow1 if k == 0 else pow2)
+        s[_u(L.LEN + src)] = i
+        s[L.LEN + dst] = j + length - i
         _settle(s, keys, src, sweeps, freezes, z, zh)
         _settle(s, keys, dst, sweeps, freezes, z, zh)
         # only two column terms of the key sums change (the tail state, hence the slots, does not)
         ss, ds = _u(_slot(s, src)), _u(_slot(s, dst))
         for k in range(2):
-            new_src = _mix(keys[7 * k + ks] + salt[k, ss])
-            new_dst = _mix(keys[7 * k + kd] + salt[k, ds])
-            keys[KEY1 + k] += (new_src - keys[MIXED + 7 * k + ks]) + (new_dst - keys[MIXED + 7 * k + kd])
-            keys[MIXED + 7 * k + ks] = new_src
-            keys[MIXED + 7 * k + kd] = new_dst
-        if s[FROZEN] != old_frozen:
+            new_src = _mix(keys[NC * k + ks] + salt[k, ss])
+            new_dst = _mix(keys[NC * k + kd] + salt[k, ds])
+            keys[L.KEY1 + k] += (new_src - keys[L.MIXED + NC * k + ks]) + (new_dst - keys[L.MIXED + NC * k + kd])
+            keys[L.MIXED + NC * k + ks] = new_src
+            keys[L.MIXED + NC * k + kd] = new_dst
+        if s[L.FROZEN] != old_frozen:
             for suit in range(4):
-                if ((s[FROZEN] >> suit) & 1) and not ((old_frozen >> suit) & 1):
-                    keys[KEY1] += misc[0, 1 + suit]
-                    keys[KEY2] += misc[1, 1 + suit]
+                if ((s[L.FROZEN] >> suit) & 1) and not ((old_frozen >> suit) & 1):
+                    keys[L.KEY1] += misc[0, 1 + suit]
+                    keys[L.KEY2] += misc[1, 1 + suit]
 
 
 @nb.njit(**INLINE)
@@ -581,48 +813,59 @@ def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, sal
     child's keys this cheap way first. Moves that may sweep or freeze a run
     (an Ace comes to lie on top of a column with the King of its suit twelve
     cards below) and the tail deal are made in full on the scratch frame
-    instead. Must equal make_move's keys (tested).
+    instead, as is a reserve card's move (two at most a position). Must equal
+    make_move's keys (tested).
     """
-    if code == TAIL_CODE:
+    L = layout(s)
+    NC = L.NCOLS
+    if code == L.TAIL_CODE:
         return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
-    c = code // 8
-    dst = code % 8
-    src = s[LOCCOL + c]  # the moving card is on the table: src, i, length, j, hid are not negative
-    i = s[LOCIDX + c]
-    length = s[_u(LEN + src)]
-    sbase = COLS + COL_CAP * src
-    j = s[LEN + dst]
+    c = code // L.MOVE_BASE
+    dst = code % L.MOVE_BASE
+    src = s[L.LOCCOL + c]  # the moving card is on the table: src, i, length, j, hid are not negative
+    if L.NRES > 0 and src == RESERVE_COLUMN:
+        return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
+    i = s[L.LOCIDX + c]
+    length = s[_u(L.LEN + src)]
+    sbase = L.COLS + L.COL_CAP * src
+    j = s[L.LEN + dst]
     if sweeps or freezes:
         # A run can complete only where an Ace comes to lie on top with its King
         # twelve cards below; then make the move in full (rare).
-        top = s[_u(sbase + length - 1)]
+        top = _face(s, s[_u(sbase + length - 1)])
         king_at = j + length - i - 13  # height of the would-be King in dst after the move
         if top % 13 == 0 and king_at >= 0:
             if king_at >= j:
                 king = s[_u(sbase + i + king_at - j)]
             else:
-                king = s[_u(COLS + COL_CAP * dst + king_at)]
-            if king == top + 12:
+                king = s[_u(L.COLS + L.COL_CAP * dst + king_at)]
+            if _face(s, king) == top + 12:
                 return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
-        if i >= 13 and s[_u(sbase + i - 1)] % 13 == 0 and s[_u(sbase + i - 13)] == s[_u(sbase + i - 1)] + 12:
+        if (
+            i >= 13
+            and _face(s, s[_u(sbase + i - 1)]) % 13 == 0
+            and _face(s, s[_u(sbase + i - 13)]) == _face(s, s[_u(sbase + i - 1)]) + 12
+        ):
             return _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc)
     # O(1) in the block's size: the block leaves src with the hash sum below its
     # first card, and lands in dst multiplied by R^(j - i) (see the module docstring).
-    pow_at = _u(MISC_POW + COL_CAP + j - i)  # where R^(j - i) is
-    below_z1, below_z2 = keys[BELOW_Z + c], keys[BELOW_Z + 52 + c]
-    hid = s[_u(HID + src)]
+    pow_at = _u(L.MISC_POW + L.COL_CAP + j - i)  # where R^(j - i) is
+    below_z1, below_z2 = keys[L.BELOW_Z + c], keys[L.BELOW_Z + L.NCARDS + c]
+    hid = s[_u(L.HID + src)]
     ks, kd = _u(src), _u(dst)
     hd1 = keys[kd] + (keys[ks] - zh[0, _u(hid)] - below_z1) * misc[0, pow_at]
-    hd2 = keys[7 + kd] + (keys[7 + ks] - zh[1, _u(hid)] - below_z2) * misc[1, pow_at]
+    hd2 = keys[NC + kd] + (keys[NC + ks] - zh[1, _u(hid)] - below_z2) * misc[1, pow_at]
     # src keeps the cards under c; its new top flips when all of them are face down
     # (branch-free: that is data the branch predictor cannot learn)
     hid -= np.int64((i > 0) & (hid == i))
     hs1 = zh[0, _u(hid)] + below_z1
     hs2 = zh[1, _u(hid)] + below_z2
     ss, ds = _u(_slot(s, src)), _u(_slot(s, dst))
-    k1 = keys[KEY1] + (_mix(hs1 + salt[0, ss]) - keys[MIXED + ks]) + (_mix(hd1 + salt[0, ds]) - keys[MIXED + kd])
-    k2 = keys[KEY2] + (
-        (_mix(hs2 + salt[1, ss]) - keys[MIXED + 7 + ks]) + (_mix(hd2 + salt[1, ds]) - keys[MIXED + 7 + kd])
+    k1 = keys[L.KEY1] + (
+        (_mix(hs1 + salt[0, ss]) - keys[L.MIXED + ks]) + (_mix(hd1 + salt[0, ds]) - keys[L.MIXED + kd])
+    )
+    k2 = keys[L.KEY2] + (
+        (_mix(hs2 + salt[1, ss]) - keys[L.MIXED + NC + ks]) + (_mix(hd2 + salt[1, ds]) - keys[L.MIXED + NC + kd])
     )
     return k1, k2
 
@@ -637,8 +880,9 @@ def _make_from(dst, dst_keys, s, keys, code, sweeps, freezes, z, zh, salt, misc)
 
 @nb.njit(**JIT)
 def _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc):
+    L = layout(s)
     _make_from(scratch, scratch_keys, s, keys, code, sweeps, freezes, z, zh, salt, misc)
-    return scratch_keys[KEY1], scratch_keys[KEY2]
+    return scratch_keys[L.KEY1], scratch_keys[L.KEY2]
 
 
 # ---------------------------------------------------------------------------
@@ -1203,7 +1447,8 @@ def _expand(
     s_keys = keys[sp]
     out = moves[sp]
     n = generate_moves(s, out, space_any, tail_when_stuck, sweeps)
-    if (flags & PRUNE_SAFE_LEADS) and s[DEALT] == 1 and space_any == 0 and freezes == 0:
+    # (the safe-lead proof is a one-deck proof: off for the wide layout, docs/design.md)
+    if not layout(s).WIDE and (flags & PRUNE_SAFE_LEADS) and s[DEALT] == 1 and space_any == 0 and freezes == 0:
         for j in range(n):
             if _safe_lead(s, out[j]):
                 out[0] = out[j]  # the first safe lead in move order is the only child
@@ -1253,7 +1498,7 @@ def _decide_root(s, counters, can_top, dead_scratch, flags, out_of_bound):
     if out_of_bound:
         counters[C_SP] = 0
         return S_LOST
-    if flags & PRUNE_DEADLOCK:
+    if not layout(s).WIDE and flags & PRUNE_DEADLOCK:  # a one-deck proof: off for the wide layout
         counters[C_CHECKS] += 1
         if _deadlocked(s, can_top, dead_scratch, sweeps, space_any, False, (flags & PRUNE_SUCCESSOR_ABOVE) != 0):
             counters[C_PRUNES] += 1
@@ -1302,7 +1547,7 @@ def _deadlock_cut(parent, child, code, flags, counters, can_top, dead_scratch):
     run (C_CHECKS) and the prunes (C_PRUNES). Twin: ``deadlock.needs_deadlock_check``
     then ``deadlock.is_deadlocked``.
     """
-    if not (flags & PRUNE_DEADLOCK):
+    if layout(parent).WIDE or not (flags & PRUNE_DEADLOCK):  # a one-deck proof: off for the wide layout
         return False
     sweeps, _, space_any, _ = _rules_of(flags)
     successor_above = (flags & PRUNE_SUCCESSOR_ABOVE) != 0
@@ -1395,7 +1640,8 @@ def search(
     flat_keys = found_keys.reshape(found_keys.size)
     sp = counters[C_SP]
     if sp < 0:
-        _probe_insert(flat, keys[0, KEY1], keys[0, KEY2])
+        L = layout(states)
+        _probe_insert(flat, keys[0, L.KEY1], keys[0, L.KEY2])
         decided = _decide_root(states[0], counters, can_top, dead_scratch, flags, False)
         if decided:
             return decided
@@ -1701,19 +1947,75 @@ def _remap(orig, actual, code):
     """The move ``code`` of state orig, for the state actual equal to it up to the
     order of interchangeable columns: the same card onto the column that now holds
     the same top card, or into the leftmost interchangeable space."""
-    if code == TAIL_CODE:
+    L = layout(orig)
+    if code == L.TAIL_CODE:
         return code
-    c = code // 8
-    dst = code % 8
-    length = orig[LEN + dst]
+    if L.WIDE:
+        return _remap_copies(orig, actual, code)
+    c = code // L.MOVE_BASE
+    dst = code % L.MOVE_BASE
+    length = orig[L.LEN + dst]
     if length > 0:
-        top = orig[COLS + COL_CAP * dst + length - 1]
-        return c * 8 + actual[LOCCOL + top]
-    if actual[DEALT] == 0 and dst < 3:
+        top = orig[L.COLS + L.COL_CAP * dst + length - 1]
+        return c * L.MOVE_BASE + actual[L.LOCCOL + top]
+    if actual[L.DEALT] == 0 and dst < L.NTAIL:
         return code
-    for col in range(7):
-        if actual[LEN + col] == 0 and (actual[DEALT] == 1 or col >= 3):
-            return c * 8 + col
+    for col in range(L.NCOLS):
+        if actual[L.LEN + col] == 0 and (actual[L.DEALT] == 1 or col >= L.NTAIL):
+            return c * L.MOVE_BASE + col
+    return code
+
+
+@nb.njit(**INLINE)
+def _same_column(s, col, t, other):
+    """Do column col of s and column other of t hold the same faces, with as many face down?"""
+    L = layout(s)
+    length = s[L.LEN + col]
+    if t[L.LEN + other] != length or t[L.HID + other] != s[L.HID + col]:
+        return False
+    for i in range(length):
+        if s[L.COLS + L.COL_CAP * col + i] % 52 != t[L.COLS + L.COL_CAP * other + i] % 52:
+            return False
+    return True
+
+
+@nb.njit(**INLINE)
+def _twin_column(orig, col, actual, skip):
+    """The column of actual (not ``skip``) that holds what column col of orig holds, by faces: col itself
+    when it is kept apart until the tail deal, else the first interchangeable one; -1 if none."""
+    L = layout(orig)
+    if actual[L.DEALT] == 0 and col < L.NTAIL:
+        return col
+    for other in range(L.NCOLS):
+        if other != skip and (actual[L.DEALT] == 1 or other >= L.NTAIL) and _same_column(orig, col, actual, other):
+            return other
+    return -1
+
+
+@nb.njit(**INLINE)
+def _remap_copies(orig, actual, code):
+    """``_remap`` in the wide layout, where the line's positions are matched by keys that read faces: actual
+    equals orig up to the order of interchangeable columns and the copies of each face. The move's group
+    is found by its column's contents and height, its target column likewise."""
+    L = layout(orig)
+    c = code // L.MOVE_BASE
+    dst = code % L.MOVE_BASE
+    src = orig[L.LOCCOL + c]
+    lead = c
+    a = np.int64(-1)
+    if src != RESERVE_COLUMN:
+        a = _twin_column(orig, src, actual, -1)
+        if a < 0:
+            return code
+        lead = actual[L.COLS + L.COL_CAP * a + orig[L.LOCIDX + c]]
+    if orig[L.LEN + dst] > 0:
+        b = _twin_column(orig, dst, actual, a)
+        return lead * L.MOVE_BASE + (dst if b < 0 else b)
+    if actual[L.DEALT] == 0 and dst < L.NTAIL:
+        return lead * L.MOVE_BASE + dst
+    for col in range(L.NCOLS):
+        if actual[L.LEN + col] == 0 and (actual[L.DEALT] == 1 or col >= L.NTAIL):
+            return lead * L.MOVE_BASE + col
     return code
 
 
@@ -1765,28 +2067,29 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
     moves in between were a detour. The kept moves are remapped to the
     columns of the position actually reached.
     """
+    L = layout(root)
     sweeps, freezes, space_any, tail_when_stuck = _rules_of(flags)
     z, zh, salt, misc = tables
     n = codes.shape[0]
-    states = np.zeros((n + 1, STATE_SIZE), dtype=np.int8)
-    kvs = np.zeros((n + 1, KEYS_SIZE), dtype=np.uint64)
+    states = np.zeros((n + 1, L.STATE_SIZE), dtype=root.dtype)
+    kvs = np.zeros((n + 1, L.KEYS_SIZE), dtype=np.uint64)
     states[0] = root
     kvs[0] = root_keys
     line_keys = np.zeros((n + 1, 2), dtype=np.uint64)
-    line_keys[0, 0] = root_keys[KEY1]
-    line_keys[0, 1] = root_keys[KEY2]
+    line_keys[0, 0] = root_keys[L.KEY1]
+    line_keys[0, 1] = root_keys[L.KEY2]
     for i in range(n):
         _made_from(states[i + 1], kvs[i + 1], states[i], kvs[i], np.int64(codes[i]), flags, tables)
-        line_keys[i + 1, 0] = kvs[i + 1, KEY1]
-        line_keys[i + 1, 1] = kvs[i + 1, KEY2]
+        line_keys[i + 1, 0] = kvs[i + 1, L.KEY1]
+        line_keys[i + 1, 1] = kvs[i + 1, L.KEY2]
     order = np.argsort(line_keys[:, 0])
     sorted_k1 = line_keys[order, 0].copy()
     moves1 = np.zeros(MAX_MOVES, dtype=np.uint16)
     moves2 = np.zeros(MAX_MOVES, dtype=np.uint16)
-    child = np.zeros(STATE_SIZE, dtype=np.int8)
-    child_k = np.zeros(KEYS_SIZE, dtype=np.uint64)
-    scratch = np.zeros(STATE_SIZE, dtype=np.int8)
-    scratch_k = np.zeros(KEYS_SIZE, dtype=np.uint64)
+    child = np.zeros(L.STATE_SIZE, dtype=root.dtype)
+    child_k = np.zeros(L.KEYS_SIZE, dtype=np.uint64)
+    scratch = np.zeros(L.STATE_SIZE, dtype=root.dtype)
+    scratch_k = np.zeros(L.KEYS_SIZE, dtype=np.uint64)
     actual = root.copy()
     actual_k = root_keys.copy()
     m = 0

@@ -22,7 +22,7 @@ from ..game.position import NUM_COLUMNS, Position
 from ..game.rules import Rules
 from ..game.verify import check_solution
 from . import kernel
-from .compact import compact_keys, decode_move, from_compact, move_codes, state_problems, to_compact
+from .compact import compact_keys, decode_move, from_compact, is_wide, move_code, move_codes, state_problems, to_compact
 from .driver import Stack, make_code, make_move, run_bounded, shorten_codes
 from .result import Limits
 from .shortest import cost_to_go, fixed_length
@@ -43,6 +43,8 @@ def winning_path(stack: Stack, depth: int) -> list[Move]:
     """
     plies = np.arange(depth)
     codes = stack.moves[plies, stack.midx[:depth] - 1].astype(np.int64)
+    if stack.wide:  # the wide layout names copies: each move decoded in its own frame
+        return [decode_move(stack.states[d], code) for d, code in enumerate(codes.tolist())]
     cards = np.minimum(codes >> 3, NUM_CARDS - 1)  # the tail's code too reads a card's column, unused
     sources = stack.states[plies, kernel.LOCCOL + cards].astype(np.int64)
     dst = codes & 7
@@ -91,8 +93,20 @@ def shorten_path(
     if len(path) < 3:
         return path
     state, keys = _root_state(position, root)
-    codes = shorten_codes(state, keys, move_codes(path), rules)
+    codes = _line_codes(state, keys, path, rules) if is_wide(state) else move_codes(path)
+    codes = shorten_codes(state, keys, codes, rules)
     return path if len(codes) == len(path) else decode_line(position, codes, rules, root)
+
+
+def _line_codes(state: np.ndarray, keys: np.ndarray, path: list[Move], rules: Rules) -> np.ndarray:
+    """The kernel's codes of a line from a wide state (a code names the copy it moves, read from the state
+    the move is played from)."""
+    s, k = state.copy(), keys.copy()
+    codes = []
+    for move in path:
+        codes.append(move_code(move, s))
+        make_code(s, k, codes[-1], rules)
+    return np.array(codes, dtype=np.uint16)
 
 
 def polish_path(position: Position, path: list[Move], rules: Rules, prune: bool = True) -> list[Move]:

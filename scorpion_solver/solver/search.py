@@ -27,6 +27,7 @@ from .compact import (  # noqa: F401 - re-exported: callers import them from her
     compact_keys,
     decode_move,
     from_compact,
+    is_wide,
     move_codes,
     position_key,
     rule_bits,
@@ -173,8 +174,9 @@ def solve(
         raise ValueError(f"unknown engine '{engine}' (jit or reference)")
     compiling.load(("search",))
     start = time.perf_counter()
-    stack = driver.search_stack()
-    stack.states[0] = to_compact(position)
+    state = to_compact(position)
+    stack = driver.search_stack(wide=is_wide(state))
+    stack.states[0] = state
     return _solve_from_root(stack, position, 0, rules, limits, start, debug, polish, shorten, reductions, checks=checks)
 
 
@@ -254,6 +256,8 @@ def solve_deal(
     checks a chunk's wins in one pass). Numbers from 2^64 on take the plain
     path.
     """
+    if rules.num_columns != 7:  # the jitted dealer deals seven columns: the ten-column games take the plain one
+        return solve(deal(number, rules), rules, limits, reductions=reductions, checks=checks)
     compiling.load(("search", "deals"))
     start = time.perf_counter()
     stack = driver.search_stack()
@@ -278,6 +282,7 @@ def _solve_from_root(
     """Search from the state in ``stack.states[0]`` (the position, or deal ``number`` when it is None);
     a win's line is checked here, or by ``checks`` when given."""
     loading = compiling.seconds_loading  # jobs first used in this solve are loaded in it, off its seconds
+    reductions = reductions.proven_for(rules)  # the kernel makes none of the one-deck cuts in a wide state either
     driver.root_keys(stack)
     if debug:
         debug_check(position, stack.states[0], stack.keys[0], "the root")
@@ -290,7 +295,7 @@ def _solve_from_root(
         if shorten:
             compiling.load(("lines",))
             path = shorten_path(position, path, rules, (stack.states[0], stack.keys[0]))
-            if polish:
+            if polish and not stack.wide:  # the polish's shortest search is one-deck only
                 path = polish_path(position, path, rules, reductions.prune)
         if checks is None:
             verify_solution(position, path, rules)
@@ -319,6 +324,9 @@ def _counted_result(status: int, counted: list[int], rules: Rules, stopped_by: s
     )
 
 
+# the shortest search and its cost bound are one-deck arguments (shortest.py), not yet redone for two decks or reserves
+SHORTEST_SHAPE = "the shortest search plays the seven-column games only, not {name}"
+
 SCREEN_LIMIT = (1 << 63) - 1  # deal numbers up to this go through screen_deals' int64 arrays
 
 
@@ -336,7 +344,7 @@ def screen_deals(
     to be solved one by one. Nothing is decided without the deadlock test
     (``reductions.prune`` off) or for numbers past ``SCREEN_LIMIT``.
     """
-    if not reductions.prune:
+    if not reductions.proven_for(rules).prune:
         return {}
     compiling.load(("deals", "screen"))
     start = time.perf_counter()
@@ -369,6 +377,8 @@ def solve_shortest(
     ``solve`` makes every cut of ``reductions``; the bounded searches honour
     its deadlock test alone (``prune``, as the ``deadlock`` preset).
     """
+    if not rules.is_scorpion_shape:
+        raise ValueError(SHORTEST_SHAPE.format(name=rules.name))
     compiling.load(("search", "lines", "shortest"))
     start = time.perf_counter()
     result = solve(position, rules, limits, polish=False, reductions=reductions)
