@@ -25,6 +25,11 @@
     note.textContent = "finding an easy deal\u2026";
     post("/api/games", request).then(function (answer) {
       if (answer.ok) { location.href = "/game/" + answer.data.game.id; return; }
+      if (answer.data.retry) {  // 503: the server is still grading its private pool; ask again shortly
+        note.textContent = "the server is preparing graded deals; asking again\u2026";
+        window.setTimeout(function () { openFullGame(button, note, request); }, 2000);
+        return;
+      }
       button.disabled = false;
       note.className = "error";
       note.setAttribute("role", "alert");
