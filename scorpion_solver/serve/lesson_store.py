@@ -59,13 +59,12 @@ class LessonStore:
         return GameRow(
             id=number,
             token=f"lesson-{number}",
-            deal=None,
+            deal=0,  # no deal number: a lesson starts from its own position
             mode=self.modes[number],
             grade=None,
             version=row["version"] if row else 0,
             attempt=row["attempt"] if row else 0,
             ply=row["ply"] if row else 0,
-            status="playing",  # not used: a lesson's status is worked out from its position
             peek=False,
             line=tuple(Played.of_row(move, shown, perm) for move, shown, perm in stored),
             hints_asked=0,

@@ -115,7 +115,6 @@ class Draft:
             version=0,
             attempt=0,
             ply=0,
-            status=PLAYING,
             peek=False,
             line=(),
             hints_asked=0,
@@ -436,7 +435,6 @@ class GameService:
             id=game_id,
             version=row.version + 1,
             ply=table.ply,
-            status=status,
             line=tuple(table.line),
             finished=row.finished or status in (WON, LOST),
         )

@@ -190,8 +190,7 @@ class GameRow:
     grade: str | None
     version: int
     attempt: int
-    ply: int
-    status: str
+    ply: int  # the game's status is its table's (``Table.status``), worked out from the position
     peek: bool
     line: tuple[Played, ...]  # the current attempt's line, redo stack included (``ply`` of them are played)
     hints_asked: int
@@ -357,7 +356,6 @@ class Store:
             row["version"],
             row["attempt"],
             row["ply"],
-            row["status"],
             bool(row["peek"]),
             line,
             hints,
