@@ -574,21 +574,9 @@ def test_two_tabs_one_move_applies_the_other_tab_is_shown_the_game_as_it_is(page
 
 
 def test_start_page_deals_a_random_winnable_deal_of_the_grade_asked(page):
-    page.goto("/")
-    page.locator("#random-mode").select_option("classic")
     # the server grades its private pool in the background from its start (serve.pool): until a medium
     # classic deal is ready the page says the deals are being prepared, and the player asks again
-    deadline = time.monotonic() + SOLVER_WAIT / 1000
-    while True:
-        page.get_by_role("button", name="Winnable: medium").click()
-        while "/game/" not in page.url and page.locator("#random-error").is_hidden():
-            assert time.monotonic() < deadline
-            page.wait_for_timeout(200)
-        if "/game/" in page.url:
-            break
-        assert "preparing graded deals" in page.locator("#random-error").inner_text()
-        assert time.monotonic() < deadline
-        page.wait_for_timeout(1000)
+    open_secret(page, "medium", "classic")
     # a secret deal: no number while it is played (issues 37 and 47)
     expect(page.locator("#game-title")).to_have_text("a random deal (medium)", timeout=SOLVER_WAIT)
     expect(page).to_have_title("Scorpion: a random deal (medium), classic")
@@ -769,7 +757,7 @@ def open_secret(page, grade: str, mode: str) -> None:
     page.goto("/")
     page.locator("#random-mode").select_option(mode)
     deadline = time.monotonic() + SOLVER_WAIT / 1000
-    button = page.locator(f'button[data-random="{grade}"]')
+    button = page.get_by_role("button", name="Any deal" if grade == "any" else f"Winnable: {grade}")
     while True:
         button.click()
         while "/game/" not in page.url and page.locator("#random-error").is_hidden():

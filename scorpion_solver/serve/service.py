@@ -56,7 +56,7 @@ from .pool import PoolStocker
 from .seal import Sealer, pack_draft, unpack_draft
 from .statistics import statistics
 from .store import GameRow, StaleVersion, Store, UnknownGame, looks_like_token
-from .table import IDENTITY, LOST, PLAYING, WON, Table, check_deal, check_mode, import_line, shown_move, status_of
+from .table import IDENTITY, LOST, PLAYING, WON, Table, check_deal, check_mode, import_line, shown_move
 
 MAX_SAMPLES = 100  # as many as `scorpion hint --fair` takes by default; bounds a hint's work
 DEFAULT_SAMPLES = 30
@@ -454,7 +454,7 @@ class GameService:
             ply = table.ply + 1
         else:
             ply = whole("ply", ply, low=0, high=len(table.line))
-        status = status_of(table.position_at(ply), table.rules)
+        status = table.status_at(ply)
         game_id = self._stored(row)
         try:
             self.store.set_ply(game_id, row.version, ply, status)

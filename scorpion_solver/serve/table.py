@@ -87,10 +87,11 @@ def player_move(value) -> Move:
         raise GameError(str(exc)) from None
 
 
-def status_of(position: Position, rules: Rules) -> str:
+def status_of(position: Position, rules: Rules, legal: list[Move] | None = None) -> str:
+    """won, lost (no legal move) or playing; ``legal``: the position's legal moves, when already known."""
     if is_won(position, rules):
         return WON
-    return LOST if not legal_moves(position, rules) else PLAYING
+    return LOST if not (legal if legal is not None else legal_moves(position, rules)) else PLAYING
 
 
 def shown_move(move: Move, perm: tuple[int, ...]) -> Move:
@@ -149,11 +150,12 @@ class Table:
             self._legal[ply] = legal_moves(self.position_at(ply), self.rules)
         return self._legal[ply]
 
+    def status_at(self, ply: int) -> str:
+        return status_of(self.position_at(ply), self.rules, self.legal_at(ply))
+
     @property
     def status(self) -> str:
-        if is_won(self.position, self.rules):
-            return WON
-        return PLAYING if self.legal_at(self.ply) else LOST
+        return self.status_at(self.ply)
 
     # -- moves -------------------------------------------------------------------
 
