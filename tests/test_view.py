@@ -168,3 +168,34 @@ def test_view_reader_reads_its_lines_as_the_position_reader_does():
     repeated = DEAL1_VIEW + "col1: AS\n"
     with pytest.raises(PositionError, match=r"'col1' given twice \(first on line \d+\)"):
         parse_view(repeated)
+
+
+def test_three_blind_mice_views_know_the_reserves_and_hide_only_the_nine_face_down_cards():
+    from scorpion_solver.game.rules import get_rules
+
+    mice = get_rules("mice")
+    position = deal(1, mice)
+    view = Observation.of(position)
+    face_down = sorted(c for i, col in enumerate(position.columns) for c in col[: position.hidden[i]])
+    assert len(position.reserves) == 2 and len(face_down) == 9
+    assert sorted(view.unseen) == face_down  # the reserve cards lie face up: they are seen
+    assert view.stand_in().reserves == position.reserves
+    for sample in sample_positions(view, 20, seed=1):
+        assert sample.reserves == position.reserves and Observation.of(sample) == view
+    # a reserve card played: the view after it has one reserve left, and two views differing only
+    # by their reserves are two views (their keys differ)
+    checked_after = reserve_moves = 0
+    for pos in _random_walk(1, mice, 40, seed=5) + _random_walk(3, mice, 40, seed=6):
+        here = Observation.of(pos)
+        for move in legal_moves(pos, mice):
+            after = here.after(move, mice)
+            truth = Observation.of(apply_move(pos, move, mice))
+            if after is None:
+                assert truth.unseen != here.unseen
+                continue
+            assert after == truth and after.reserves == truth.reserves
+            checked_after += 1
+            if after.reserves != here.reserves:
+                reserve_moves += 1
+                assert after.key() != here.key()
+    assert checked_after > 50 and reserve_moves > 0, (checked_after, reserve_moves)

@@ -83,7 +83,8 @@ class Observation:
         return not self.tail
 
     def known_cards(self) -> set[int]:
-        return {c for col in self.columns for c in col if c != UNKNOWN} | {c for c in self.tail if c != UNKNOWN}
+        known = {c for col in self.columns for c in col if c != UNKNOWN} | {c for c in self.tail if c != UNKNOWN}
+        return known.union(self.reserves)
 
     def hidden_slots(self) -> list[tuple[int, int]]:
         """The unknown slots in a fixed order: (column, index) bottom first column by column, then (-1, t) tail."""
@@ -122,7 +123,7 @@ class Observation:
                 column[j] = int(card)
         for i, column in rebuilt.items():
             columns[i] = tuple(column)
-        return Position(tuple(columns), self.hidden, tuple(tail), self.frozen)
+        return Position(tuple(columns), self.hidden, tuple(tail), self.frozen, self.reserves)
 
     def stand_in(self) -> Position:
         """One position consistent with the view (unseen cards in sorted order).
@@ -176,7 +177,7 @@ class Observation:
                 columns[i] = tuple(cards)
         if swept is None:
             swept = frozenset(position.swept_suits())
-        return Observation(tuple(columns), position.hidden, tail, swept, position.frozen)
+        return Observation(tuple(columns), position.hidden, tail, swept, position.frozen, position.reserves)
 
     @cached_property
     def _unknown_by_column(self) -> dict[int, frozenset[int]]:
@@ -195,7 +196,9 @@ class Observation:
         columns = tuple(
             tuple(UNKNOWN if j < self.hidden[i] else c for j, c in enumerate(col)) for i, col in enumerate(self.columns)
         )
-        return Observation(columns, self.hidden, tuple(UNKNOWN for _ in self.tail), self.swept, self.frozen)
+        return Observation(
+            columns, self.hidden, tuple(UNKNOWN for _ in self.tail), self.swept, self.frozen, self.reserves
+        )
 
     def knowing(self, cards: dict[tuple[int, int], int]) -> "Observation":
         """This view with the given slots ((column, index) or (-1, tail index), as in :meth:`hidden_slots`) known."""
@@ -206,7 +209,9 @@ class Observation:
                 tail[j] = card
             else:
                 columns[i][j] = card
-        return Observation(tuple(tuple(c) for c in columns), self.hidden, tuple(tail), self.swept, self.frozen)
+        return Observation(
+            tuple(tuple(c) for c in columns), self.hidden, tuple(tail), self.swept, self.frozen, self.reserves
+        )
 
     def play(self, move: Move, revealed: Sequence[int] = (), rules: Rules = CLEAR) -> "Observation":
         """The view after a legal move, given exactly the cards it turned up (see :meth:`advance`)."""
@@ -278,7 +283,7 @@ class Observation:
         return view.masked(apply_move(view.stand_in(), move, rules)), used
 
     def key(self) -> tuple:
-        return (self.columns, self.hidden, self.tail, self.swept, self.frozen)
+        return (self.columns, self.hidden, self.tail, self.swept, self.frozen, self.reserves)
 
     def problems(self, rules: Rules = CLEAR) -> list[str]:
         """Everything that keeps the view from being a legal position (empty when sound)."""
