@@ -538,10 +538,10 @@ def _with_card(view: Observation, slot: tuple[int, int], card: int) -> Observati
     i, j = slot
     if i < 0:
         tail = view.tail[:j] + (card,) + view.tail[j + 1 :]
-        return Observation(view.columns, view.hidden, tail, view.swept, view.frozen, view.reserves)
+        return Observation(view.columns, view.hidden, tail, view.swept, view.frozen, view.reserves, view.decks)
     col = view.columns[i][:j] + (card,) + view.columns[i][j + 1 :]
     columns = view.columns[:i] + (col,) + view.columns[i + 1 :]
-    return Observation(columns, view.hidden, view.tail, view.swept, view.frozen, view.reserves)
+    return Observation(columns, view.hidden, view.tail, view.swept, view.frozen, view.reserves, view.decks)
 
 
 def exact_report(view: Observation, rules: Rules = CLEAR, **options) -> ExactReport:
