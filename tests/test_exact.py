@@ -4,6 +4,7 @@ and the proof that it reads only the view."""
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 
 import pytest
@@ -409,3 +410,72 @@ def test_hint_fair_exact_refuses_too_many_unseen_cards_and_needs_fair(tmp_path):
     assert result.exit_code == 2 and "give it with --fair" in result.stderr
     result = run("play", path, "--policy", "greedy", "--exact-endgame", 3)
     assert result.exit_code == 2 and "option of --policy hop" in result.stderr
+
+
+# --------------------------------------------------------------------------
+# a whole deal's value (Three Blind Mice: 9 unseen cards) and the blind deadlock test
+
+
+def _blind_dead(view: Observation, rules) -> bool:
+    from scorpion_solver.game.position import frozen_floor
+    from scorpion_solver.solver.deadlock import dead_for_every_arrangement
+
+    stand_in = view.stand_in()
+    floors = [frozen_floor(stand_in, i) for i in range(len(view.columns))]
+    return dead_for_every_arrangement(view.columns, view.hidden, view.tail, view.reserves, view.unseen, rules, floors)
+
+
+@pytest.mark.parametrize("rules", [MICE, CLEAR, CLASSIC], ids=lambda r: r.name)
+def test_a_view_the_blind_deadlock_test_calls_dead_is_lost_in_every_arrangement(rules):
+    """Soundness, checked: each view it calls dead (opening views and views along random games) is lost in
+    every sampled arrangement, by the solver (which never sees the blind test)."""
+    import random
+
+    from scorpion_solver.game.view import sample_positions
+
+    rng = random.Random(rules.name)
+    dead = alive = 0
+    for number in range(1, 41):
+        position = deal(number, rules)
+        for ply in range(40):
+            view = Observation.of(position)
+            if view.hidden_slots() and ply % 8 == 0:
+                if _blind_dead(view, rules):
+                    dead += 1
+                    for sample in sample_positions(view, 6, seed=number * 100 + ply):
+                        assert solve(sample, rules, Limits(nodes=2_000_000)).status == LOST, f"{number} {ply}"
+                else:
+                    alive += 1
+            moves = legal_moves(position, rules)
+            if not moves:
+                break
+            position = apply_move(position, rng.choice(moves), rules)
+    assert dead >= 5 and alive >= 5, (dead, alive)
+
+
+def test_a_mice_deal_dead_for_every_arrangement_is_worth_zero_without_a_solve():
+    from scorpion_solver.play.exact import deal_value
+
+    dead = deal_value(Observation.of(deal(7, MICE)), MICE)  # deal 7's view: dead whatever its 9 unseen cards
+    assert (dead.unseen, dead.status, dead.value, dead.share, dead.solves) == (9, "exact", 0, 0, 0)
+    assert (dead.lower, dead.upper) == (0, 0)
+    # deal 3 is winnable (the solver wins it): a small budget leaves it unknown, bounded by 0 and 1
+    cut = deal_value(Observation.of(deal(3, MICE)), MICE, budget_nodes=5_000)
+    assert (cut.status, cut.value, cut.share, cut.stopped_by) == ("unknown", None, None, "budget")
+    assert (cut.lower, cut.upper) == (0, 1) and cut.solves > 0
+
+
+def test_nopeek_study_folder_resumes_and_summarises(tmp_path):
+    out = tmp_path / "nopeek"
+    first = run("nopeek", "7-8", "--nodes", "5000", "--out", str(out), "--chunk", "1", "--workers", "1")
+    assert first.exit_code == 0, first.output
+    assert "| mice | 2 | 2 | 0 | 2 | 0.0000 |" in first.output  # both dead whatever the unseen cards: V = 0
+    again = run("nopeek", "7-8", "--nodes", "5000", "--out", str(out), "--chunk", "1", "--workers", "1")
+    assert "0 chunks written now, 2 before" in again.output
+    more = run("nopeek", "3", "--nodes", "5000", "--out", str(out), "--workers", "1")
+    assert more.exit_code == 2 and "holds a run with other deals" in more.stderr
+    stats = run("stats", str(out), "--json")
+    mice = json.loads(stats.output)["modes"]["mice"]
+    assert (mice["deals"], mice["exact"], mice["value_zero"], mice["value_interval"]) == (2, 2, 2, [0.0, 0.0])
+    refused = run("nopeek", "1", "--mode", "clear", "--out", str(tmp_path / "x"))
+    assert refused.exit_code == 2 and "a deal of clear has 15 unseen cards" in refused.stderr

@@ -141,6 +141,9 @@ def _made(deal5, exact, wasp, play, hop) -> dict[str, list]:
         "scorpion losses play-5-6 --samples 2 --out losses-5-6 --json": [
             one(run("losses", play, "--samples", 2, "--out", play.parent / "losses-5-6", "--workers", 1, "--json"))
         ],
+        "scorpion nopeek 7-8 --nodes 5000 --out nopeek-7-8 --json": [
+            one(run("nopeek", "7-8", "--nodes", 5000, "--out", play.parent / "nopeek-7-8", "--workers", 1, "--json"))
+        ],
     }
     return made
 
@@ -161,7 +164,7 @@ def documented() -> dict[str, dict]:
 
 def test_every_command_with_json_has_a_section(documented):
     with_json = {name for name, command in main.commands.items() if any(p.name == "as_json" for p in command.params)}
-    assert with_json >= {"deal", "solve", "hint", "analyze", "stats", "play", "deals", "bound", "losses"}
+    assert with_json >= {"deal", "solve", "hint", "analyze", "stats", "play", "deals", "bound", "losses", "nopeek"}
     headed = {heading.split()[1] for heading in documented}
     assert headed == with_json
 

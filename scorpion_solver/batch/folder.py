@@ -224,7 +224,7 @@ _PLAY_META_SHAPE = {
     "columns": list,
     "runs": list,
 }
-STUDY_FORMATS = ("scorpion-bound/", "scorpion-losses/")
+STUDY_FORMATS = ("scorpion-bound/", "scorpion-losses/", "scorpion-nopeek/")
 
 # The kinds of folder this package writes: the format's prefix in _batch.json -> (kind, the command that makes it).
 # A folder without _batch.json is read as a results folder whose settings are unknown.
@@ -233,6 +233,7 @@ FOLDER_KINDS = {
     "scorpion-play/": ("play", "scorpion play"),
     "scorpion-bound/": ("bound", "scorpion bound"),
     "scorpion-losses/": ("losses", "scorpion losses"),
+    "scorpion-nopeek/": ("nopeek", "scorpion nopeek"),
 }
 # What reads each kind besides `scorpion stats` (which summarises every kind).
 KIND_READERS = {
@@ -240,11 +241,12 @@ KIND_READERS = {
     "play": "scorpion stats DIR [--against PLAYDIR], scorpion losses DIR",
     "bound": "scorpion stats DIR",
     "losses": "scorpion stats DIR",
+    "nopeek": "scorpion stats DIR",
 }
 
 
 def folder_kind(meta: dict | None) -> str:
-    """The kind of folder ``meta`` (its ``_batch.json``) describes: results, play, bound or losses.
+    """The kind of folder ``meta`` (its ``_batch.json``) describes: results, play, bound, losses or nopeek.
 
     No metadata reads as a results folder (its settings unknown); a format
     this version does not know is a BatchError.

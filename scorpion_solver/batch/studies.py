@@ -370,3 +370,131 @@ def _loss_groups(rows: list[dict], name: str, games: int) -> list[dict]:
         }
         for key, g in sorted(groups.items())
     ]
+
+
+NOPEEK_FORMAT = "scorpion-nopeek/1"
+NOPEEK_SCHEMA = pa.schema(
+    [
+        ("deal", pa.int64()),
+        ("mode", pa.string()),
+        ("unseen", pa.int64()),
+        ("status", pa.string()),  # exact | unknown
+        ("value", pa.string()),  # V as a fraction ("163/360"); null when unknown
+        ("share", pa.string()),  # S, the thoughtful share, as a fraction; null when unknown
+        ("lower", pa.string()),  # V is at least this (the best line found; V itself when exact)
+        ("upper", pa.string()),  # V is at most this (S, or 1 when S is unknown; V itself when exact)
+        ("value_float", pa.float64()),
+        ("lower_float", pa.float64()),
+        ("upper_float", pa.float64()),
+        ("stopped_by", pa.string()),
+        ("solves", pa.int64()),
+        ("nodes", pa.int64()),
+        ("views", pa.int64()),
+        ("cpu_seconds", pa.float64()),
+    ]
+)
+NOPEEK_SOLVE_NODES = 50_000_000  # a whole deal's arrangement: the batch's own budget
+NOPEEK_SOLVE_MEMORY_MB = 512
+DEFAULT_NOPEEK_NODES = 300_000_000  # all the solves of one deal (S and V)
+DEFAULT_NOPEEK_VIEWS = 3_000_000  # views walked between reveals for one deal (the plain-Python part)
+
+
+@dataclass(frozen=True)
+class NoPeekSettings:
+    """A no-peek study's budgets, each for one deal: kernel nodes over all its solves and views walked (both
+    counted, so a rerun decides the same deals on any machine), and an optional wall-clock limit (which does not)."""
+
+    deals: DealSet
+    modes: tuple[str, ...]
+    nodes: int = DEFAULT_NOPEEK_NODES
+    views: int = DEFAULT_NOPEEK_VIEWS
+    seconds: float | None = None
+
+    def record(self) -> dict:
+        return {
+            "nodes": self.nodes,
+            "views": self.views,
+            "seconds": self.seconds,
+            "solve_nodes": NOPEEK_SOLVE_NODES,
+            "solve_memory_mb": NOPEEK_SOLVE_MEMORY_MB,
+        }
+
+
+def nopeek_rows(
+    numbers: list[int], modes: tuple[str, ...], nodes: int, views: int, seconds: float | None
+) -> list[dict]:
+    """The rows of one chunk of a no-peek value study (runs in a worker process)."""
+    from ..game.deal import deal
+    from ..game.rules import get_rules
+    from ..game.view import Observation
+    from ..play.exact import deal_value
+
+    rows = []
+    for number in numbers:
+        for mode in modes:
+            rules = get_rules(mode)
+            start = time.process_time()
+            found = deal_value(
+                Observation.of(deal(number, rules), rules.decks),
+                rules,
+                seconds,
+                solve_nodes=NOPEEK_SOLVE_NODES,
+                solve_memory_mb=NOPEEK_SOLVE_MEMORY_MB,
+                budget_nodes=nodes,
+                budget_views=views,
+            )
+            rows.append({"deal": number, "mode": mode, **found.as_dict(), "cpu_seconds": time.process_time() - start})
+    return rows
+
+
+def nopeek_study(settings: NoPeekSettings, chunk: int = 10) -> Study:
+    """The exact no-peek value V of every deal of the range from its opening view (``play.exact.deal_value``)."""
+    record = {
+        "deals": settings.deals.describe(),
+        "modes": list(settings.modes),
+        "settings": settings.record(),
+        "chunk": chunk,
+    }
+    plan = []
+    for c in plan_chunks(settings.deals, chunk):
+        numbers = tuple(int(n) for n in c.deals)
+        args = (list(numbers), settings.modes, settings.nodes, settings.views, settings.seconds)
+        plan.append(StudyChunk(c.name, numbers, nopeek_rows, args))
+    return Study("nopeek", NOPEEK_FORMAT, NOPEEK_SCHEMA, settings.modes, record, plan)
+
+
+def nopeek_summary(out: Path) -> dict:
+    """Per mode: the deals, how many are exact, and the realistic win rate over the deals as an interval.
+
+    Every deal's V lies in [lower, upper] (equal when exact), so the mean of
+    V over the folder's deals lies in [mean lower, mean upper]: no deal left
+    unknown is dropped or guessed. The thoughtful rate (mean S over the deals
+    whose S is known) and the deals whose V is 0 stand beside it.
+    """
+    from fractions import Fraction
+
+    rows = read_study_folder(out, NOPEEK_SCHEMA).to_pylist()
+    modes: dict = {}
+    for mode in sorted({r["mode"] for r in rows}, key=lambda m: (m != "clear", m)):
+        mine = [r for r in rows if r["mode"] == mode]
+        n = len(mine)
+        exact = [r for r in mine if r["status"] == "exact"]
+        shares = [Fraction(r["share"]) for r in mine if r["share"] is not None]
+        lower = sum((Fraction(r["lower"]) for r in mine), Fraction(0)) / n
+        upper = sum((Fraction(r["upper"]) for r in mine), Fraction(0)) / n
+        modes[mode] = {
+            "deals": n,
+            "exact": len(exact),
+            "unknown": n - len(exact),
+            "value_zero": sum(r["value"] == "0" for r in exact),
+            "value_interval": [float(lower), float(upper)],
+            "value_interval_fraction": [str(lower), str(upper)],
+            "thoughtful_rate": float(sum(shares, Fraction(0)) / len(shares)) if shares else None,
+            "thoughtful_deals": len(shares),
+            "cpu_seconds": sum(r["cpu_seconds"] for r in mine),
+            "hardest": [
+                {"deal": r["deal"], "exact_fraction": r["value"], "cpu_seconds": r["cpu_seconds"]}
+                for r in sorted(mine, key=lambda r: -r["cpu_seconds"])[:5]
+            ],
+        }
+    return modes

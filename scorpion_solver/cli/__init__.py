@@ -35,7 +35,7 @@ from .play import deals_command, play_command
 from .serve import serve_command
 from .show import show_command
 from .solve import solve_command
-from .studies import bound_command, losses_command
+from .studies import bound_command, losses_command, nopeek_command
 
 
 class OneLineErrors(click.Group):
@@ -98,6 +98,7 @@ for _command in (
     serve_command,
     bound_command,
     losses_command,
+    nopeek_command,
     verify_command,
     export_command,
     publish_command,

@@ -213,7 +213,7 @@ def stats_command(
     kind = folder_kind(meta)
     if kind != "results":
         refuse_given(["top"], "stats on a results folder (made by scorpion batch): other folders list no hardest deals")
-    if kind in ("bound", "losses"):
+    if kind in ("bound", "losses", "nopeek"):
         if len(folders) > 1:
             other = folders[1]
             other_kind = folder_kind(read_metadata(other)) if other.is_dir() else None

@@ -1,11 +1,13 @@
-"""The study commands (registered by ``cli``): ``scorpion bound`` and ``scorpion losses``.
+"""The study commands (registered by ``cli``): ``scorpion bound``, ``scorpion losses`` and ``scorpion nopeek``.
 
 ``bound`` computes UB_1, the first information relaxation, at the start of a
 range of deals and prints, per mode, its mean with a 95% interval beside the
 thoughtful rate of the same deals (the trivial bound). ``losses`` measures
 the loss of every decision of the games in a play folder and prints it by
-number of unseen cards and by kind of move. Both write resumable study
-folders (``batch.studies``): the same command finishes an interrupted run.
+number of unseen cards and by kind of move. ``nopeek`` computes the exact
+no-peek value of each deal of a range from its opening view (a game with few
+face-down cards: Three Blind Mice). Each writes a resumable study folder
+(``batch.studies``): the same command finishes an interrupted run.
 """
 
 from __future__ import annotations
@@ -25,7 +27,16 @@ from ..batch.play_runs import EXACT_NAME, find_results, thoughtful_verdicts
 from ..game.rules import Rules
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
 from ..play.losses import DEFAULT_EXACT_UNSEEN, DEFAULT_LOSS_NODES, DEFAULT_LOSS_SAMPLES, KINDS
-from .common import NODES, after_loading, interruptible, recorded_command, rules_options, shown_option, user_errors
+from .common import (
+    NODES,
+    UserError,
+    after_loading,
+    interruptible,
+    recorded_command,
+    rules_options,
+    shown_option,
+    user_errors,
+)
 
 
 def _study_options(unit: str, chunk: int, folder: str):
@@ -161,7 +172,20 @@ def _echo_loss_tables(modes: dict) -> None:
 
 
 def study_stats(folder: Path, kind: str, meta: dict, as_json: bool) -> None:
-    """``scorpion stats`` on a bound or losses folder: the summary its own command prints, under a title."""
+    """``scorpion stats`` on a bound, losses or nopeek folder: the summary its own command prints, under a title."""
+    if kind == "nopeek":
+        modes = studies.nopeek_summary(folder)
+        if as_json:
+            click.echo(json.dumps({"folder": str(folder), "modes": modes}, indent=2))
+            return
+        budget = meta.get("settings", {})
+        click.echo(
+            f"{folder}: exact no-peek value of deals {meta['deals']['spec']}; a deal's budget "
+            f"{budget.get('nodes', 0):,} nodes, {budget.get('views', 0):,} views"
+            + (f", {budget['seconds']:g} s" if budget.get("seconds") else "")
+        )
+        _echo_nopeek_table(modes)
+        return
     if kind == "bound":
         lines = _bound_lines(folder, find_results())
         modes = {x.mode: x.as_dict() for x in lines}
@@ -232,3 +256,87 @@ def losses_command(
         return
     click.echo(f"{out}: {report.written:,} chunks written now, {report.already:,} before{after_loading(report)}")
     _echo_loss_tables(modes)
+
+
+NOPEEK_MOST_UNSEEN = 9  # Three Blind Mice's deal: every arrangement of its unseen cards is solved (9! of them)
+
+
+@click.command("nopeek")
+@click.argument("deals", metavar="RANGE")
+@rules_options(several=True, default_text="mice")
+@shown_option(
+    "--nodes",
+    NODES,
+    studies.DEFAULT_NOPEEK_NODES,
+    "Node budget of one deal, over all its solves (past it the deal is unknown, with the bounds found).",
+)
+@shown_option(
+    "--views",
+    click.IntRange(1),
+    studies.DEFAULT_NOPEEK_VIEWS,
+    "Budget of one deal's views walked between reveals (the plain-Python part of the cost).",
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(1),
+    default=None,
+    help="Wall-clock limit of one deal [default: none; makes results machine-dependent].",
+)
+@_study_options("Deals", 10, "No-peek")
+@user_errors
+def nopeek_command(
+    deals: str,
+    rules: tuple[Rules, ...] | None,
+    nodes: int,
+    views: int,
+    seconds: float | None,
+    as_json: bool,
+    **run,
+) -> None:
+    """The exact no-peek value of every deal of RANGE: the best win probability of a player who cannot peek.
+
+    V is computed from the deal's opening view by the exact endgame
+    (scorpion_solver/play/exact.py): every arrangement of the unseen cards
+    solved (S, the thoughtful share, an upper bound), then the expectimax
+    over the views the player can reach, with the solver at the leaves. Only
+    a game with few face-down cards is within reach: Three Blind Mice (9
+    unseen cards, no tail), the default. A deal a budget cuts short is
+    unknown, kept with the bounds found (V between the best line's value and
+    S); the summary gives the realistic win rate over the deals as the
+    interval those bounds make. Rerunning the same command finishes an
+    interrupted run.
+    """
+    deal_set = parse_range(deals)
+    for preset in rules or ():
+        unseen = sum(preset.face_down) + preset.tail_size
+        if unseen > NOPEEK_MOST_UNSEEN:
+            raise UserError(
+                f"--mode {preset.name}: a deal of {preset.name} has {unseen} unseen cards; the exact no-peek value "
+                f"of a whole deal is within reach with at most {NOPEEK_MOST_UNSEEN} (mice), as its cost grows "
+                "with the factorial of the unseen cards (`scorpion hint --fair --exact` takes late views)"
+            )
+    mode_list = tuple(r.name for r in rules) if rules else ("mice",)
+    settings = studies.NoPeekSettings(deal_set, mode_list, nodes, views, seconds)
+    default_out = Path(f"nopeek-{deal_set.label}-{'+'.join(mode_list)}-n{nodes}")
+    out, report = _run(functools.partial(studies.nopeek_study, settings), default_out, **run)
+    modes = studies.nopeek_summary(out)
+    if as_json:
+        click.echo(json.dumps({"folder": str(out), "written": report.written, "modes": modes}, indent=2))
+        return
+    click.echo(f"{out}: {report.written:,} chunks written now, {report.already:,} before{after_loading(report)}")
+    _echo_nopeek_table(modes)
+
+
+def _echo_nopeek_table(modes: dict) -> None:
+    click.echo(
+        "| mode | deals | exact | unknown | V = 0 | realistic rate (V, the deals' mean) | thoughtful rate (S) | CPU s |"
+    )
+    click.echo("|---|---|---|---|---|---|---|---|")
+    for mode, m in modes.items():
+        low, high = m["value_interval"]
+        rate = f"{low:.4f}" if low == high else f"{low:.4f} - {high:.4f}"
+        thoughtful = "-" if m["thoughtful_rate"] is None else f"{m['thoughtful_rate']:.4f} ({m['thoughtful_deals']})"
+        click.echo(
+            f"| {mode} | {m['deals']:,} | {m['exact']:,} | {m['unknown']:,} | {m['value_zero']:,} | {rate} | "
+            f"{thoughtful} | {m['cpu_seconds']:,.0f} |"
+        )

@@ -170,3 +170,109 @@ def needs_deadlock_check(before: Position, move: Move, after: Position, successo
     # into a space, leaving cards behind (relocating a whole column changes nothing),
     # taking the last space: with another space left nothing got worse
     return not before.columns[move.dst] and before.columns[move.src][0] != move.card and all(after.columns)
+
+
+def dead_for_every_arrangement(
+    columns, hidden, tail, reserves, unseen, rules: Rules, floors=None, successor_above: bool = True
+) -> bool:
+    """Whether a player's view is lost whatever its unknown cards are: the test above, made blind.
+
+    ``columns`` and ``tail`` hold cards or ``unknown`` (-1, ``game.view.UNKNOWN``) in the
+    slots the player has not seen; ``unseen`` the cards those slots hold in some order;
+    ``floors`` the columns' frozen floors (classic). The fixed point is taken over the
+    slots, with every unknown card given every chance: it counts as present, able to
+    become a top and to leave; an unknown slot becomes a top when the card above it can
+    leave, and its card then leaves; a King with an unknown card on it may have its
+    Queen there; a known card lying on an unknown one may lie on its successor. Every
+    rule of the fixed point only grows with these, so what it finds is a superset of
+    what the test finds for any one arrangement, and a condition that fails here
+    fails for each of them: then every arrangement is lost (its thoughtful share is
+    0, and so is the exact no-peek value, ``play.exact``). The conditions checked are
+    the test's own, on the known cards and on the slots: an unknown slot that can
+    never become a top, a known non-King card (not already on its successor) whose
+    successor can never become a top or which can never leave, a reserve or tail card
+    likewise, a reserve King with no column that can become empty.
+    """
+    unknown = -1
+    width = len(columns)
+    floors = floors or [0] * width
+    can_top = [False] * NUM_CARDS
+    can_leave = [False] * NUM_CARDS
+    present = [False] * NUM_CARDS
+    for c in unseen:
+        can_top[c] = can_leave[c] = present[c] = True
+    where: dict[int, tuple[int, int]] = {}
+    slot_top: set[tuple[int, int]] = set()  # unknown slots that can become a top
+    for i, col in enumerate(columns):
+        if col:
+            if col[-1] == unknown:
+                slot_top.add((i, len(col) - 1))
+            else:
+                can_top[col[-1]] = True
+        for idx, c in enumerate(col):
+            if c != unknown:
+                present[c] = True
+                where[c] = (i, idx)
+    for c in tuple(tail) + tuple(reserves):
+        if c != unknown:
+            can_top[c] = present[c] = True
+    space = any(not col for col in columns)
+    any_card_spaces = rules.space == SPACE_ANY
+
+    def successor_free(i: int, idx: int, card: int) -> bool:
+        if card + 1 not in where or where[card + 1][0] != i or where[card + 1][1] < idx:
+            return True
+        return any(c == unknown or can_leave[c] for c in columns[i][idx + 1 : where[card + 1][1] + 1])
+
+    def leaves(i: int, idx: int, card: int) -> bool:
+        if idx < floors[i]:
+            return False
+        if card == unknown:
+            return (i, idx) in slot_top
+        if idx < hidden[i] and not can_top[card]:
+            return False
+        col = columns[i]
+        if is_king(card):
+            if rules.sweeps and (can_top[card] or (idx + 1 < len(col) and col[idx + 1] in (card - 1, unknown))):
+                return True
+            return space and idx > 0
+        if present[card + 1] and can_top[card + 1] and (not successor_above or successor_free(i, idx, card)):
+            return True
+        return any_card_spaces and space and idx > 0
+
+    left: set[tuple[int, int]] = set()
+    changed = True
+    while changed:
+        changed = False
+        for i, col in enumerate(columns):
+            for idx in range(len(col) - 1, -1, -1):
+                c = col[idx]
+                if (i, idx) in left or not leaves(i, idx, c):
+                    continue
+                left.add((i, idx))
+                changed = True
+                if c != unknown:
+                    can_leave[c] = True
+                if idx == 0:
+                    space = True
+                elif col[idx - 1] == unknown:
+                    slot_top.add((i, idx - 1))
+                else:
+                    can_top[col[idx - 1]] = True
+    for i, col in enumerate(columns):
+        for idx in range(hidden[i]):
+            c = col[idx]
+            if (i, idx) not in slot_top if c == unknown else not can_top[c]:
+                return True
+        for idx, c in enumerate(col):
+            if c == unknown or is_king(c):
+                continue
+            if idx > 0 and (col[idx - 1] == c + 1 or (col[idx - 1] == unknown and c + 1 in unseen)):
+                continue
+            if can_top[c + 1] and (not successor_above or can_leave[c]):
+                continue
+            return True
+    for c in tuple(tail) + tuple(reserves):
+        if c != unknown and not is_king(c) and not can_top[c + 1]:
+            return True
+    return any(c != unknown and is_king(c) for c in reserves) and not space
