@@ -27,7 +27,7 @@ from ..game.rules import PRESETS
 from ..game.text_input import read_text
 from .folder import CHUNK_GLOB, CHUNK_RE, METADATA, SCHEMA, folder_kind, read_metadata
 from .play_runs import PLAY_SCHEMA
-from .studies import BOUND_SCHEMA, LOSS_SCHEMA
+from .studies import BOUND_SCHEMA, LOSS_SCHEMA, NOPEEK_SCHEMA
 
 SUMS = "SHA256SUMS"
 PACKAGE = "datapackage.json"
@@ -38,7 +38,13 @@ DATA_VERSION = "1.0.0"
 DATA_LICENSE = "MIT"  # the repository's licence (LICENSE, pyproject.toml) covers the data it holds
 
 STATUSES = ("won", "lost", "unknown")
-KIND_SCHEMAS = {"results": SCHEMA, "play": PLAY_SCHEMA, "bound": BOUND_SCHEMA, "losses": LOSS_SCHEMA}
+KIND_SCHEMAS = {
+    "results": SCHEMA,
+    "play": PLAY_SCHEMA,
+    "bound": BOUND_SCHEMA,
+    "losses": LOSS_SCHEMA,
+    "nopeek": NOPEEK_SCHEMA,
+}
 # The primary key of each kind's rows: a play folder holds one seed (its game_seed is a function of the
 # folder's seed, the deal and the mode), a losses folder one row per decision of a game.
 PRIMARY_KEYS = {
@@ -46,6 +52,7 @@ PRIMARY_KEYS = {
     "play": ["deal", "mode"],
     "bound": ["deal", "mode"],
     "losses": ["deal", "mode", "step"],
+    "nopeek": ["deal", "mode"],
 }
 
 _ARROW_TO_TABLE_SCHEMA = {
@@ -121,6 +128,24 @@ FIELD_NOTES: dict[str, dict[str, tuple[str, str]]] = {
         "nodes": ("Positions those solves expanded.", "positions"),
         "cpu_seconds": ("CPU time for this deal; not reproducible.", "seconds"),
     },
+    "nopeek": {
+        "deal": _DEAL,
+        "mode": _MODE,
+        "unseen": ("Cards face down at the deal, which the player has not seen.", "cards"),
+        "status": ("exact (value known) or unknown (a budget cut it short; lower and upper bound it).", ""),
+        "value": ("V: the best win probability of a player who cannot peek, as a fraction; null if unknown.", "share"),
+        "share": ("S: the share of the arrangements of the unseen cards that are winnable; null if unknown.", "share"),
+        "lower": ("V is at least this: the best line evaluated exactly (V itself when exact), a fraction.", "share"),
+        "upper": ("V is at most this: S, or 1 when S is unknown (V itself when exact), a fraction.", "share"),
+        "value_float": ("value as a number; null if unknown.", "share"),
+        "lower_float": ("lower as a number.", "share"),
+        "upper_float": ("upper as a number.", "share"),
+        "stopped_by": ("The budget that cut the deal short: budget (nodes), views or time; empty when exact.", ""),
+        "solves": ("Solves of arrangements run for this deal.", "solves"),
+        "nodes": ("Positions those solves expanded.", "positions"),
+        "views": ("Views walked between reveals (the plain-Python part).", "views"),
+        "cpu_seconds": ("CPU time for this deal; not reproducible.", "seconds"),
+    },
     "losses": {
         "deal": _DEAL,
         "mode": _MODE,
@@ -162,6 +187,12 @@ def allowed_values(kind: str) -> dict[str, list[str]]:
         }
     if kind == "losses":
         return {"mode": modes, "policy": list(PLAYERS), "kind": list(DECISION_KINDS)}
+    if kind == "nopeek":
+        return {
+            "mode": modes,
+            "status": ["exact", "unknown"],
+            "stopped_by": ["", "budget", "views", "time", "nodes", "memory"],
+        }
     return {"mode": modes}
 
 
