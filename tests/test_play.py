@@ -22,7 +22,7 @@ from scorpion_solver.cli import main
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import apply_move, is_won, legal_moves, parse_moves, replay
 from scorpion_solver.game.position_text import format_position
-from scorpion_solver.game.rules import CLASSIC, CLEAR
+from scorpion_solver.game.rules import CLASSIC, CLEAR, MICE
 from scorpion_solver.game.view import Observation, sample_positions
 from scorpion_solver.game.view_text import format_view
 from scorpion_solver.play import History, PolicySpec, make_policy, play_game
@@ -77,6 +77,40 @@ def test_information_each_policy_chooses_the_same_move_whatever_the_hidden_cards
             chosen.add(policy.choose(seen, History()))
         assert len(chosen) == 1, policy.name
         assert chosen.pop() in legal_moves(truth, rules)
+
+
+@pytest.mark.parametrize("number, steps", [(4, 0), (3, 5), (15, 9)])
+def test_three_blind_mice_each_policy_chooses_the_same_move_whatever_the_hidden_cards(number, steps):
+    """The same proof in Three Blind Mice, whose two reserve cards lie face up: a player sees them, never the
+    nine face-down cards (deal 4 starts with a reserve card playable, AD onto 2D)."""
+    truth, _ = _walk(number, MICE, steps, seed=number)
+    view = Observation.of(truth)
+    assert view.reserves == truth.reserves and len(view.unseen) == len(view.hidden_slots())
+    redeals = sample_positions(view, 8, seed=99)
+    for policy in _policies(MICE)[:-1]:  # not value_ties: mice has no learned value (play refuses it up front)
+        chosen = {policy.choose(Observation.of(position), History()) for position in [truth, *redeals]}
+        assert len(chosen) == 1, policy.name
+        assert chosen.pop() in legal_moves(truth, MICE)
+
+
+def test_players_play_three_blind_mice_and_their_records_replay():
+    """hop wins deal 3 (thoughtful-won); random and greedy play reserve cards; every record replays legally."""
+    from scorpion_solver.analysis.hint_reasons import hint_reason
+    from scorpion_solver.game.engine import RESERVE
+
+    won = play_game(deal(3, MICE), MICE, make_policy("hop", MICE, seed=0, samples=10, nodes=20_000))
+    assert won.outcome == "won" and is_won(replay(deal(3, MICE), won.moves, MICE), MICE)
+    reserve_moves = 0
+    for name in ("random", "greedy"):
+        for number in (4, 5, 11):
+            record = play_game(deal(number, MICE), MICE, make_policy(name, MICE, seed=number), proof_nodes=None)
+            replay(deal(number, MICE), record.moves, MICE)  # raises on an illegal move
+            reserve_moves += sum(m.src == RESERVE for m in record.moves)
+    assert reserve_moves > 0
+    move = next(m for m in legal_moves(deal(4, MICE), MICE) if m.src == RESERVE)
+    assert hint_reason(Observation.of(deal(4, MICE)), move, MICE) == (
+        "it plays the ace of diamonds from the reserve onto the two of diamonds"
+    )
 
 
 def test_a_policy_refuses_a_position():

@@ -9,8 +9,8 @@ do not depend on which card lies face down; the tail's cards are never named).
 
 The first of these that holds is the reason: the move completes a suit (swept
 in Clear runs, frozen in classic); it turns a face-down card up; it deals the
-tail; it empties a column for a King; it puts a King into an empty column; it
-joins a same-suit run. Sentences name cards, never columns (the page may
+tail; it plays a reserve card (Three Blind Mice); it empties a column for a
+King; it puts a King into an empty column; it joins a same-suit run. Sentences name cards, never columns (the page may
 show the columns in another order than the engine's, ``serve/table.py``),
 except columns 1-3, where the tail lands.
 """
@@ -18,7 +18,7 @@ except columns 1-3, where the tail lands.
 from __future__ import annotations
 
 from ..game.cards import SUITS, is_king, rank_of, suit_of
-from ..game.engine import Move, apply_move
+from ..game.engine import RESERVE, Move, apply_move
 from ..game.rules import CLEAR, Rules
 from ..game.view import UNKNOWN, Observation
 
@@ -59,6 +59,9 @@ def hint_reason(view: Observation, move: Move | None, rules: Rules = CLEAR) -> s
         return f"it completes the {suit} from King to Ace: {what}"
     if view.reveals(move, rules):
         return f"it turns up the face-down card under {card_words(move.card)}"
+    if move.src == RESERVE:  # Three Blind Mice: a reserve card, which leaves the reserve for good
+        where = f"onto {card_words(move.card + 1)}" if view.columns[move.dst] else "into an empty column"
+        return f"it plays {card_words(move.card)} from the reserve {where}"
     column = view.columns[move.src]
     index = column.index(move.card)
     if index == 0 and not view.tail_dealt and move.src < 3 <= move.dst:

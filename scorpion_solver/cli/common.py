@@ -336,22 +336,26 @@ def rules_options(several: bool = False, default_text: str = "clear", help_text:
 
 # the commands that play the ten-column games (issue 53): plain Python, or the kernel's wide layout
 TEN_COLUMN_COMMANDS = ("deal", "replay", "perft", "solve", "batch", "stats", "hint", "nopeek")
+ONE_DECK_COMMANDS = ("play",)  # their players read one deck: Three Blind Mice, not Double Scorpion
 
 
 def refuse_without_kernel(presets, engine: str | None = None) -> None:
     """UserError for a ten-column preset (the relatives of issue 53) in a command that does not play them yet:
-    deal, replay, perft, solve (not --shortest), batch and stats do; the hints, players and the game's
-    analyses are one-deck arguments (the deadlock test, the no-peek views) not yet redone for them."""
+    deal, replay, perft, solve (not --shortest), batch, stats, hint and nopeek do; play plays Three Blind
+    Mice (one deck) but not Double Scorpion, whose two copies its players do not read; the game's analyses
+    (analyze, show) are not yet redone for them."""
     context = click.get_current_context(silent=True)
     command = context.info_name if context is not None else None
     if command in TEN_COLUMN_COMMANDS:
         return
     for rules in presets:
-        if not rules.is_scorpion_shape:
-            raise UserError(
-                f"--mode {rules.name}: `scorpion {command}` does not play {rules.name} yet; "
-                f"{', '.join(TEN_COLUMN_COMMANDS)} do"
-            )
+        if rules.is_scorpion_shape or (command in ONE_DECK_COMMANDS and rules.decks == 1):
+            continue
+        also = f" ({', '.join(ONE_DECK_COMMANDS)}: Three Blind Mice only)"
+        raise UserError(
+            f"--mode {rules.name}: `scorpion {command}` does not play {rules.name} yet; "
+            f"{', '.join(TEN_COLUMN_COMMANDS)} do{also}"
+        )
 
 
 def resolve_rules(mode: str | None, rules_name: str | None, several: bool = False) -> tuple[Rules, ...] | None:

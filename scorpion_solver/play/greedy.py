@@ -26,7 +26,7 @@ done from that view could have been done when it was first seen.
 from __future__ import annotations
 
 from ..game.cards import is_ace, is_king
-from ..game.engine import Move
+from ..game.engine import RESERVE, Move
 from ..game.rules import CLEAR, Rules
 from ..game.view import UNKNOWN, Observation
 
@@ -38,6 +38,7 @@ USELESS_KING = -20
 RELOCATION = -50
 BREAKS_RUN = -30
 TAIL_SCORE = 1
+RESERVE_BUILD = 2  # a reserve card onto its successor (Three Blind Mice): it frees nothing, as a plain build
 
 
 def _face_up_movable(view: Observation, card: int) -> bool:
@@ -51,6 +52,8 @@ def move_score(view: Observation, move: Move, rules: Rules = CLEAR) -> int:
     """The heuristic value of a move (module docstring); higher is better."""
     if move.is_tail:
         return TAIL_SCORE
+    if move.src == RESERVE:
+        return RESERVE_BUILD
     col = view.columns[move.src]
     index = col.index(move.card)
     to_space = not view.columns[move.dst]
