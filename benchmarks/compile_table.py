@@ -53,8 +53,9 @@ def measure() -> dict:
             spent = time.process_time() - started
             if open_compiles:
                 open_compiles[-1][2] += spent
-            entry = kernels.setdefault(name, {"job": current_job[0], "cpu_seconds": 0.0})
+            entry = kernels.setdefault(name, {"job": current_job[0], "cpu_seconds": 0.0, "signatures": []})
             entry["cpu_seconds"] += spent - inner
+            entry["signatures"].append(str(ev.data.get("args", "")))
 
     jobs = {}
     with event.install_listener("numba:compile", Timer()):

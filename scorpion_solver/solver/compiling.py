@@ -38,13 +38,13 @@ from . import deal_kernel, kernel
 # needed, its compile kept out of the solve's seconds. A kernel for a new game shape is one more
 # job (and its warm-up in search.WARM_UPS), named by the commands that call it.
 JOBS: dict[str, tuple[str, ...]] = {
-    "search": ("_column_hash", "compute_keys", "_deadlocked", "_keys_by_making", "search"),
+    "search": ("_column_hash", "compute_keys", "_deadlocked", "_made_from", "search"),
     "rehash": ("rehash",),
-    "lines": ("_made_from", "_furthest_grandchild", "shorten_line", "make_move"),
-    "shortest": ("shortest_search",),
+    "lines": ("_move_list", "_child_on_line", "_furthest_grandchild", "shorten_line"),
+    "shortest": ("_made_from", "_move_list", "shortest_search"),
     "deals": ("_mt_seed", "_mt_twist", "_mt_output", "_shuffle", "shuffle_many", "write_deal", "write_deals"),
     "screen": ("screen_roots",),
-    "perft": ("_column_hash", "compute_keys", "perft"),
+    "perft": ("_column_hash", "compute_keys", "_made_from", "_move_list", "perft"),
 }
 # The jobs a solve reaches only now and then, loaded when first needed: the shortest search (the
 # polish of a line with many King moves) and the table's growth.
