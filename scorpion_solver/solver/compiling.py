@@ -3,10 +3,9 @@
 Every jitted function is compiled with ``cache=True``: the first program that
 calls it in a new checkout (or after its source changed) compiles it and
 writes it to numba's cache, and every later program loads it in well under a
-second. The compile is long: the solver's 19 kernels take about 1.5 minutes of CPU
-(``search``, ``shortest_search`` and ``shorten_line`` most of it), and up to
-8.5 minutes of wall-clock time were measured on a 2-core machine busy with
-other work. So a program that is about to compile says so first, and can show
+second. The compile is long: a one-deck solve's kernels take about half a
+minute of CPU (``search`` most of it), a ten-column game's as much again, and
+several times that in wall-clock time on a 2-core machine busy with other work. So a program that is about to compile says so first, and can show
 a bar that advances kernel by kernel.
 
 :func:`compiling` does both around the code that triggers the compile: it
@@ -85,17 +84,20 @@ COMMAND_JOBS: dict[str, tuple[str, ...]] = {
     "perft": ("perft",),
 }
 # CPU seconds each job takes to compile from an empty cache, loaded in JOBS' order (a kernel two jobs
-# share is paid by the first), on a 2-core Xeon (benchmarks/compile_table.py, benchmarks/results/compile-*).
+# share is paid by the first; perft and wide perft alone, as their commands load them), on a quiet
+# 2-core Xeon: benchmarks/compile_table.py, its reports in benchmarks/results/compile-* (the machine was
+# busy for the last ones: each figure is the quiet table of 2026-12-05 times the ratio of a paired run
+# of the new kernels and the old; docs/design.md, "The compile").
 JOB_COST = {
-    "search": 24,
+    "search": 21,
     "rehash": 0.1,
-    "lines": 16,
-    "shortest": 16.5,
+    "lines": 6.5,
+    "shortest": 2.2,
     "deals": 1,
-    "screen": 0.5,
-    "perft": 11,
-    "wide": 30,
-    "wide perft": 8,
+    "screen": 0.8,
+    "perft": 5,
+    "wide": 29,
+    "wide perft": 7,
 }
 # The jobs a command loads in place of the one-deck ones for the ten-column games (a command given both
 # kinds of game loads both).
