@@ -38,13 +38,13 @@ from . import deal_kernel, kernel
 # job (and its warm-up in search.WARM_UPS), named by the commands that call it.
 WIDE = ":wide"  # a kernel's name with this suffix: its specialization for the wide layout's int16 states
 JOBS: dict[str, tuple[str, ...]] = {
-    "search": ("_column_hash", "compute_keys", "_deadlocked", "_made_from", "search"),
+    "search": ("_column_hash", "compute_keys", "_deadlocked", "made_from", "search"),
     "rehash": ("rehash",),
     "lines": ("_move_list", "_child_on_line", "_furthest_grandchild", "shorten_line"),
-    "shortest": ("_made_from", "_move_list", "shortest_search"),
+    "shortest": ("made_from", "_move_list", "shortest_search"),
     "deals": ("_mt_seed", "_mt_twist", "_mt_output", "_shuffle", "shuffle_many", "write_deal", "write_deals"),
     "screen": ("screen_roots",),
-    "perft": ("_column_hash", "compute_keys", "_made_from", "_move_list", "perft"),
+    "perft": ("_column_hash", "compute_keys", "made_from", "_move_list", "perft"),
     # the ten-column games (Double Scorpion, its dealt layout, Three Blind Mice): the same kernels
     # compiled for the int16 states of the wide layout, each its own signature (``name:wide``),
     # compiled only when a command asks for one of those games
@@ -54,7 +54,7 @@ JOBS: dict[str, tuple[str, ...]] = {
             "_column_hash",
             "compute_keys",
             "_deadlocked",
-            "_made_from",
+            "made_from",
             "search",
             "_move_list",
             "_child_on_line",
@@ -62,7 +62,7 @@ JOBS: dict[str, tuple[str, ...]] = {
             "shorten_line",
         )
     ),
-    "wide perft": tuple(name + WIDE for name in ("_column_hash", "compute_keys", "_made_from", "_move_list", "perft")),
+    "wide perft": tuple(name + WIDE for name in ("_column_hash", "compute_keys", "made_from", "_move_list", "perft")),
 }
 # The jobs a solve reaches only now and then, loaded when first needed: the shortest search (the
 # polish of a line with many King moves) and the table's growth.

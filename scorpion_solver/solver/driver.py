@@ -351,8 +351,8 @@ def make_move(s: np.ndarray, keys: np.ndarray, move: Move, rules: Rules) -> None
 
 
 def make_code(s: np.ndarray, keys: np.ndarray, code: int, rules: Rules) -> None:
-    """:func:`make_move` for a kernel move code (by ``kernel._made_from``, the search's compiled make)."""
-    kernel._made_from(s, keys, s, keys, int(code), rule_bits(rules), key_tables(s))
+    """:func:`make_move` for a kernel move code (by ``kernel.made_from``, the search's compiled make)."""
+    kernel.made_from(s, keys, s, keys, int(code), rule_bits(rules), key_tables(s))
 
 
 def shorten_codes(state: np.ndarray, keys: np.ndarray, codes: np.ndarray, rules: Rules) -> np.ndarray:

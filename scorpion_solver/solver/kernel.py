@@ -877,7 +877,7 @@ def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, sal
 
 
 @nb.njit(**JIT)
-def _made_from(dst, dst_keys, s, keys, code, flags, tables):
+def made_from(dst, dst_keys, s, keys, code, flags, tables):
     """dst / dst_keys = the position after ``code`` from s / keys (dst may be s: the move made in place)."""
     sweeps, freezes, _, _ = _rules_of(flags)
     z, zh, salt, misc = tables
@@ -892,7 +892,7 @@ def _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh
     """child_keys by making the move in full on the scratch frame (its rare cases)."""
     L = layout(s)
     flags = sweeps * RULE_SWEEPS + freezes * RULE_FREEZES
-    _made_from(scratch, scratch_keys, s, keys, np.int64(code), flags, (z, zh, salt, misc))
+    made_from(scratch, scratch_keys, s, keys, np.int64(code), flags, (z, zh, salt, misc))
     return scratch_keys[L.KEY1], scratch_keys[L.KEY2]
 
 
@@ -1756,7 +1756,7 @@ def perft(states, keys, moves, nmoves, midx, depth, flags, tables):
             continue
         code = moves[sp, midx[sp]]
         midx[sp] += 1
-        _made_from(states[sp + 1], keys[sp + 1], states[sp], keys[sp], np.int64(code), flags, tables)
+        made_from(states[sp + 1], keys[sp + 1], states[sp], keys[sp], np.int64(code), flags, tables)
         sp += 1
         _list_moves(states, moves, nmoves, midx, sp, flags)
     return total
@@ -1924,7 +1924,7 @@ def shortest_search(
             continue
         counters[C_MAKES] += 1
         child = states[sp + 1]
-        _made_from(child, keys[sp + 1], states[sp], keys[sp], np.int64(code), flags, tables)
+        made_from(child, keys[sp + 1], states[sp], keys[sp], np.int64(code), flags, tables)
         if _is_won(child, sweeps):
             counters[C_SP] = sp + 1
             return S_WON
@@ -2041,7 +2041,7 @@ def _remap_copies(orig, actual, code):
 # shorten_line is off the hot path (once a won line), and make_move, generate_moves and child_keys are
 # large: inlined at each of its call sites (make_move at five) they made it the slowest kernel to
 # compile, nearly half of the solver's compile from an empty cache. So it calls compiled helpers
-# (_made_from and those below), each compiled once.
+# (made_from and those below), each compiled once.
 
 
 @nb.njit(**JIT)
@@ -2060,7 +2060,7 @@ def _furthest_grandchild(
     """(j, b): the furthest line index j of a position two moves from s, ``code`` then b, and the first b
     that reaches it; (-1, -1) when none is on the line or ``code`` wins."""
     sweeps, _, _, _ = _rules_of(flags)
-    _made_from(child, child_k, s, keys, code, flags, tables)
+    made_from(child, child_k, s, keys, code, flags, tables)
     best_j, best_b = np.int64(-1), np.int64(-1)
     if _is_won(child, sweeps):
         return best_j, best_b
@@ -2092,7 +2092,7 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
     line_keys[0, 0] = root_keys[L.KEY1]
     line_keys[0, 1] = root_keys[L.KEY2]
     for i in range(n):
-        _made_from(states[i + 1], kvs[i + 1], states[i], kvs[i], np.int64(codes[i]), flags, tables)
+        made_from(states[i + 1], kvs[i + 1], states[i], kvs[i], np.int64(codes[i]), flags, tables)
         line_keys[i + 1, 0] = kvs[i + 1, L.KEY1]
         line_keys[i + 1, 1] = kvs[i + 1, L.KEY2]
     order = np.argsort(line_keys[:, 0])
@@ -2140,12 +2140,12 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
         out[m] = code
         m += 1
         if second >= 0:
-            _made_from(child, child_k, states[i], kvs[i], first, flags, tables)
-            _made_from(actual, actual_k, actual, actual_k, code, flags, tables)
+            made_from(child, child_k, states[i], kvs[i], first, flags, tables)
+            made_from(actual, actual_k, actual, actual_k, code, flags, tables)
             code = _remap(child, actual, second)
             out[m] = code
             m += 1
-        _made_from(actual, actual_k, actual, actual_k, code, flags, tables)
+        made_from(actual, actual_k, actual, actual_k, code, flags, tables)
         i = best_j
     return m
 
