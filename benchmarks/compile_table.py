@@ -46,15 +46,17 @@ def measure() -> dict:
 
     class Timer(event.Listener):
         def on_start(self, ev: event.Event) -> None:
-            open_compiles.append([ev.data["dispatcher"].py_func.__name__, time.process_time(), 0.0])
+            name = compiling.compiled_name(ev.data["dispatcher"].py_func, ev.data["args"])
+            open_compiles.append([name, time.process_time(), 0.0])
 
         def on_end(self, ev: event.Event) -> None:
             name, started, inner = open_compiles.pop()
             spent = time.process_time() - started
             if open_compiles:
                 open_compiles[-1][2] += spent
-            entry = kernels.setdefault(name, {"job": current_job[0], "cpu_seconds": 0.0})
+            entry = kernels.setdefault(name, {"job": current_job[0], "cpu_seconds": 0.0, "signatures": []})
             entry["cpu_seconds"] += spent - inner
+            entry["signatures"].append(str(ev.data["args"]))  # a kernel compiled twice shows here
 
     jobs = {}
     with event.install_listener("numba:compile", Timer()):
@@ -66,8 +68,11 @@ def measure() -> dict:
     return {"kernels": kernels, "jobs": jobs}
 
 
+WIDE_ROWS = ("solve", "batch", "perft")  # the commands that play the ten-column games
+
+
 def markdown(report: dict) -> str:
-    from scorpion_solver.solver.compiling import COMMAND_JOBS, JOBS, ON_FIRST_USE
+    from scorpion_solver.solver.compiling import COMMAND_JOBS, JOBS, ON_FIRST_USE, command_jobs, kernels_of
 
     jobs, kernels = report["jobs"], report["kernels"]
     lines = [
@@ -88,13 +93,23 @@ def markdown(report: dict) -> str:
         )
     lines += [
         "",
+        "A command's cold compile: the loads of its jobs, and the kernels it shares with jobs loaded before"
+        " them in the table (``perft`` alone compiles the make and the move list the search's jobs paid for).",
+        "",
         "| command | jobs loaded before its work | CPU s, cold | + on first use |",
         "|---|---|---:|---|",
     ]
-    for command, names in COMMAND_JOBS.items():
+    rows = [(command, COMMAND_JOBS[command]) for command in COMMAND_JOBS]
+    rows += [(f"{command} --mode mice", command_jobs(command, narrow=False, wide=True)) for command in WIDE_ROWS]
+    for command, names in rows:
+        shared = sum(
+            kernels[n]["cpu_seconds"] for n in kernels_of(names) if n in kernels and kernels[n]["job"] not in names
+        )
+        # (the shortest search is one-deck only; a table grows in either layout)
+        first_use = ON_FIRST_USE if "search" in names else ("rehash",) if "wide" in names else ()
+        later = ", ".join(f"{j} {jobs[j]:.1f} s" for j in first_use if j not in names)
         lines.append(
-            f"| `scorpion {command}` | {', '.join(names)} | {sum(jobs[j] for j in names):.0f}"
-            f" | {'-' if names == ('perft',) else ', '.join(f'{j} {jobs[j]:.1f} s' for j in ON_FIRST_USE if j not in names)} |"
+            f"| `scorpion {command}` | {', '.join(names)} | {sum(jobs[j] for j in names) + shared:.0f} | {later or '-'} |"
         )
     m = report["machine"]
     lines += ["", f"All jobs: {sum(jobs.values()):.0f} s of CPU. Machine: {m['cpu']}, {m['cores']} cores, load"]

@@ -12,6 +12,11 @@ ahead that the work never calls is one a first run compiles for nothing
 does not name is compiled in the middle of the work (too narrow), unless it
 is one loaded on first use (``ON_FIRST_USE``: the polish's shortest search,
 the table's growth), which both ways then load alike.
+
+A kernel is named per layout (``compiling.compiled_name``): ``search`` for
+the one-deck states, ``search:wide`` for the ten-column games' (the ``wide``
+job), so a one-deck command that compiled a wide specialization, or a
+ten-column one that compiled a one-deck kernel, fails the same checks.
 """
 
 from __future__ import annotations
@@ -47,26 +52,34 @@ SCRIPT = textwrap.dedent("""
 
         main(args, standalone_mode=False)
     loaded = sorted(
-        name
-        for module in (kernel, deal_kernel)
-        for name, function in vars(module).items()
-        if isinstance(function, CPUDispatcher) and function.overloads
+        {
+            compiling.compiled_name(function.py_func, signature)
+            for module in (kernel, deal_kernel)
+            for function in vars(module).values()
+            if isinstance(function, CPUDispatcher)
+            for signature in function.overloads
+        }
     )
     with open(out, "w") as handle:
         json.dump(loaded, handle)
 """)
 
 # Inputs that reach every kernel of the command's jobs: classic deal 6560 is won by a line the
-# detour cut shortens (decoded again with make_move), in a search whose table grows (rehash).
+# detour cut shortens (decoded again by the compiled make), in a search whose table grows (rehash);
+# Three Blind Mice deal 3 is won by a line the cut shortens. Each entry: the command of COMMAND_JOBS,
+# its arguments, and whether it plays one-deck games and ten-column ones.
 COMMANDS = {
-    "solve": ["solve", "6560", "--mode", "classic"],
-    "solve --shortest": ["solve", "6560", "--mode", "classic", "--shortest"],
-    "batch": ["batch-worker"],
-    "batch --shortest": ["batch-worker", "--shortest"],
-    "hint": ["hint", "6560", "--mode", "classic"],
-    "hint --fair": ["hint", "6560", "--mode", "classic", "--fair", "--samples", "4"],
-    "play": ["play", "6560", "--mode", "classic", "--policy", "hop", "--samples", "4"],
-    "perft": ["perft", "5", "--depth", "2"],
+    "solve": ("solve", ["solve", "6560", "--mode", "classic"], True, False),
+    "solve --shortest": ("solve --shortest", ["solve", "6560", "--mode", "classic", "--shortest"], True, False),
+    "batch": ("batch", ["batch-worker"], True, False),
+    "batch --shortest": ("batch --shortest", ["batch-worker", "--shortest"], True, False),
+    "hint": ("hint", ["hint", "6560", "--mode", "classic"], True, False),
+    "hint --fair": ("hint --fair", ["hint", "6560", "--mode", "classic", "--fair", "--samples", "4"], True, False),
+    "play": ("play", ["play", "6560", "--mode", "classic", "--policy", "hop", "--samples", "4"], True, False),
+    "perft": ("perft", ["perft", "5", "--depth", "2"], True, False),
+    "solve --mode mice": ("solve", ["solve", "3", "--mode", "mice"], False, True),
+    "solve --mode classic,mice": ("solve", ["solve", "6560", "--mode", "classic,mice"], True, True),
+    "perft --mode mice": ("perft", ["perft", "3", "--mode", "mice", "--depth", "2"], False, True),
 }
 
 
@@ -92,15 +105,36 @@ def jobs_touched(kernels: list[str]) -> set[str]:
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_a_command_loads_only_the_kernels_its_work_calls(command, tmp_path):
-    from scorpion_solver.solver.compiling import COMMAND_JOBS, JOBS, ON_FIRST_USE
+    from scorpion_solver.solver.compiling import JOBS, ON_FIRST_USE, command_jobs
 
-    ahead = loaded_kernels(tmp_path, "as-is", COMMANDS[command])
-    called = loaded_kernels(tmp_path, "bare", COMMANDS[command])
+    name, args, narrow, wide = COMMANDS[command]
+    jobs = command_jobs(name, narrow, wide)
+    ahead = loaded_kernels(tmp_path, "as-is", args)
+    called = loaded_kernels(tmp_path, "bare", args)
     assert set(called) <= set(ahead)
-    # a job's kernels are loaded together, and some only on some inputs (make_move: when the cut shortens
-    # a line); so what the command loads ahead is compared job by job with what its work calls
+    # a job's kernels are loaded together, and some only on some inputs (the line kernels: when the cut
+    # shortens a line); so what the command loads ahead is compared job by job with what its work calls
     assert jobs_touched(ahead) == jobs_touched(called)
-    assert set(COMMAND_JOBS[command]) <= jobs_touched(called)  # and it loads, ahead, every job it calls
-    allowed = {name for job in COMMAND_JOBS[command] + ON_FIRST_USE for name in JOBS[job]}
+    assert set(jobs) <= jobs_touched(called)  # and it loads, ahead, every job it calls
+    # the ten-column games' kernels only for those games, and the one-deck ones only for one-deck games
+    assert ("wide" in jobs_touched(called)) == (wide and name != "perft")
+    assert any(kernel.endswith(":wide") for kernel in called) == wide
+    assert ("search" in called or "perft" in called) == narrow
+    allowed = {name for job in jobs + (ON_FIRST_USE if narrow else ("rehash",)) for name in JOBS[job]}
     known = {name for names in JOBS.values() for name in names}
     assert set(ahead) & known <= allowed
+
+
+def test_the_one_deck_budget_leaves_the_wide_kernels_out():
+    """What a one-deck command announces (and its bar counts) is its own jobs' kernels: no wide one."""
+    from scorpion_solver.solver.compiling import COMMAND_JOBS, command_jobs, cost_of, kernels_of
+
+    for command, jobs in COMMAND_JOBS.items():
+        assert command_jobs(command) == jobs
+        assert not any(name.endswith(":wide") for name in kernels_of(jobs))
+    assert command_jobs("solve", narrow=False, wide=True) == ("wide",)
+    assert command_jobs("perft", narrow=False, wide=True) == ("wide perft",)
+    assert command_jobs("batch", wide=True) == COMMAND_JOBS["batch"] + ("wide",)
+    # the announcement's cost of a one-deck command is its own jobs', the wide job's apart
+    assert cost_of(command_jobs("solve")) == cost_of(("search", "lines"))
+    assert cost_of(command_jobs("solve", wide=True)) == cost_of(("search", "lines", "wide"))

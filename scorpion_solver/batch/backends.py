@@ -104,12 +104,14 @@ def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False, shortes
     0.08 s of collections in a 2.4 s batch, 0.02 s frozen; issue 32).
     """
     global _warm
-    from ..solver.compiling import COMMAND_JOBS, compile_bar, kernels_of, missing
+    from ..game.rules import get_rules
+    from ..solver.compiling import command_jobs, compile_bar, kernels_of, missing
     from ..solver.search import load_solver
 
     _warm = True
     start = time.perf_counter()
-    jobs = COMMAND_JOBS["batch --shortest" if shortest else "batch"]
+    columns = {get_rules(mode).num_columns for mode in modes}
+    jobs = command_jobs("batch --shortest" if shortest else "batch", narrow=7 in columns, wide=bool(columns - {7}))
     compiled = len(missing(kernels_of(jobs)))
     bar = None if progress is False else compile_bar(None if progress is None else not progress)
     load_solver(

@@ -577,17 +577,19 @@ def notify_loading(message: str) -> None:
     click.echo(message, err=True)
 
 
-def load_solver_announced(command: str) -> tuple[float, int]:
+def load_solver_announced(command: str, rules=None) -> tuple[float, int]:
     """Load the solver's kernels that ``command`` calls before any clock starts: (seconds, kernels compiled).
 
-    ``command`` names an entry of ``solver.compiling.COMMAND_JOBS``. A first
-    run's compile is announced on standard error, with a bar that counts the
+    ``command`` names an entry of ``solver.compiling.COMMAND_JOBS``; ``rules``, the games asked for (none:
+    the one-deck ones; a position file of a ten-column game loads that game's kernels when first
+    solved). A first run's compile is announced on standard error, with a bar that counts the
     kernels on a terminal (``solver.compiling``); so is a job loaded later.
     """
-    from ..solver.compiling import COMMAND_JOBS, compile_bar, kernels_of, missing
+    from ..solver.compiling import command_jobs, compile_bar, kernels_of, missing
     from ..solver.search import load_solver
 
-    jobs = COMMAND_JOBS[command]
+    columns = {r.num_columns for r in rules or ()}
+    jobs = command_jobs(command, narrow=not columns or 7 in columns, wide=bool(columns - {7}))
     compiled = len(missing(kernels_of(jobs)))
     return load_solver(notify=notify_loading, progress=compile_bar(), jobs=jobs), compiled
 

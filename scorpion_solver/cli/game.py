@@ -71,7 +71,7 @@ def perft_command(source: str, depth: int, rules: Rules | None, divide: bool, en
     SOURCE is a deal number, a position file (text, or the JSON of 'deal --json') or - (standard input).
     """
     # here, not at the top: the other commands start without numba
-    from ..solver.compiling import PERFT_COST, PERFT_KERNELS, compile_bar, compiling
+    from ..solver.compiling import JOBS, compile_bar, compiling, cost_of
     from ..solver.search import jit_perft
 
     position, rules, _ = load_start(source, rules)
@@ -80,9 +80,10 @@ def perft_command(source: str, depth: int, rules: Rules | None, divide: bool, en
         click.echo("depth 0: 1")
         return
     count = perft if engine == "reference" else jit_perft
-    kernels = () if engine == "reference" else PERFT_KERNELS + (("make_move",) if divide else ())
+    job = "perft" if rules.num_columns == 7 else "wide perft"  # a ten-column game's perft is its own job
+    kernels = () if engine == "reference" else JOBS[job]
     with compiling(
-        kernels, "the perft kernel", PERFT_COST, notify_loading, compile_bar()
+        kernels, "the perft kernel", cost_of((job,)), notify_loading, compile_bar()
     ):  # a first run says it compiles
         for d in range(1, depth + 1):
             click.echo(f"depth {d}: {count(position, d, rules)}")

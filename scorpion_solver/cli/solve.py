@@ -123,7 +123,7 @@ def solve_command(
     limits = Limits(nodes=nodes, memory_mb=memory_mb, seconds=seconds)
     use_color = sys.stdout.isatty() if color is None else color
     targets = parse_targets(source)
-    loaded = load_solver_announced("solve --shortest" if shortest else "solve")
+    loaded = load_solver_announced("solve --shortest" if shortest else "solve", rules)
     tally: dict[str, dict[str, int]] = {}
     solves = total_nodes = 0
     total_seconds = 0.0

@@ -3,10 +3,9 @@
 Every jitted function is compiled with ``cache=True``: the first program that
 calls it in a new checkout (or after its source changed) compiles it and
 writes it to numba's cache, and every later program loads it in well under a
-second. The compile is long: the solver's 19 kernels take about 1.5 minutes of CPU
-(``search``, ``shortest_search`` and ``shorten_line`` most of it), and up to
-8.5 minutes of wall-clock time were measured on a 2-core machine busy with
-other work. So a program that is about to compile says so first, and can show
+second. The compile is long: a one-deck solve's kernels take about half a
+minute of CPU (``search`` most of it), a ten-column game's as much again, and
+several times that in wall-clock time on a 2-core machine busy with other work. So a program that is about to compile says so first, and can show
 a bar that advances kernel by kernel.
 
 :func:`compiling` does both around the code that triggers the compile: it
@@ -28,7 +27,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 
-from numba.core import event
+from numba.core import event, types
 
 from . import deal_kernel, kernel
 
@@ -37,14 +36,33 @@ from . import deal_kernel, kernel
 # reached only now and then (a line polished by a small shortest search) is loaded when first
 # needed, its compile kept out of the solve's seconds. A kernel for a new game shape is one more
 # job (and its warm-up in search.WARM_UPS), named by the commands that call it.
+WIDE = ":wide"  # a kernel's name with this suffix: its specialization for the wide layout's int16 states
 JOBS: dict[str, tuple[str, ...]] = {
-    "search": ("_column_hash", "compute_keys", "_deadlocked", "_keys_by_making", "search"),
+    "search": ("_column_hash", "compute_keys", "_deadlocked", "made_from", "search"),
     "rehash": ("rehash",),
-    "lines": ("_made_from", "_furthest_grandchild", "shorten_line", "make_move"),
-    "shortest": ("shortest_search",),
+    "lines": ("_move_list", "_child_on_line", "_furthest_grandchild", "shorten_line"),
+    "shortest": ("made_from", "_move_list", "shortest_search"),
     "deals": ("_mt_seed", "_mt_twist", "_mt_output", "_shuffle", "shuffle_many", "write_deal", "write_deals"),
     "screen": ("screen_roots",),
-    "perft": ("_column_hash", "compute_keys", "perft"),
+    "perft": ("_column_hash", "compute_keys", "made_from", "_move_list", "perft"),
+    # the ten-column games (Double Scorpion, its dealt layout, Three Blind Mice): the same kernels
+    # compiled for the int16 states of the wide layout, each its own signature (``name:wide``),
+    # compiled only when a command asks for one of those games
+    "wide": tuple(
+        name + WIDE
+        for name in (
+            "_column_hash",
+            "compute_keys",
+            "_deadlocked",
+            "made_from",
+            "search",
+            "_move_list",
+            "_child_on_line",
+            "_furthest_grandchild",
+            "shorten_line",
+        )
+    ),
+    "wide perft": tuple(name + WIDE for name in ("_column_hash", "compute_keys", "made_from", "_move_list", "perft")),
 }
 # The jobs a solve reaches only now and then, loaded when first needed: the shortest search (the
 # polish of a line with many King moves) and the table's growth.
@@ -66,8 +84,34 @@ COMMAND_JOBS: dict[str, tuple[str, ...]] = {
     "perft": ("perft",),
 }
 # CPU seconds each job takes to compile from an empty cache, loaded in JOBS' order (a kernel two jobs
-# share is paid by the first), on a 2-core Xeon (benchmarks/compile_table.py, benchmarks/results/compile-*).
-JOB_COST = {"search": 24, "rehash": 0.1, "lines": 16, "shortest": 16.5, "deals": 1, "screen": 0.5, "perft": 11}
+# share is paid by the first; perft and wide perft alone, as their commands load them), on a quiet
+# 2-core Xeon: benchmarks/compile_table.py, its reports in benchmarks/results/compile-* (the machine was
+# busy for the last ones: each figure is the quiet table of 2026-12-05 times the ratio of a paired run
+# of the new kernels and the old; docs/design.md, "The compile").
+JOB_COST = {
+    "search": 21,
+    "rehash": 0.1,
+    "lines": 6.5,
+    "shortest": 2.2,
+    "deals": 1,
+    "screen": 0.8,
+    "perft": 5,
+    "wide": 29,
+    "wide perft": 7,
+}
+# The jobs a command loads in place of the one-deck ones for the ten-column games (a command given both
+# kinds of game loads both).
+WIDE_JOBS = {"search": "wide", "rehash": "rehash", "lines": "wide", "perft": "wide perft"}
+
+
+def command_jobs(command: str, narrow: bool = True, wide: bool = False) -> tuple[str, ...]:
+    """The jobs ``command`` loads before its work (:data:`COMMAND_JOBS`), for one-deck games (``narrow``),
+    ten-column ones (``wide``) or both: a wide game's jobs replace the one-deck search, lines and perft."""
+    jobs = COMMAND_JOBS[command]
+    chosen = list(jobs) if narrow else []
+    if wide:
+        chosen += [WIDE_JOBS[job] for job in jobs if job in WIDE_JOBS]
+    return tuple(dict.fromkeys(chosen))
 
 
 def kernels_of(jobs: Sequence[str]) -> tuple[str, ...]:
@@ -94,13 +138,27 @@ COMPILE_NOTE = (
 
 
 def _dispatcher(name: str):
+    name = name.removesuffix(WIDE)
     return getattr(kernel, name, None) or getattr(deal_kernel, name)
 
 
+def _takes_wide(args) -> bool:
+    """Whether a signature's argument types include a wide state (an int16 array)."""
+    return any(isinstance(t, types.Array) and t.dtype == types.int16 for t in args)
+
+
+def compiled_name(function, args) -> str:
+    """The name of a kernel's compile in the jobs' lists: its own, with :data:`WIDE` for a wide state's."""
+    return function.__name__ + (WIDE if _takes_wide(args) else "")
+
+
 def is_cached(name: str) -> bool:
-    """Whether numba's cache holds compiled code of the kernel ``name`` (of ``kernel`` or ``deal_kernel``)."""
+    """Whether numba's cache holds compiled code of the kernel ``name`` (of ``kernel`` or ``deal_kernel``),
+    for the one-deck layout (or, for a name ending in :data:`WIDE`, the wide one)."""
+    wide = name.endswith(WIDE)
     try:
-        return bool(_dispatcher(name)._cache._cache_file._load_index())
+        index = _dispatcher(name)._cache._cache_file._load_index()
+        return any(_takes_wide(getattr(key[0], "args", key[0])) == wide for key in index)
     except Exception:  # noqa: BLE001 - a numba without these internals: assume cached, say nothing
         return True
 
@@ -122,8 +180,9 @@ class _Counter(event.Listener):
 
     def on_end(self, ev: event.Event) -> None:
         function = ev.data["dispatcher"].py_func
-        if function.__module__ in (kernel.__name__, deal_kernel.__name__) and function.__name__ in self.left:
-            self.left.discard(function.__name__)
+        name = compiled_name(function, ev.data["args"])
+        if function.__module__ in (kernel.__name__, deal_kernel.__name__) and name in self.left:
+            self.left.discard(name)
             self.bar.update(1)
 
 
@@ -173,7 +232,7 @@ def announce_with(notify: Callable[[str], None] | None, progress: Callable[[int]
 
 def job_words(jobs: Sequence[str]) -> str:
     """``the solver's search and lines kernels``: what an announcement says it compiles."""
-    names = list(jobs)
+    names = [job.replace("wide", "ten-column games'") for job in jobs]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return f"the solver's {listed} kernels"
 

@@ -347,14 +347,12 @@ def run_bounded(
 
 def make_move(s: np.ndarray, keys: np.ndarray, move: Move, rules: Rules) -> None:
     """Play ``move`` on the compact state ``s`` and its keys, in place (``kernel.make_move``)."""
-    sweeps, freezes, _, _ = rule_flags(rules)
-    kernel.make_move(s, keys, move_code(move, s), sweeps, freezes, *key_tables(s))
+    make_code(s, keys, move_code(move, s), rules)
 
 
 def make_code(s: np.ndarray, keys: np.ndarray, code: int, rules: Rules) -> None:
-    """:func:`make_move` for a kernel move code."""
-    sweeps, freezes, _, _ = rule_flags(rules)
-    kernel.make_move(s, keys, code, sweeps, freezes, *key_tables(s))
+    """:func:`make_move` for a kernel move code (by ``kernel.made_from``, the search's compiled make)."""
+    kernel.made_from(s, keys, s, keys, int(code), rule_bits(rules), key_tables(s))
 
 
 def shorten_codes(state: np.ndarray, keys: np.ndarray, codes: np.ndarray, rules: Rules) -> np.ndarray:

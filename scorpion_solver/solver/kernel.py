@@ -870,18 +870,29 @@ def child_keys(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, sal
     return k1, k2
 
 
-@nb.njit(**INLINE)
-def _make_from(dst, dst_keys, s, keys, code, sweeps, freezes, z, zh, salt, misc):
-    """dst / dst_keys = the position after ``code`` from s / keys: a copy of the frame, then the move."""
-    _copy_into(dst, s)
-    _copy_into(dst_keys, keys)
-    make_move(dst, dst_keys, code, sweeps, freezes, z, zh, salt, misc)
+# make_move is large, and each copy inlined costs seconds of compile: it is inlined once, in the
+# search's inner loop, and everything else (the rare makes of child_keys, the line kernels, the
+# shortest search, perft, the driver's calls from Python) calls this one compiled copy. The code is
+# an int64 everywhere, so that it is compiled for one signature (a layout).
 
 
 @nb.njit(**JIT)
+def made_from(dst, dst_keys, s, keys, code, flags, tables):
+    """dst / dst_keys = the position after ``code`` from s / keys (dst may be s: the move made in place)."""
+    sweeps, freezes, _, _ = _rules_of(flags)
+    z, zh, salt, misc = tables
+    if dst.ctypes.data != s.ctypes.data:
+        _copy_into(dst, s)
+        _copy_into(dst_keys, keys)
+    make_move(dst, dst_keys, code, sweeps, freezes, z, zh, salt, misc)
+
+
+@nb.njit(**INLINE)
 def _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc):
+    """child_keys by making the move in full on the scratch frame (its rare cases)."""
     L = layout(s)
-    _make_from(scratch, scratch_keys, s, keys, code, sweeps, freezes, z, zh, salt, misc)
+    flags = sweeps * RULE_SWEEPS + freezes * RULE_FREEZES
+    made_from(scratch, scratch_keys, s, keys, np.int64(code), flags, (z, zh, salt, misc))
     return scratch_keys[L.KEY1], scratch_keys[L.KEY2]
 
 
@@ -1173,7 +1184,7 @@ def _space_by_chains(s, sweeps, successor_above):
 def is_deadlocked(s, can_top, sweeps, space_any, successor_above):
     """True when the position is provably lost (twin of deadlock.is_deadlocked)."""
     scratch = np.zeros(DEAD_SCRATCH, dtype=np.int8)
-    return _deadlocked(s, can_top, scratch, sweeps, space_any, False, successor_above)
+    return _deadlocked(s, can_top, scratch, sweeps, space_any, np.bool_(False), successor_above)
 
 
 @nb.njit(**JIT)
@@ -1500,7 +1511,11 @@ def _decide_root(s, counters, can_top, dead_scratch, flags, out_of_bound):
         return S_LOST
     if not layout(s).WIDE and flags & PRUNE_DEADLOCK:  # a one-deck proof: off for the wide layout
         counters[C_CHECKS] += 1
-        if _deadlocked(s, can_top, dead_scratch, sweeps, space_any, False, (flags & PRUNE_SUCCESSOR_ABOVE) != 0):
+        # np.bool_: a plain False would be typed as the literal False, a second compile of _deadlocked
+        no_space_taken = np.bool_(False)
+        if _deadlocked(
+            s, can_top, dead_scratch, sweeps, space_any, no_space_taken, (flags & PRUNE_SUCCESSOR_ABOVE) != 0
+        ):
             counters[C_PRUNES] += 1
             counters[C_DEAD_ROOT] = 1
             counters[C_SP] = 0
@@ -1508,11 +1523,18 @@ def _decide_root(s, counters, can_top, dead_scratch, flags, out_of_bound):
     return 0
 
 
+@nb.njit(**JIT)
+def _move_list(s, out, flags):
+    """generate_moves under ``flags``: its one compiled copy off the search's hot path (the search
+    inlines its own), for the shortest search, perft and the line kernels."""
+    sweeps, _, space_any, tail_when_stuck = _rules_of(flags)
+    return generate_moves(s, out, space_any, tail_when_stuck, sweeps)
+
+
 @nb.njit(**INLINE)
 def _list_moves(states, moves, nmoves, midx, sp, flags):
     """Ply sp's moves: generated into moves[sp], none tried yet."""
-    sweeps, _, space_any, tail_when_stuck = _rules_of(flags)
-    nmoves[sp] = generate_moves(states[sp], moves[sp], space_any, tail_when_stuck, sweeps)
+    nmoves[sp] = _move_list(states[sp], moves[sp], flags)
     midx[sp] = 0
 
 
@@ -1719,8 +1741,6 @@ def search(
 @nb.njit(**JIT)
 def perft(states, keys, moves, nmoves, midx, depth, flags, tables):
     """Number of move sequences of length depth from states[0] (twin: engine.perft)."""
-    sweeps, freezes, _, _ = _rules_of(flags)
-    z, zh, salt, misc = tables
     if depth == 0:
         return 1
     total = 0
@@ -1736,7 +1756,7 @@ def perft(states, keys, moves, nmoves, midx, depth, flags, tables):
             continue
         code = moves[sp, midx[sp]]
         midx[sp] += 1
-        _make_from(states[sp + 1], keys[sp + 1], states[sp], keys[sp], code, sweeps, freezes, z, zh, salt, misc)
+        made_from(states[sp + 1], keys[sp + 1], states[sp], keys[sp], np.int64(code), flags, tables)
         sp += 1
         _list_moves(states, moves, nmoves, midx, sp, flags)
     return total
@@ -1876,8 +1896,7 @@ def shortest_search(
     """
     depth_cap = states.shape[0]
     flags &= ~(PRUNE_BITS ^ PRUNE_DEADLOCK)
-    sweeps, freezes, _, _ = _rules_of(flags)
-    z, zh, salt, misc = tables
+    sweeps, _, _, _ = _rules_of(flags)
     sp = counters[C_SP]
     if sp < 0:
         _probe_cost(table, keys[0, KEY1], keys[0, KEY2], 0)
@@ -1905,7 +1924,7 @@ def shortest_search(
             continue
         counters[C_MAKES] += 1
         child = states[sp + 1]
-        _make_from(child, keys[sp + 1], states[sp], keys[sp], code, sweeps, freezes, z, zh, salt, misc)
+        made_from(child, keys[sp + 1], states[sp], keys[sp], np.int64(code), flags, tables)
         if _is_won(child, sweeps):
             counters[C_SP] = sp + 1
             return S_WON
@@ -2021,19 +2040,17 @@ def _remap_copies(orig, actual, code):
 
 # shorten_line is off the hot path (once a won line), and make_move, generate_moves and child_keys are
 # large: inlined at each of its call sites (make_move at five) they made it the slowest kernel to
-# compile, nearly half of the solver's compile from an empty cache. So it calls the two helpers below,
-# each compiled once, and its compile takes a third of the time it did.
+# compile, nearly half of the solver's compile from an empty cache. So it calls compiled helpers
+# (made_from and those below), each compiled once.
 
 
 @nb.njit(**JIT)
-def _made_from(dst, dst_keys, s, keys, code, flags, tables):
-    """dst / dst_keys = the position after ``code`` from s / keys (dst may be s: the move made in place)."""
+def _child_on_line(s, keys, code, scratch, scratch_k, sorted_k1, order, line_keys, flags, tables):
+    """The last line index j whose position is the child of s by ``code`` (by its keys), or -1."""
     sweeps, freezes, _, _ = _rules_of(flags)
     z, zh, salt, misc = tables
-    if dst.ctypes.data != s.ctypes.data:
-        _copy_into(dst, s)
-        _copy_into(dst_keys, keys)
-    make_move(dst, dst_keys, code, sweeps, freezes, z, zh, salt, misc)
+    k1, k2 = child_keys(s, keys, code, scratch, scratch_k, sweeps, freezes, z, zh, salt, misc)
+    return _line_index(sorted_k1, order, line_keys, k1, k2)
 
 
 @nb.njit(**JIT)
@@ -2042,16 +2059,14 @@ def _furthest_grandchild(
 ):
     """(j, b): the furthest line index j of a position two moves from s, ``code`` then b, and the first b
     that reaches it; (-1, -1) when none is on the line or ``code`` wins."""
-    sweeps, freezes, space_any, tail_when_stuck = _rules_of(flags)
-    z, zh, salt, misc = tables
-    _made_from(child, child_k, s, keys, code, flags, tables)
+    sweeps, _, _, _ = _rules_of(flags)
+    made_from(child, child_k, s, keys, code, flags, tables)
     best_j, best_b = np.int64(-1), np.int64(-1)
     if _is_won(child, sweeps):
         return best_j, best_b
-    n = generate_moves(child, moves, space_any, tail_when_stuck, sweeps)
+    n = _move_list(child, moves, flags)
     for b in range(n):
-        k1, k2 = child_keys(child, child_k, moves[b], scratch, scratch_k, sweeps, freezes, z, zh, salt, misc)
-        j = _line_index(sorted_k1, order, line_keys, k1, k2)
+        j = _child_on_line(child, child_k, moves[b], scratch, scratch_k, sorted_k1, order, line_keys, flags, tables)
         if j > best_j:
             best_j, best_b = j, np.int64(moves[b])
     return best_j, best_b
@@ -2068,8 +2083,6 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
     columns of the position actually reached.
     """
     L = layout(root)
-    sweeps, freezes, space_any, tail_when_stuck = _rules_of(flags)
-    z, zh, salt, misc = tables
     n = codes.shape[0]
     states = np.zeros((n + 1, L.STATE_SIZE), dtype=root.dtype)
     kvs = np.zeros((n + 1, L.KEYS_SIZE), dtype=np.uint64)
@@ -2079,7 +2092,7 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
     line_keys[0, 0] = root_keys[L.KEY1]
     line_keys[0, 1] = root_keys[L.KEY2]
     for i in range(n):
-        _made_from(states[i + 1], kvs[i + 1], states[i], kvs[i], np.int64(codes[i]), flags, tables)
+        made_from(states[i + 1], kvs[i + 1], states[i], kvs[i], np.int64(codes[i]), flags, tables)
         line_keys[i + 1, 0] = kvs[i + 1, L.KEY1]
         line_keys[i + 1, 1] = kvs[i + 1, L.KEY2]
     order = np.argsort(line_keys[:, 0])
@@ -2097,10 +2110,11 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
     while i < n:
         best_j, first, second = i + 1, np.int64(codes[i]), np.int64(-1)
         best_gain = 0
-        n1 = generate_moves(states[i], moves1, space_any, tail_when_stuck, sweeps)
+        n1 = _move_list(states[i], moves1, flags)
         for a in range(n1):
-            k1, k2 = child_keys(states[i], kvs[i], moves1[a], scratch, scratch_k, sweeps, freezes, z, zh, salt, misc)
-            j = _line_index(sorted_k1, order, line_keys, k1, k2)
+            j = _child_on_line(
+                states[i], kvs[i], moves1[a], scratch, scratch_k, sorted_k1, order, line_keys, flags, tables
+            )
             if j - i - 1 > best_gain:
                 best_gain, best_j, first, second = j - i - 1, j, np.int64(moves1[a]), np.int64(-1)
             if two_moves:
@@ -2126,12 +2140,12 @@ def shorten_line(root, root_keys, codes, out, two_moves, flags, tables):
         out[m] = code
         m += 1
         if second >= 0:
-            _made_from(child, child_k, states[i], kvs[i], first, flags, tables)
-            _made_from(actual, actual_k, actual, actual_k, code, flags, tables)
+            made_from(child, child_k, states[i], kvs[i], first, flags, tables)
+            made_from(actual, actual_k, actual, actual_k, code, flags, tables)
             code = _remap(child, actual, second)
             out[m] = code
             m += 1
-        _made_from(actual, actual_k, actual, actual_k, code, flags, tables)
+        made_from(actual, actual_k, actual, actual_k, code, flags, tables)
         i = best_j
     return m
 

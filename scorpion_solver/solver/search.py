@@ -21,7 +21,7 @@ import numpy as np
 from ..game.deal import deal
 from ..game.engine import apply_move, legal_moves
 from ..game.position import Position
-from ..game.rules import CLASSIC, CLEAR, Rules
+from ..game.rules import CLASSIC, CLEAR, MICE, Rules
 from . import compiling, driver, kernel
 from .compact import (  # noqa: F401 - re-exported: callers import them from here
     compact_keys,
@@ -97,16 +97,23 @@ def _warm_search() -> None:
     solve(deal(1), CLEAR, Limits(nodes=1000, memory_mb=16), shorten=False)
 
 
-def _warm_lines() -> None:
+def _warm_lines(rules: Rules = CLASSIC, number: int = 6560) -> None:
     # the detour cut and the decoding of a line on a legal line of its own (no search: it can
     # compile beside the search, in another process, and it leaves the shared search stack alone)
-    position, path = deal(6560, CLASSIC), []
+    position, path = deal(number, rules), []
     for _ in range(4):
-        path.append(legal_moves(position, CLASSIC)[0])
-        position = apply_move(position, path[-1], CLASSIC)
-    start = deal(6560, CLASSIC)
-    shorten_path(start, path, CLASSIC)
-    decode_line(start, move_codes(path), CLASSIC)
+        path.append(legal_moves(position, rules)[0])
+        position = apply_move(position, path[-1], rules)
+    start = deal(number, rules)
+    shorten_path(start, path, rules)
+    decode_line(start, move_codes(path), rules)
+
+
+def _warm_wide() -> None:
+    # the search and the line kernels on a wide state (Three Blind Mice: every ten-column game is one
+    # layout, so one compile serves them all)
+    solve(deal(3, MICE), MICE, Limits(nodes=1000, memory_mb=16), shorten=False)
+    _warm_lines(MICE, 3)
 
 
 def _warm_shortest() -> None:
@@ -131,6 +138,10 @@ def _warm_perft() -> None:
     driver.jit_perft(deal(1), 1)
 
 
+def _warm_wide_perft() -> None:
+    driver.jit_perft(deal(3, MICE), 1, MICE)
+
+
 compiling.WARM_UPS.update(
     search=_warm_search,
     rehash=_warm_rehash,
@@ -139,6 +150,8 @@ compiling.WARM_UPS.update(
     deals=_warm_deals,
     screen=_warm_screen,
     perft=_warm_perft,
+    wide=_warm_wide,
+    **{"wide perft": _warm_wide_perft},
 )
 
 
@@ -176,9 +189,9 @@ def solve(
         return reference_solve(position, rules, limits, reductions)
     if engine != "jit":
         raise ValueError(f"unknown engine '{engine}' (jit or reference)")
-    compiling.load(("search",))
-    start = time.perf_counter()
     state = to_compact(position)
+    compiling.load(("wide",) if is_wide(state) else ("search",))  # a ten-column game's kernels are its own job
+    start = time.perf_counter()
     stack = driver.search_stack(wide=is_wide(state))
     stack.states[0] = state
     return _solve_from_root(stack, position, 0, rules, limits, start, debug, polish, shorten, reductions, checks=checks)
@@ -305,7 +318,7 @@ def _solve_from_root(
         if position is None:
             position = deal(number, rules)
         if shorten:
-            compiling.load(("lines",))
+            compiling.load(("wide",) if stack.wide else ("lines",))
             path = shorten_path(position, path, rules, (stack.states[0], stack.keys[0]))
             if polish and not stack.wide:  # the polish's shortest search is one-deck only
                 path = polish_path(position, path, rules, reductions.prune)
