@@ -460,9 +460,9 @@ def test_cli_deal_replay_and_reference_perft():
     replayed = run("replay", "1", "--mode", "double-dealt", "3C:9>1").output
     assert "col1: 3D* AS* KD* 7D* 3S QS 4S AD 3H TS 4C 3C 5C 2C 7S 3H" in replayed
     # the kernel plays them too (its wide layout): perft, and solve without --shortest
-    assert run("perft", "1", "--mode", "double", "-d", "2").output == "depth 1: 14\ndepth 2: 195\n"
+    assert run("perft", "1", "--mode", "double", "-d", "2").stdout == "depth 1: 14\ndepth 2: 195\n"
     solved = run("solve", "3", "--mode", "mice")
-    assert solved.exit_code == 0 and solved.output.startswith("deal 3 mice: won [173 nodes, ")
+    assert solved.exit_code == 0 and solved.stdout.startswith("deal 3 mice: won [173 nodes, ")
     result = run("solve", "3", "--mode", "mice", "--shortest")
     assert result.exit_code == 2
     assert_one_error_line(result.stderr, "the shortest search plays the seven-column games only, not mice")
@@ -482,7 +482,7 @@ def test_cli_fair_hint_of_three_blind_mice_counts_the_sampled_layouts_each_move_
     from scorpion_solver.solver.result import WON, Limits
     from scorpion_solver.solver.search import solve
 
-    got = json.loads(run("hint", "3", "--mode", "mice", "--fair", "--samples", "6", "--json").output)
+    got = json.loads(run("hint", "3", "--mode", "mice", "--fair", "--samples", "6", "--json").stdout)
     assert got["unseen"] == 9 and got["samples"] == 6
     layouts = sample_positions(Observation.of(deal(3, MICE)), 6, seed=0)
     assert {c for p in layouts for c in p.reserves} == set(deal(3, MICE).reserves)
