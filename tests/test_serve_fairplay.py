@@ -40,6 +40,7 @@ from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.view import Observation
 from scorpion_solver.serve import Config, create_app
 from scorpion_solver.serve import table as table_module
+from scorpion_solver.serve.games import GAMES, PLAYABLE
 from scorpion_solver.serve.helpers import Budget
 
 BUDGET = Budget(fair_nodes=1_000, peek_nodes=20_000, seconds=None)  # node budgets only: the answers are reproducible
@@ -48,11 +49,13 @@ MAX_PLIES, MIN_PLIES = 20, 12  # a game's probes stop at MAX_PLIES; a game that 
 
 
 def moved_bottoms(position: Position) -> Position:
-    """The same view, other hidden cards: the bottom face-down cards of columns 1-4 change places."""
+    """The same view, other hidden cards: the bottom face-down cards of the columns dealt with some (columns
+    1-4 in Scorpion, 1-3 in Easy Scorpion) change places."""
     columns = [list(c) for c in position.columns]
-    bottoms = [columns[i][0] for i in range(4)]
-    for i in range(4):
-        columns[i][0] = bottoms[(i + 1) % 4]
+    covered = [i for i, hidden in enumerate(position.hidden) if hidden]
+    bottoms = [columns[i][0] for i in covered]
+    for k, i in enumerate(covered):
+        columns[i][0] = bottoms[(k + 1) % len(covered)]
     return Position(tuple(tuple(c) for c in columns), position.hidden, position.tail, position.frozen)
 
 
@@ -177,11 +180,20 @@ def probe(pair: Pair, game: dict, line: list[str], rng: random.Random, fair: boo
         assert r.status_code == 200
 
 
-@pytest.mark.parametrize(
-    "number, mode, moved",
-    [(5, "clear", moved_bottoms), (6, "classic", moved_bottoms), (10, "clear", moved_tail), (5, "classic", moved_tail)],
-    ids=lambda v: getattr(v, "__name__", v),
-)
+NUMBERED_CASES = [
+    (5, "clear", moved_bottoms),
+    (6, "classic", moved_bottoms),
+    (10, "clear", moved_tail),
+    (5, "classic", moved_tail),
+    # every relative the server offers (serve/games.py): its own rules, the same promise
+    (5, "scorpion2", moved_bottoms),
+    (1, "wasp", moved_bottoms),
+    (3, "wasp", moved_tail),
+    (5, "goodsol", moved_bottoms),
+]
+
+
+@pytest.mark.parametrize("number, mode, moved", NUMBERED_CASES, ids=lambda v: getattr(v, "__name__", v))
 def test_two_deals_with_the_same_view_get_the_same_answers_from_every_door(tmp_path, number, mode, moved):
     rules = get_rules(mode)
     truth = deal(number, rules)
@@ -422,16 +434,23 @@ def probe_random(pair: Pair, game: dict, line: list[str], fair: bool) -> None:
         )
 
 
-@pytest.mark.parametrize(
-    "mode, moved, how",
-    [
-        ("clear", moved_bottoms, "api"),
-        ("clear", moved_bottoms, "address"),
-        ("classic", moved_tail, "api"),
-        ("classic", moved_tail, "address"),
-    ],
-    ids=["clear-api", "clear-address", "classic-api", "classic-address"],
-)
+SECRET_CASES = [
+    ("clear", moved_bottoms, "api"),
+    ("clear", moved_bottoms, "address"),
+    ("classic", moved_tail, "api"),
+    ("classic", moved_tail, "address"),
+    ("scorpion2", moved_bottoms, "api"),
+    ("wasp", moved_bottoms, "address"),
+    ("goodsol", moved_bottoms, "api"),
+]
+
+
+def test_the_twin_servers_play_every_game_the_server_offers():
+    """Issue 52: the promise is tested in each game, by number and as a secret deal."""
+    assert {case[1] for case in NUMBERED_CASES} == set(PLAYABLE) == {case[0] for case in SECRET_CASES}
+
+
+@pytest.mark.parametrize("mode, moved, how", SECRET_CASES, ids=lambda v: getattr(v, "__name__", v))
 def test_a_secret_deal_dealt_with_other_hidden_cards_gets_the_same_answers_from_every_door(tmp_path, mode, moved, how):
     """Twin servers whose secret shuffles differ only in the hidden cards: while the game is in play no
     answer (the state, the list, the export and its file name, the statistics, the page, refusals, hints,
@@ -644,6 +663,7 @@ def test_an_address_that_opens_a_deal_stores_nothing_until_the_first_move(tmp_pa
             "chosen": {},
             "seen": {},
             "note": stats["note"],
+            "names": {mode: game.name for mode, game in GAMES.items()},
         }
         assert client.get("/api/games").json() == {"games": []}
         # the address the player lands on is a game: its page, its state, refusals that change nothing

@@ -22,7 +22,8 @@ from typing import Callable
 
 from ..batch.deal_grades import GRADES, grade_layout
 from ..game.deal import layout, secret_shuffle
-from ..game.rules import MODES, get_rules
+from ..game.rules import get_rules
+from .games import PLAYABLE
 
 DEFAULT_TARGET = 50
 log = logging.getLogger("scorpion.serve.pool")
@@ -51,7 +52,7 @@ def emptiest(needed: list[tuple[str, str]], stock: dict[tuple[str, str], int]) -
 def stock_pool(
     store,
     target: int,
-    modes=MODES,
+    modes=PLAYABLE,
     grade: Callable[[str, int], Graded | None] = grade_secret_deal,
     stopping: Callable[[], bool] = lambda: False,
     kept: Callable[[], None] = lambda: None,
@@ -98,7 +99,7 @@ class PoolStocker:
     """Keeps the graded pool stocked to ``target`` in the background: a thread that sends the grading to
     one worker process (niced), and logs the stock as it grows."""
 
-    def __init__(self, store, target: int, modes=MODES) -> None:
+    def __init__(self, store, target: int, modes=PLAYABLE) -> None:
         self.store, self.target, self.modes = store, target, tuple(modes)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -155,10 +156,11 @@ class PoolStocker:
         future.cancel()
         return None
 
-    def progress(self) -> str:
+    def progress(self, only: str | None = None) -> str:
+        """The stock of each grade (of mode ``only``, or of every mode) against the target, in words."""
         stock = self.store.pool_stock()
         parts = []
-        for mode in self.modes:
+        for mode in self.modes if only is None else (only,):
             counts = ", ".join(f"{grade} {stock.get((mode, grade), 0)}" for grade in GRADES)
             parts.append(f"{mode}: {counts}")
         return "; ".join(parts) + f" of {self.target}"

@@ -52,6 +52,7 @@ from ..game.view import Observation
 from . import helpers
 from .config import Config
 from .errors import BadRequest, Busy, Conflict, NeedsPeek, NotFound
+from .games import GAMES, game_of
 from .pool import PoolStocker
 from .seal import Sealer, pack_draft, unpack_draft
 from .statistics import statistics
@@ -237,6 +238,7 @@ class GameService:
             "id": row.token,
             "deal": deal,
             "mode": row.mode,
+            "rules": game_of(row.mode).about(),  # the game's name and shape (serve.games)
             "grade": row.grade,
             "version": row.version,
             "status": status,
@@ -271,11 +273,13 @@ class GameService:
             finished = game.pop("finished")
             deal = deal_shown(game["deal"], game.pop("random"), finished)
             told = deal is not None or game["secret"]
-            out.append(game | {"deal": deal, "seen": game["seen"] if told else None})
+            name = GAMES[game["mode"]].name if game["mode"] in GAMES else game["mode"]
+            out.append(game | {"deal": deal, "seen": game["seen"] if told else None, "name": name})
         return out
 
     def stats(self) -> dict:
-        return statistics(self.store.finished_games(), self.store.help_counts())
+        counted = statistics(self.store.finished_games(), self.store.help_counts())
+        return counted | {"names": {mode: game.name for mode, game in GAMES.items()}}
 
     def export(self, ref) -> tuple[str, str]:
         """The move file of the line played (the engine's moves) and its file name."""
@@ -384,7 +388,7 @@ class GameService:
             if self.stocker.running:
                 raise Busy(
                     f"no {kind} deal is ready in {mode} yet: the server is preparing graded deals in the background "
-                    f"({self.stocker.progress()}); try again in a minute",
+                    f"({self.stocker.progress(mode)}); try again in a minute",
                     retry=True,
                 )
             counts = ", ".join(f"{g} {ready.get((mode, g), 0)}" for g in GRADES)

@@ -39,8 +39,9 @@ from ..game.engine import (
 )
 from ..game.position import NUM_COLUMNS, Position, run_start
 from ..game.refusals import refusal, whole_column_refusal
-from ..game.rules import MODES, TAIL_WHEN_STUCK, Rules, get_rules
+from ..game.rules import TAIL_WHEN_STUCK, Rules, get_rules
 from ..game.view import UNKNOWN, Observation
+from .games import PLAYABLE, rule_section
 from .store import Played
 
 IDENTITY = tuple(range(NUM_COLUMNS))
@@ -53,17 +54,20 @@ PLAYING, WON, LOST = "playing", "won", "lost"
 class GameError(ValueError):
     """A request the game refuses (illegal move, nothing to undo, ...): 400 with the message.
 
-    ``rule`` names the rule a refused move breaks (``game.refusals``), or is None.
+    ``rule`` names the rule a refused move breaks (``game.refusals``), or is None; ``section`` the part of
+    the rules page's player's part that says it for the game (``games.rule_section``).
     """
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(self, message: str, rule: str | None = None, section: str | None = None) -> None:
         super().__init__(message)
         self.rule = rule
+        self.section = section
 
 
 def check_mode(mode) -> Rules:
-    if not isinstance(mode, str) or mode.strip().lower() not in MODES:
-        raise GameError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    """The rules of a game the server offers (``games.PLAYABLE``); GameError naming them otherwise."""
+    if not isinstance(mode, str) or mode.strip().lower() not in PLAYABLE:
+        raise GameError(f"mode must be one of {', '.join(PLAYABLE)}, got {str(mode)[:40]!r}")
     return get_rules(mode)
 
 
@@ -201,7 +205,9 @@ class Table:
             # legal in the shown order but not in the engine's: only a whole-column move between the player's
             # interchangeable columns can be (it changes nothing)
             why = whole_column_refusal(move.card, move.src)
-        raise GameError(f"{move_text(move)} is not legal here: {why.sentence}", rule=why.rule)
+        raise GameError(
+            f"{move_text(move)} is not legal here: {why.sentence}", why.rule, rule_section(why.rule, self.rules.name)
+        )
 
     def play(self, played: Played) -> str:
         """Play a resolved move after the current ply (the redo stack beyond it goes), applied once; the
@@ -315,7 +321,11 @@ def import_line(number: int, rules: Rules, text: str) -> list[Played]:
             raise GameError(f"move {k}: the game is already over after move {k - 1}")
         why = refusal(position, move, rules)
         if why is not None:
-            raise GameError(f"move {k}: {move_text(move)} is not legal here: {why.sentence}", rule=why.rule)
+            raise GameError(
+                f"move {k}: {move_text(move)} is not legal here: {why.sentence}",
+                why.rule,
+                rule_section(why.rule, rules.name),
+            )
         position = apply_move(position, move, rules)
         line.append(Played(move, move, IDENTITY))
     return line

@@ -7,7 +7,6 @@
   var CARDS = window.ScorpionCards;  // /static/cards.js: the card drawing shared with `scorpion show`
   var el = CARDS.el;
   var SUITS = "CSHD";
-  var MODE_NAME = { clear: "Clear runs", classic: "classic" };
   var FAIR_SAMPLES = 30;
   var DRAG_START = 6;  // px the pointer travels before a press becomes a drag
 
@@ -53,7 +52,7 @@
           adopt(answer.data.game);
           say(answer.data.error || "the game changed: here is its current position", true);
         } else {
-          say(answer.data.error || "the server refused that (" + answer.status + ")", true);
+          say(answer.data.error || "the server refused that (" + answer.status + ")", true, ruleLink(answer.data));
           document.dispatchEvent(new CustomEvent("scorpion:refused", { detail: answer.data }));
         }
       }).catch(function () { say("the server did not answer: is `scorpion serve` still running?", true); });
@@ -76,7 +75,7 @@
     picked = null;
     render();
     var words = describe ? describe(state, before) : "";
-    if (state.status === "won") words += (words ? " " : "") + "You won: all four runs are complete.";
+    if (state.status === "won") words += (words ? " " : "") + "You won: " + wonWords(state) + ".";
     else if (state.status === "lost") words += (words ? " " : "") + "Lost: no legal move remains.";
     if (words) say(words);
   }
@@ -95,14 +94,37 @@
 
   // ---- words -------------------------------------------------------------------------------------
 
-  function say(text, error) {
+  // `link`: a link to put after the words (a refusal's rule on the rules page)
+  function say(text, error, link) {
     text = readable(text);
     var region = document.getElementById("announce");
     region.classList.toggle("error", !!error);
     // the same words twice in a row are still announced: clear first, then set
     region.textContent = "";
-    window.setTimeout(function () { region.textContent = text; }, 20);
+    window.setTimeout(function () {
+      region.textContent = text;
+      if (link) { region.appendChild(document.createTextNode(" ")); region.appendChild(link); }
+    }, 20);
     region.dataset.text = text;
+  }
+
+  // A refused move's rule (game/refusals.py) on the rules page, in the part of the game's rules that says it
+  // (the server names the section: serve/games.py); none on a lesson's page, whose panel links it.
+  function ruleLink(data) {
+    if (!data.rule || !data.section || askServer) return null;
+    var link = el("a", "rule-link", "the rule (" + data.rule + ")");
+    link.href = "/rules#" + data.section;
+    return link;
+  }
+
+  function gameName(state) { return (state.rules && state.rules.name) || state.mode; }
+
+  // The win, in the game's words: the runs swept, or (runs left on the table: Goodsol) every suit built.
+  function wonWords(state) {
+    var rules = state.rules || {};
+    var runs = 4 * (rules.decks || 1);
+    if (rules.runs === "left" || rules.runs === "frozen") return "every suit lies built, King to Ace";
+    return "all " + (runs === 8 ? "eight" : "four") + " runs are complete";
   }
 
   function moveWords(text) {
@@ -167,7 +189,9 @@
     var best = hint && hint.version === game.version && hint.data.best ? parseMove(hint.data.best) : null;
     var shown = suggestion ? parseMove(suggestion.move) : null;
     var extents = [];
-    for (var i = 0; i < 7; i++) {
+    var width = view.columns.length;  // 7, or 10 in the wide games
+    board.style.gridTemplateColumns = "repeat(" + width + ", var(--cw))";
+    for (var i = 0; i < width; i++) {
       var col = view.columns[i];
       // The column is a group of cards; its number is the column itself for the keyboard and a screen
       // reader (a button: "column 3, 5 cards, top: seven of hearts"), so no button sits inside another.
@@ -395,8 +419,9 @@
   function render() {
     if (!game) return;
     document.getElementById("game-title").textContent = game.title || dealName(game);
-    document.getElementById("mode").textContent = MODE_NAME[game.mode] || game.mode;
-    document.title = "Scorpion: " + dealName(game) + ", " + (MODE_NAME[game.mode] || game.mode);
+    document.getElementById("mode").textContent = gameName(game);
+    document.getElementById("mode").title = game.rules ? game.rules.differs : "";
+    document.title = gameName(game) + ": " + dealName(game);
     var status = game.status === "won" ? "Won!" : game.status === "lost" ? "Lost: no legal move remains"
       : (game.ply ? game.ply + " move" + (game.ply === 1 ? "" : "s") + " played" : "no move played yet") +
         (game.hints_asked ? " \u00b7 hints asked: " + game.hints_asked : "") +
@@ -414,8 +439,7 @@
     if (game.status !== "playing") {
       var again = el("a", "new-game", "New game");
       again.href = newGameAddress();
-      again.title = "deal another " + (game.grade ? game.grade + " winnable" : "random") + " deal in " +
-        (MODE_NAME[game.mode] || game.mode);
+      again.title = "deal another " + (game.grade ? game.grade + " winnable" : "random") + " deal of " + gameName(game);
       banner.appendChild(document.createTextNode(" "));
       banner.appendChild(again);
     }
@@ -474,7 +498,9 @@
     if (picked && dests[col] && !(picked.col === col && idx >= picked.idx)) { play(dests[col]); return; }
     var slot = idx >= 0 ? game.view.columns[col][idx] : null;
     var onTop = idx < 0 || idx === game.view.columns[col].length - 1;
-    if (picked && askServer && picked.col !== col && onTop) { play(picked.card + ":" + (picked.col + 1) + ">" + (col + 1)); return; }
+    // a lesson asks the server about any top card; a game about the column itself (its number, an empty one)
+    var atColumn = idx < 0 || !game.view.columns[col].length;
+    if (picked && picked.col !== col && (askServer ? onTop : atColumn)) { play(picked.card + ":" + (picked.col + 1) + ">" + (col + 1)); return; }
     if (slot && slot.card !== null) { pick(col, idx); return; }
     if (picked) { say("column " + (col + 1) + " is not a legal place for " + CARDS.cardName(picked.card) + ".", true); }
   }
@@ -575,7 +601,7 @@
     var col = over ? Number(over.dataset.column) - 1 : -1;
     var dests = destinations();
     if (col >= 0 && dests[col]) play(dests[col]);
-    else if (picked && askServer && col >= 0 && col !== picked.col) play(picked.card + ":" + (picked.col + 1) + ">" + (col + 1));
+    else if (picked && col >= 0 && col !== picked.col) play(picked.card + ":" + (picked.col + 1) + ">" + (col + 1));  // the server says why not
     else if (picked) { picked = null; render(); say("not a legal place: put back.", true); }
   }
   function onPointerCancel() { endDrag(); drag = null; }
@@ -584,7 +610,8 @@
 
   function moveFocus(col, idx) {
     var columns = game.view.columns;
-    col = (col + 7) % 7;
+    var width = columns.length;
+    col = (col + width) % width;
     idx = Math.max(-1, Math.min(idx, columns[col].length - 1));
     focusAt = { col: col, idx: idx };
     document.querySelectorAll("#board [tabindex='0']").forEach(function (n) { n.tabIndex = -1; });
@@ -601,7 +628,8 @@
     var handled = true;
     if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
       var next = at.col + (event.key === "ArrowLeft" ? -1 : 1);
-      moveFocus(next, game.view.columns[(next + 7) % 7].length - 1);
+      var width = game.view.columns.length;
+      moveFocus(next, game.view.columns[(next + width) % width].length - 1);
     } else if (event.key === "ArrowUp") {
       moveFocus(at.col, at.idx - 1);
     } else if (event.key === "ArrowDown") {
@@ -871,7 +899,7 @@
       if (!answer.ok) { say(answer.data.error || "no such game", true); return; }
       adopt(answer.data.game);
       var named = game.title || dealName(game);
-      say(named.charAt(0).toUpperCase() + named.slice(1) + ", " + (MODE_NAME[game.mode] || game.mode) + ": " +
+      say(named.charAt(0).toUpperCase() + named.slice(1) + ", " + gameName(game) + ": " +
         (game.ply ? "resumed after " + game.ply + " moves." : "a new game.") +
         " Tab to the board; arrow keys move between cards, Enter picks a card and drops it.");
     }).catch(function () { say("the server did not answer: is `scorpion serve` still running?", true); });

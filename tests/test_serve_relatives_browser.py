@@ -1,0 +1,104 @@
+"""Issue 52 in Chromium: every relative the server offers is chosen on the start page, played to its end at
+a phone's and a desktop's size, and helped by the fair hint; a refused move in a game links to its rule.
+
+The screenshots (``SCORPION_SCREENSHOTS=docs`` writes them where docs/serve.md shows them) are of each game
+at both sizes, a few moves in, with the fair hint on the board.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_serve_browser import (
+    DESKTOP,
+    PHONE,
+    SOLVER_WAIT,
+    browser,  # noqa: F401 (a fixture)
+    card,
+    click_move,
+    column,
+    drawn,
+    expect,
+    seen_columns,
+    server,  # noqa: F401 (a fixture)
+    shots,  # noqa: F401 (a fixture)
+    solver_line,
+)
+
+from scorpion_solver.game.deal import deal
+from scorpion_solver.game.rules import get_rules
+from scorpion_solver.serve.games import GAMES
+
+RELATIVES = ("scorpion2", "wasp", "goodsol")
+DEAL = 5  # won in each relative (the solver's line is played)
+
+
+@pytest.fixture
+def sized(browser, server, request):  # noqa: F811
+    size = request.param
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, base_url=server)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page, size
+    context.close()
+    assert errors == [], errors
+
+
+@pytest.mark.parametrize("sized", [PHONE, DESKTOP], ids=["phone", "desktop"], indirect=True)
+@pytest.mark.parametrize("mode", RELATIVES)
+def test_a_relative_chosen_on_the_start_page_is_played_to_a_win_with_a_fair_hint(sized, shots, mode):  # noqa: F811
+    page, size = sized
+    game, rules = GAMES[mode], get_rules(mode)
+    page.goto("/")
+    choice = page.get_by_role("radio", name=game.name, exact=True)
+    expect(choice).to_be_visible()
+    expect(page.locator(f"#differs-{mode}")).to_have_text(game.differs)  # its line on how it differs
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    label = "phone" if size == PHONE else "desktop"
+    choice.check()
+    if mode == RELATIVES[0]:  # the start page with its choice of game, once a size
+        page.screenshot(path=str(shots / f"serve-start-{label}.png"), full_page=True)
+    page.locator("#deal").fill(str(DEAL))
+    page.locator("#open").click()
+    expect(page.locator("#mode")).to_have_text(game.name)
+    expect(page.locator("body")).to_have_attribute("data-ply", "0")
+    assert drawn(page) == seen_columns(deal(DEAL, rules))  # the game's own layout (Easy Scorpion: column 4 up)
+    line = solver_line(DEAL, rules)
+    for ply, move in enumerate(line[:5], start=1):
+        click_move(page, move, ply)
+    page.keyboard.press("h")  # the fair hint, from what the player sees
+    expect(page.locator("#hint-list li").first).to_be_visible(timeout=SOLVER_WAIT)
+    expect(page.locator("#hint-head")).to_contain_text("Why ")
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    for name in {c for col in drawn(page) for c in col if c}:  # every face-up card's corner is in sight
+        box = page.locator(f'#board .card[data-card="{name}"] .corner').first.bounding_box()
+        assert box and box["width"] > 4 and box["height"] > 4, name
+    page.screenshot(path=str(shots / f"serve-{mode}-{label}.png"), full_page=True)
+    for ply, move in enumerate(line[5:], start=6):
+        click_move(page, move, ply)
+    expect(page.locator("#banner")).to_contain_text("You won!")
+    expect(page.locator("#announce")).to_contain_text("You won")
+    page.goto("/stats")
+    expect(page.locator(f'#chosen tbody tr[data-mode="{mode}"] td').first).to_have_text(game.name)
+
+
+def test_a_refused_drop_in_wasp_and_in_clear_runs_links_to_the_rule_it_breaks(browser, server):  # noqa: F811
+    """A card dropped on a column that is no legal place: the server says why, and the page links the rule's
+    section of the rules page (Clear runs: only a King enters an empty column; Wasp: any card may)."""
+    context = browser.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]}, base_url=server)
+    page = context.new_page()
+    page.goto(f"/?deal={DEAL}&mode=clear")
+    expect(page.locator("body")).to_have_attribute("data-ply", "0")
+    state = page.evaluate("scorpionGame.state()")
+    top = state["view"]["columns"][0][-1]["card"]  # column 1's top card onto column 2's: not its suit, or no rank
+    legal = {m["move"] for m in state["legal"]}
+    assert f"{top}:1>2" not in legal
+    card(page, top, 1).click(position={"x": 10, "y": 6})
+    column(page, 2).click()
+    link = page.locator("#announce a.rule-link")
+    expect(link).to_be_visible()
+    assert link.get_attribute("href") == "/rules#moving-cards"
+    expect(page.locator("body")).to_have_attribute("data-ply", "0")  # refused: nothing moved
+    link.click()
+    expect(page.locator('[id="moving-cards"]')).to_be_in_viewport()
+    context.close()
