@@ -22,6 +22,7 @@ from scorpion_solver.solver.search import solve
 
 CLEAR = get_rules("clear")
 CLASSIC = get_rules("classic")
+MICE = get_rules("mice")  # Three Blind Mice: ten columns, two reserve cards, nine cards face down, no tail
 
 
 # --------------------------------------------------------------------------
@@ -44,7 +45,8 @@ def _outcome(view: Observation, position: Position) -> Observation:
         for i, col in enumerate(position.columns)
     )
     tail = tuple(UNKNOWN if (-1, t) in unknown else c for t, c in enumerate(position.tail))
-    return Observation(columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen)
+    swept = frozenset(position.swept_suits())
+    return Observation(columns, position.hidden, tail, swept, position.frozen, position.reserves)
 
 
 def twin_move_value(view: Observation, move, rules, memo: dict | None = None) -> Fraction:
@@ -120,6 +122,8 @@ REAL = [
     pytest.param(37, CLEAR, id="37-clear"),
     pytest.param(5, CLASSIC, id="5-classic"),
     pytest.param(37, CLASSIC, id="37-classic"),
+    pytest.param(3, MICE, id="3-mice"),
+    pytest.param(4, MICE, id="4-mice"),
 ]
 
 

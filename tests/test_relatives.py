@@ -466,6 +466,31 @@ def test_cli_deal_replay_and_reference_perft():
     result = run("solve", "3", "--mode", "mice", "--shortest")
     assert result.exit_code == 2
     assert_one_error_line(result.stderr, "the shortest search plays the seven-column games only, not mice")
-    result = run("hint", "1", "--mode", "double")
+    result = run("play", "1", "--mode", "double", "--policy", "greedy")
     assert result.exit_code == 2
-    assert_one_error_line(result.stderr, "--mode double: `scorpion hint` does not play double yet")
+    assert_one_error_line(result.stderr, "--mode double: `scorpion play` does not play double yet")
+
+
+def test_cli_fair_hint_of_three_blind_mice_counts_the_sampled_layouts_each_move_keeps_winnable():
+    """``hint --fair`` samples the 9 face-down cards (never the two reserve cards, which lie face up) and
+    counts, for each move, the sampled layouts that stay winnable: recounted here with the solver."""
+    import json
+
+    from scorpion_cli import run
+
+    from scorpion_solver.game.view import Observation, sample_positions
+    from scorpion_solver.solver.result import WON, Limits
+    from scorpion_solver.solver.search import solve
+
+    got = json.loads(run("hint", "3", "--mode", "mice", "--fair", "--samples", "6", "--json").output)
+    assert got["unseen"] == 9 and got["samples"] == 6
+    layouts = sample_positions(Observation.of(deal(3, MICE)), 6, seed=0)
+    assert {c for p in layouts for c in p.reserves} == set(deal(3, MICE).reserves)
+    for row in got["moves"]:
+        move = parse_move(row["move"])
+        wins = sum(
+            solve(apply_move(p, move, MICE), MICE, Limits(nodes=5_000_000), shorten=False).status == WON
+            for p in layouts
+        )
+        assert (row["wins"], row["unknown"]) == (wins, 0), row["move"]
+    assert len(got["moves"]) == len(legal_moves(deal(3, MICE), MICE))

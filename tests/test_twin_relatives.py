@@ -1,10 +1,11 @@
-"""The plain twin search decides small positions of Double Scorpion and Three Blind Mice, without the one-deck proofs.
+"""The plain twin search decides small positions of Double Scorpion and Three Blind Mice.
 
-The deadlock test and safe leads are proved for one deck in seven columns
-without reserves (docs/design.md, "Relatives: several game shapes in one
-search"), so ``reference_solve`` searches the new games with no reduction
-(``Reductions.proven_for``): a ``lost`` is exhaustive, and a ``won`` line
-replays to a win in the plain engine. Small positions (all runs swept but
+The deadlock test and safe leads are proved for one deck (docs/design.md,
+"Relatives: several game shapes in one search"), so ``reference_solve``
+searches Double Scorpion with no reduction and Three Blind Mice with the
+deadlock test on the root only (``Reductions.proven_for``): a ``lost`` is
+exhaustive or a dead root, and a ``won`` line replays to a win in the plain
+engine. Small positions (all runs swept but
 the spades, one run a deck) and three dealt games the twin wins quickly.
 """
 
@@ -18,7 +19,7 @@ from scorpion_solver.game.engine import apply_move, canonical_key, is_won, legal
 from scorpion_solver.game.position import Position
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.verify import check_solution
-from scorpion_solver.solver.reductions import FULL, PRESETS
+from scorpion_solver.solver.reductions import FULL, PRESETS, Reductions
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search_twin import reference_solve, visited_key
 
@@ -34,11 +35,15 @@ def ten(*columns: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(columns) + ((),) * (10 - len(columns))
 
 
-def test_the_reductions_are_kept_for_scorpion_and_dropped_for_the_new_games():
+def test_the_reductions_are_kept_for_scorpion_the_deadlock_test_for_mice_and_none_for_double():
     for mode in ("clear", "classic", "wasp", "scorpion2", "goodsol"):
-        assert FULL.proven_for(get_rules(mode)) == FULL
-    for mode in ("double", "double-dealt", "mice"):
+        assert FULL.proven_for(get_rules(mode)) == FULL and FULL.in_search(get_rules(mode))
+    for mode in ("double", "double-dealt"):
         assert FULL.proven_for(get_rules(mode)) == PRESETS["none"]
+    mice = get_rules("mice")  # one deck: the deadlock test holds (deadlock's docstring), on the root only
+    assert FULL.proven_for(mice) == Reductions(prune=True, safe_leads=False, successor_above=True)
+    assert not FULL.in_search(mice)
+    assert PRESETS["none"].proven_for(mice) == PRESETS["none"]
 
 
 def test_a_two_deck_win_through_a_run_of_mixed_copies():
@@ -77,8 +82,10 @@ def test_mice_reserve_cards_win_and_lose():
     assert result.status == "won" and [str(m) for m in result.line] == ["AS:r>1"]
     assert is_won(check_solution(won, result.line, rules), rules)
     lost = Position(columns=ten(STUCK, KING_TO_FIVE), hidden=(0,) * 10, tail=(), reserves=(spade(1),))
-    result = reference_solve(lost, rules)
-    assert result.status == "lost" and result.deadlock_checks == 0 and result.nodes > 1
+    result = reference_solve(lost, rules)  # 2S can never leave 4S (successor-above): dead at the root
+    assert (result.status, result.dead_at_root, result.nodes) == ("lost", True, 1)
+    searched = reference_solve(lost, rules, reductions=PRESETS["none"])  # the same verdict without the test
+    assert (searched.status, searched.deadlock_checks) == ("lost", 0) and searched.nodes > 1
 
 
 def test_a_position_and_its_copy_swapped_twin_are_one_visited_entry():
@@ -119,5 +126,5 @@ def test_the_twin_wins_deals_of_the_new_games_and_the_line_replays(mode, number,
     rules = get_rules(mode)
     result = reference_solve(deal(number, rules), rules, Limits(nodes=30_000))
     assert (result.status, result.nodes, len(result.line)) == ("won", nodes, length)
-    assert result.deadlock_checks == 0
+    assert result.deadlock_checks == (1 if mode == "mice" else 0)  # Three Blind Mice tests its root
     assert is_won(check_solution(deal(number, rules), result.line, rules), rules)

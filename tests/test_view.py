@@ -168,3 +168,104 @@ def test_view_reader_reads_its_lines_as_the_position_reader_does():
     repeated = DEAL1_VIEW + "col1: AS\n"
     with pytest.raises(PositionError, match=r"'col1' given twice \(first on line \d+\)"):
         parse_view(repeated)
+
+
+def test_three_blind_mice_views_know_the_reserves_and_hide_only_the_nine_face_down_cards():
+    from scorpion_solver.game.rules import get_rules
+
+    mice = get_rules("mice")
+    position = deal(1, mice)
+    view = Observation.of(position)
+    face_down = sorted(c for i, col in enumerate(position.columns) for c in col[: position.hidden[i]])
+    assert len(position.reserves) == 2 and len(face_down) == 9
+    assert sorted(view.unseen) == face_down  # the reserve cards lie face up: they are seen
+    assert view.stand_in().reserves == position.reserves
+    for sample in sample_positions(view, 20, seed=1):
+        assert sample.reserves == position.reserves and Observation.of(sample) == view
+    # a reserve card played: the view after it has one reserve left, and two views differing only
+    # by their reserves are two views (their keys differ)
+    checked_after = reserve_moves = 0
+    for pos in _random_walk(1, mice, 40, seed=5) + _random_walk(3, mice, 40, seed=6):
+        here = Observation.of(pos)
+        for move in legal_moves(pos, mice):
+            after = here.after(move, mice)
+            truth = Observation.of(apply_move(pos, move, mice))
+            if after is None:
+                assert truth.unseen != here.unseen
+                continue
+            assert after == truth and after.reserves == truth.reserves
+            checked_after += 1
+            if after.reserves != here.reserves:
+                reserve_moves += 1
+                assert after.key() != here.key()
+    assert checked_after > 50 and reserve_moves > 0, (checked_after, reserve_moves)
+
+
+def _faces(view: Observation) -> tuple:
+    """The view with every card read as its face (a two-deck card's copies are interchangeable)."""
+
+    def face(c: int) -> int:
+        return c if c == UNKNOWN else c % 52
+
+    columns = tuple(tuple(face(c) for c in col) for col in view.columns)
+    return columns, view.hidden, tuple(map(face, view.tail)), view.swept, view.reserves, sorted(map(face, view.unseen))
+
+
+@pytest.mark.parametrize("name", ["mice", "double", "double-dealt"])
+def test_ten_column_views_read_back_and_sample_their_own_unseen_cards(name):
+    from scorpion_solver.game.rules import get_rules
+
+    rules = get_rules(name)
+    for number in (1, 2, 77):
+        position = deal(number, rules)
+        view = Observation.of(position, rules.decks)
+        assert view.problems(rules) == []
+        face_down = [c for i, col in enumerate(position.columns) for c in col[: position.hidden[i]]]
+        assert sorted(c % 52 for c in view.unseen) == sorted(c % 52 for c in face_down + list(position.tail))
+        text = format_view(view, rules)
+        assert text.count("??") == len(face_down) + len(position.tail)
+        back, read_rules = parse_view(text)
+        assert read_rules == rules and _faces(back) == _faces(view)
+        for sample in sample_positions(back, 5, seed=number):
+            assert _faces(Observation.of(sample, rules.decks)) == _faces(view)
+            assert len(set(sample.cards_in_play())) == len(sample.cards_in_play())  # no id twice
+
+
+def test_a_two_deck_view_counts_each_face_twice_and_its_swept_runs_by_copy():
+    from scorpion_solver.game.cards import card_text
+    from scorpion_solver.game.rules import get_rules
+
+    double = get_rules("double-dealt")
+    # both copies of one face known: that face is not unseen any more; one copy known: one left unseen
+    view = Observation.of(deal(1, double), 2)
+    shown = [c % 52 for col in view.columns for c in col if c != UNKNOWN]
+    for face in range(52):
+        assert [c % 52 for c in view.unseen].count(face) == 2 - shown.count(face)
+    text = format_view(view, double)
+    # take one face-up copy of each spade off the table: one run of spades is swept (run index 1),
+    # and a spade is unseen only where its other copy is not shown either
+    taken: set[str] = set()
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("col"):
+            key, rest = line.split(":", 1)
+            kept = []
+            for token in rest.split():
+                if token.endswith("S") and token not in taken:
+                    taken.add(token)
+                else:
+                    kept.append(token)
+            line = f"{key}: {' '.join(kept)}".rstrip()
+        lines.append(line)
+    assert len(taken) == 13
+    swept_view, _ = parse_view("\n".join(lines) + "\n")
+    assert swept_view.swept == frozenset({1})
+    tokens = " ".join(lines).split()
+    for face in range(52):
+        runs_gone = 1 if face // 13 == 1 else 0
+        expected = 2 - runs_gone - tokens.count(card_text(face))
+        assert [c % 52 for c in swept_view.unseen].count(face) == expected, card_text(face)
+    with pytest.raises(PositionError, match="104 cards in all"):
+        parse_view(text.replace("col10: JD", "col10:"))  # a card short of any whole swept run
+    with pytest.raises(PositionError, match="line 2: col1: the top card of a column is face up; it cannot be ??"):
+        parse_view(text.replace(text.splitlines()[1], "col1: ?? ?? ??"))

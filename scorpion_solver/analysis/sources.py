@@ -110,13 +110,17 @@ def load_view(
         if revealed:
             raise SourceError("--reveal is for a view typed by hand: a deal number knows the cards its moves turn up")
         position, rules, number = load_start(source, rules)
-        return Observation.of(replay(position, moves, rules)), rules, number
+        return Observation.of(replay(position, moves, rules), rules.decks), rules, number
     text, name = read_text(source), _source_name(source)
     if not has_unknown(text):
         parsed = parse_position_text(text, rules, name)
         number = carried_deal(text, parsed.position, parsed.rules, name)
         if number is not None and not revealed:  # deal N itself: its moves turn up its own cards
-            return Observation.of(replay(parsed.position, moves, parsed.rules)), parsed.rules, number
+            return (
+                Observation.of(replay(parsed.position, moves, parsed.rules), parsed.rules.decks),
+                parsed.rules,
+                number,
+            )
     view, rules = view_from_text(text, rules, name)
     try:
         return view.advance(moves, revealed, rules), rules, None

@@ -335,7 +335,7 @@ def rules_options(several: bool = False, default_text: str = "clear", help_text:
 
 
 # the commands that play the ten-column games (issue 53): plain Python, or the kernel's wide layout
-TEN_COLUMN_COMMANDS = ("deal", "replay", "perft", "solve", "batch", "stats")
+TEN_COLUMN_COMMANDS = ("deal", "replay", "perft", "solve", "batch", "stats", "hint")
 
 
 def refuse_without_kernel(presets, engine: str | None = None) -> None:

@@ -45,7 +45,7 @@ def deal_command(number: str, rules: Rules | None, as_json: bool, view: bool) ->
     if view:
         if as_json:
             raise UserError("--view prints text; give --view or --json, not both")
-        click.echo(format_view(Observation.of(position), rules), nl=False)
+        click.echo(format_view(Observation.of(position, rules.decks), rules), nl=False)
         return
     if as_json:
         click.echo(position_json(position, rules, number=n))

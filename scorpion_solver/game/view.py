@@ -38,7 +38,7 @@ import numpy as np
 
 from .cards import NUM_CARDS, RUN_LENGTH, card_text, run_of_suit
 from .engine import Move, MoveError, apply_move, legal_moves
-from .position import NUM_COLUMNS, TAIL_SIZE, Position
+from .position import Position
 from .refusals import refusal_text
 from .rules import CLEAR, Rules
 
@@ -55,8 +55,13 @@ class Observation:
 
     ``columns[i]`` lists column i bottom first; its first ``hidden[i]`` slots
     are face down and may hold :data:`UNKNOWN`, the others are face-up cards.
-    ``tail`` is three slots (cards or UNKNOWN) until dealt, then empty.
-    ``swept`` and ``frozen`` are suit indexes.
+    ``tail`` is its slots (cards or UNKNOWN: three, four in Double
+    Scorpion) until dealt, then empty. ``frozen`` holds suit indexes;
+    ``swept`` the runs that have left the table, by run index: suit s's
+    first run is s, its second (two decks) s + 4. ``decks``: 1, or 2 in
+    Double Scorpion, where a card's two copies (ids f and f + 52) are
+    interchangeable: the unseen cards are the faces not accounted for, each
+    given an id not on the table.
     """
 
     columns: tuple[tuple[int, ...], ...]
@@ -65,25 +70,31 @@ class Observation:
     swept: frozenset[int] = field(default_factory=frozenset)
     frozen: frozenset[int] = field(default_factory=frozenset)
     reserves: tuple[int, ...] = ()  # Three Blind Mice's reserve cards, face up (shown; the view reads no further)
+    decks: int = 1
 
     @classmethod
-    def of(cls, position: Position) -> "Observation":
-        """The view of a player at the table: every face-down and tail card unknown."""
+    def of(cls, position: Position, decks: int | None = None) -> "Observation":
+        """The view of a player at the table: every face-down and tail card unknown.
+
+        ``decks`` is the game's (``rules.decks``); without it, two when a second copy's id is on the table.
+        """
+        if decks is None:
+            decks = decks_of(position)
         columns = tuple(
             tuple(UNKNOWN if j < position.hidden[i] else c for j, c in enumerate(col))
             for i, col in enumerate(position.columns)
         )
         tail = tuple(UNKNOWN for _ in position.tail)
-        return cls(
-            columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen, position.reserves
-        )
+        swept = swept_runs(position, decks)
+        return cls(columns, position.hidden, tail, swept, position.frozen, position.reserves, decks)
 
     @property
     def tail_dealt(self) -> bool:
         return not self.tail
 
     def known_cards(self) -> set[int]:
-        return {c for col in self.columns for c in col if c != UNKNOWN} | {c for c in self.tail if c != UNKNOWN}
+        known = {c for col in self.columns for c in col if c != UNKNOWN} | {c for c in self.tail if c != UNKNOWN}
+        return known.union(self.reserves)
 
     def hidden_slots(self) -> list[tuple[int, int]]:
         """The unknown slots in a fixed order: (column, index) bottom first column by column, then (-1, t) tail."""
@@ -98,9 +109,16 @@ class Observation:
     @cached_property
     def unseen(self) -> tuple[int, ...]:
         """The cards the player has not seen, sorted (one for each unknown slot; found once)."""
-        gone = {c for s in self.swept for c in run_of_suit(s)}
         known = self.known_cards()
-        return tuple(c for c in range(NUM_CARDS) if c not in known and c not in gone)
+        if self.decks == 1:
+            gone = {c for s in self.swept for c in run_of_suit(s)}
+            return tuple(c for c in range(NUM_CARDS) if c not in known and c not in gone)
+        out = []
+        for face in range(NUM_CARDS):
+            ids = [face + NUM_CARDS * d for d in range(self.decks)]
+            left = self.decks - sum(r % 4 == face // RUN_LENGTH for r in self.swept) - sum(i in known for i in ids)
+            out += [i for i in ids if i not in known][: max(left, 0)]
+        return tuple(sorted(out))
 
     @property
     def fully_known(self) -> bool:
@@ -122,7 +140,7 @@ class Observation:
                 column[j] = int(card)
         for i, column in rebuilt.items():
             columns[i] = tuple(column)
-        return Position(tuple(columns), self.hidden, tuple(tail), self.frozen)
+        return Position(tuple(columns), self.hidden, tuple(tail), self.frozen, self.reserves)
 
     def stand_in(self) -> Position:
         """One position consistent with the view (unseen cards in sorted order).
@@ -175,8 +193,8 @@ class Observation:
             else:
                 columns[i] = tuple(cards)
         if swept is None:
-            swept = frozenset(position.swept_suits())
-        return Observation(tuple(columns), position.hidden, tail, swept, position.frozen)
+            swept = swept_runs(position, self.decks)
+        return Observation(tuple(columns), position.hidden, tail, swept, position.frozen, position.reserves, self.decks)
 
     @cached_property
     def _unknown_by_column(self) -> dict[int, frozenset[int]]:
@@ -195,7 +213,9 @@ class Observation:
         columns = tuple(
             tuple(UNKNOWN if j < self.hidden[i] else c for j, c in enumerate(col)) for i, col in enumerate(self.columns)
         )
-        return Observation(columns, self.hidden, tuple(UNKNOWN for _ in self.tail), self.swept, self.frozen)
+        return Observation(
+            columns, self.hidden, tuple(UNKNOWN for _ in self.tail), self.swept, self.frozen, self.reserves, self.decks
+        )
 
     def knowing(self, cards: dict[tuple[int, int], int]) -> "Observation":
         """This view with the given slots ((column, index) or (-1, tail index), as in :meth:`hidden_slots`) known."""
@@ -206,7 +226,15 @@ class Observation:
                 tail[j] = card
             else:
                 columns[i][j] = card
-        return Observation(tuple(tuple(c) for c in columns), self.hidden, tuple(tail), self.swept, self.frozen)
+        return Observation(
+            tuple(tuple(c) for c in columns),
+            self.hidden,
+            tuple(tail),
+            self.swept,
+            self.frozen,
+            self.reserves,
+            self.decks,
+        )
 
     def play(self, move: Move, revealed: Sequence[int] = (), rules: Rules = CLEAR) -> "Observation":
         """The view after a legal move, given exactly the cards it turned up (see :meth:`advance`)."""
@@ -278,15 +306,18 @@ class Observation:
         return view.masked(apply_move(view.stand_in(), move, rules)), used
 
     def key(self) -> tuple:
-        return (self.columns, self.hidden, self.tail, self.swept, self.frozen)
+        return (self.columns, self.hidden, self.tail, self.swept, self.frozen, self.reserves, self.decks)
 
     def problems(self, rules: Rules = CLEAR) -> list[str]:
-        """Everything that keeps the view from being a legal position (empty when sound)."""
+        """Everything that keeps the view from being a legal position of ``rules``' game (empty when sound)."""
         out = []
-        if len(self.columns) != NUM_COLUMNS or len(self.hidden) != NUM_COLUMNS:
-            return [f"a position has {NUM_COLUMNS} columns"]
-        if len(self.tail) not in (0, TAIL_SIZE):
-            out.append(f"the tail holds {len(self.tail)} cards; it holds {TAIL_SIZE} until dealt, then none")
+        width = rules.num_columns
+        if len(self.columns) != width or len(self.hidden) != width:
+            return [f"a position of {rules.name} has {width} columns"]
+        if len(self.tail) not in (0, rules.tail_size):
+            out.append(f"the tail holds {len(self.tail)} cards; it holds {rules.tail_size} until dealt, then none")
+        if self.decks != rules.decks:
+            out.append(f"{rules.name} is played with {rules.decks} deck{'s' if rules.decks > 1 else ''}")
         for i, col in enumerate(self.columns):
             if not 0 <= self.hidden[i] <= len(col):
                 out.append(f"col{i + 1}: {self.hidden[i]} face-down cards in a column of {len(col)}")
@@ -300,25 +331,45 @@ class Observation:
         if self.swept and not rules.sweeps:
             out.append(f"{rules.name} sweeps no suit, yet cards are off the table")
         seen: dict[int, str] = {}
-        for place, cards in [(f"col{i + 1}", col) for i, col in enumerate(self.columns)] + [("tail", self.tail)]:
+        places = [(f"col{i + 1}", col) for i, col in enumerate(self.columns)] + [
+            ("tail", self.tail),
+            ("reserve", self.reserves),
+        ]
+        for place, cards in places:
             for c in cards:
                 if c == UNKNOWN:
                     continue
                 if c in seen:
                     out.append(f"{card_text(c)} appears twice ({seen[c]} and {place})")
                 seen[c] = place
-        for s in self.swept:
-            on_table = [card_text(c) for c in run_of_suit(s) if c in seen]
+        faces = [c % NUM_CARDS for c in seen]
+        for r in self.swept:
+            suit = r % 4
+            on_table = [card_text(c) for c in run_of_suit(suit) if faces.count(c) > self.decks - 1 - r // 4]
             if on_table:
-                out.append(f"suit {'CSHD'[s]} is swept but {' '.join(on_table)} is on the table")
+                out.append(f"suit {'CSHD'[suit]} is swept but {' '.join(on_table)} is on the table")
         unknown = len(self.hidden_slots())
         total = len(seen) + unknown + RUN_LENGTH * len(self.swept)
-        if total != NUM_CARDS:
+        if total != NUM_CARDS * self.decks:
             out.append(
-                f"{len(seen)} known cards, {unknown} unknown and {len(self.swept)} swept suits make {total} "
-                f"cards, not {NUM_CARDS}"
+                f"{len(seen)} known cards, {unknown} unknown and {len(self.swept)} swept runs make {total} "
+                f"cards, not {NUM_CARDS * self.decks}"
             )
         return out
+
+
+def decks_of(position: Position) -> int:
+    """The decks of ``position``'s game when no rules say: two when a second copy's id is on the table.
+
+    (A two-deck position whose second copies have all been swept reads as one deck: pass the rules' count.)
+    """
+    return 2 if any(c >= NUM_CARDS for c in position.cards_in_play()) else 1
+
+
+def swept_runs(position: Position, decks: int) -> frozenset[int]:
+    """The runs that have left the table, by run index (suit s's first s, its second s + 4: ``Observation``)."""
+    suits = position.swept_suits(decks)
+    return frozenset(s + 4 * suits[:k].count(s) for k, s in enumerate(suits))
 
 
 def sample_positions(view: Observation, k: int, seed: int) -> list[Position]:

@@ -20,9 +20,9 @@ Swept suits (Clear runs) are the whole suits missing from the text.
 
 from __future__ import annotations
 
-from .cards import RUN_LENGTH, card_text, run_of_suit, suit_of
+from .cards import RUN_LENGTH, card_text, run_of_suit
 from .engine import settle
-from .position import NUM_COLUMNS, run_start
+from .position import run_start
 from .position_text import UNKNOWN_TOKEN, PositionError, parse_position_text, read_fields
 from .rules import CLEAR, Rules
 from .text_input import read_text
@@ -39,21 +39,27 @@ def parse_view(text: str, rules: Rules | None = None, source: str = "position") 
     fields = read_fields(text, source, unknown=UNKNOWN)
     rules = rules or fields.mode_rules or CLEAR
     fields.check_shape(rules, source)
-    if not rules.is_scorpion_shape:
-        raise PositionError(
-            f"{source}: a view with ?? is read for Scorpion's seven-column games only, not {rules.name}"
-        )
-    tail, where, lines_of = fields.tail, fields.where, fields.lines
-    col_cards, hidden = _view_columns(fields.columns, source)
+    tail, where, lines_of = fields.tail or [], fields.where, fields.lines
+    width = rules.num_columns
+    col_cards, hidden = _view_columns(fields.columns, source, width)
     unknown = sum(c == UNKNOWN for col in col_cards for c in col) + sum(c == UNKNOWN for c in tail)
-    swept = _swept_off_the_table(where, unknown, source)
+    swept = _swept_off_the_table(where, unknown, source, rules.decks)
     frozen_suits = _frozen_runs([suit for suit, _ in fields.frozen], rules, col_cards, hidden, source, lines_of)
     col_lists, hidden_list = [list(c) for c in col_cards], list(hidden)
-    settle(col_lists, hidden_list, frozen_suits, range(NUM_COLUMNS), rules)  # runs on top: swept or frozen
+    settle(col_lists, hidden_list, frozen_suits, range(width), rules)  # runs on top: swept or frozen
     remaining = {c for col in col_lists for c in col} | set(tail)
-    swept |= {s for s in range(4) if all(c in where and c not in remaining for c in run_of_suit(s))}
+    for suit in range(4):  # the runs settle swept, each thirteen known cards of the suit
+        gone = sum(c in where and c not in remaining for face in run_of_suit(suit) for c in (face, face + 52))
+        already = sum(r % 4 == suit for r in swept)
+        swept |= {suit + 4 * (already + k) for k in range(gone // RUN_LENGTH)}
     view = Observation(
-        tuple(tuple(c) for c in col_lists), tuple(hidden_list), tuple(tail), frozenset(swept), frozenset(frozen_suits)
+        tuple(tuple(c) for c in col_lists),
+        tuple(hidden_list),
+        tuple(tail),
+        frozenset(swept),
+        frozenset(frozen_suits),
+        tuple(fields.reserves),
+        rules.decks,
     )
     problems = view.problems(rules)
     if problems:
@@ -62,7 +68,7 @@ def parse_view(text: str, rules: Rules | None = None, source: str = "position") 
     return view, rules
 
 
-def _view_columns(read: dict, source: str) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def _view_columns(read: dict, source: str, width: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """The columns' cards and face-down counts; a known face-down card on top turns face up, a ?? there is refused."""
     columns: dict[int, tuple[list[int], int]] = {}
     for index, (cards, hidden, lineno) in read.items():
@@ -73,29 +79,36 @@ def _view_columns(read: dict, source: str) -> tuple[tuple[tuple[int, ...], ...],
         if cards and hidden == len(cards):
             hidden -= 1  # a known face-down card on top turns face up
         columns[index] = (cards, hidden)
-    return tuple(tuple(columns[i][0]) for i in range(NUM_COLUMNS)), tuple(columns[i][1] for i in range(NUM_COLUMNS))
+    return tuple(tuple(columns[i][0]) for i in range(width)), tuple(columns[i][1] for i in range(width))
 
 
-def _swept_off_the_table(where: dict, unknown: int, source: str) -> set[int]:
-    """The suits the cards not shown (beyond the ``unknown`` ??) are: whole suits, or the text is refused."""
-    absent = [c for c in range(52) if c not in where]
-    whole = sorted(s for s in range(4) if sum(suit_of(c) == s for c in absent) == RUN_LENGTH)
-    extra = len(absent) - unknown
+def _swept_off_the_table(where: dict, unknown: int, source: str, decks: int = 1) -> set[int]:
+    """The runs the cards not shown (beyond the ``unknown`` ??) are: whole suits, or the text is refused.
+
+    By run index (``Observation.swept``: suit s's first run s, its second s + 4). With two decks a
+    face is missing as many times as its copies not shown.
+    """
+    missing = {face: decks - sum(face + 52 * d in where for d in range(decks)) for face in range(52)}
+    absent = sum(missing.values())
+    in_all = 52 * decks
+    # how many whole runs of each suit are off the table: the fewest copies missing of any of its faces
+    whole = {s: min(missing[f] for f in run_of_suit(s)) for s in range(4)}
+    extra = absent - unknown
     if extra < 0:
         raise PositionError(
-            f"{source}: {unknown} unknown cards ?? but only {len(absent)} cards are not shown (52 cards in all)"
+            f"{source}: {unknown} unknown cards ?? but only {absent} cards are not shown ({in_all} cards in all)"
         )
-    if extra % RUN_LENGTH or extra // RUN_LENGTH > len(whole):
+    if extra % RUN_LENGTH or extra // RUN_LENGTH > sum(whole.values()):
         raise PositionError(
             f"{source}: {len(where)} known cards and {unknown} unknown cards ?? make {len(where) + unknown}; "
-            "the cards off the table must be whole swept suits (52 cards in all)"
+            f"the cards off the table must be whole swept suits ({in_all} cards in all)"
         )
-    if extra and len(whole) != extra // RUN_LENGTH:
+    if extra and sum(whole.values()) != extra // RUN_LENGTH:
+        names = " ".join("CSHD"[s] for s in range(4) for _ in range(whole[s]))
         raise PositionError(
-            f"{source}: which suits are swept is ambiguous (whole suits absent: "
-            f"{' '.join('CSHD'[s] for s in whole)}); show more of the cards"
+            f"{source}: which suits are swept is ambiguous (whole suits absent: {names}); show more of the cards"
         )
-    return set(whole) if extra else set()
+    return {s + 4 * k for s in range(4) for k in range(whole[s])} if extra else set()
 
 
 def _frozen_runs(frozen: list[int], rules: Rules, col_cards, hidden, source: str, lines_of: dict) -> set[int]:
@@ -125,7 +138,7 @@ def view_from_text(text: str, rules: Rules | None, source: str) -> tuple[Observa
     if has_unknown(text):
         return parse_view(text, rules, source=source)
     parsed = parse_position_text(text, rules, source)
-    return Observation.of(parsed.position), parsed.rules
+    return Observation.of(parsed.position, parsed.rules.decks), parsed.rules
 
 
 def format_view(view: Observation, rules: Rules | None = None) -> str:

@@ -21,7 +21,7 @@ from ..analysis.hints import hint
 from ..game.engine import Move, replay
 from ..game.position import Position
 from ..game.rules import Rules
-from ..game.view import UNKNOWN, Observation
+from ..game.view import UNKNOWN, Observation, decks_of, swept_runs
 from ..play.fair import DEFAULT_FAIR_SAMPLES, fair_hint
 from ..solver.result import LOST, WON, Limits
 from .data import Mask, choices_from_fair, choices_from_hint, choices_view, face_down_cards, page_data
@@ -150,4 +150,6 @@ def observation(position: Position, unknown: frozenset[int]) -> Observation:
     """The view of ``position`` in which the cards of ``unknown`` (face-down or tail cards) are not known."""
     columns = tuple(tuple(UNKNOWN if c in unknown else c for c in col) for col in position.columns)
     tail = tuple(UNKNOWN if c in unknown else c for c in position.tail)
-    return Observation(columns, position.hidden, tail, frozenset(position.swept_suits()), position.frozen)
+    decks = decks_of(position)
+    swept = swept_runs(position, decks)
+    return Observation(columns, position.hidden, tail, swept, position.frozen, position.reserves, decks)

@@ -502,12 +502,12 @@ def symmetric_key(position) -> tuple:
     columns, hidden = position.columns, position.hidden
     fixed = list(columns)
     free = []
-    for i in range(3 if position.tail else 0, len(columns)):
+    for i in range(len(position.tail), len(columns)):  # the tail lands on the first columns, one card each
         if not hidden[i]:
             free.append(columns[i])
             fixed[i] = None
     free.sort()
-    return tuple(fixed), tuple(free), hidden, position.tail, position.frozen
+    return tuple(fixed), tuple(free), hidden, position.tail, position.frozen, position.reserves
 
 
 def _revealed_slots(view: Observation, move: Move, position) -> list[tuple[int, int]]:
@@ -528,8 +528,8 @@ def _revealed_slots(view: Observation, move: Move, position) -> list[tuple[int, 
 
 def _masked(view: Observation, position) -> Observation:
     """``view.masked(position)`` for a move that revealed no unknown slot, with the swept suits found cheaply."""
-    before = sum(map(len, view.columns)) + len(view.tail)
-    after = sum(map(len, position.columns)) + len(position.tail)
+    before = sum(map(len, view.columns)) + len(view.tail) + len(view.reserves)
+    after = sum(map(len, position.columns)) + len(position.tail) + len(position.reserves)
     return view.masked(position, view.swept if after == before else None)  # only a sweep removes cards
 
 
@@ -538,10 +538,10 @@ def _with_card(view: Observation, slot: tuple[int, int], card: int) -> Observati
     i, j = slot
     if i < 0:
         tail = view.tail[:j] + (card,) + view.tail[j + 1 :]
-        return Observation(view.columns, view.hidden, tail, view.swept, view.frozen)
+        return Observation(view.columns, view.hidden, tail, view.swept, view.frozen, view.reserves, view.decks)
     col = view.columns[i][:j] + (card,) + view.columns[i][j + 1 :]
     columns = view.columns[:i] + (col,) + view.columns[i + 1 :]
-    return Observation(columns, view.hidden, view.tail, view.swept, view.frozen)
+    return Observation(columns, view.hidden, view.tail, view.swept, view.frozen, view.reserves, view.decks)
 
 
 def exact_report(view: Observation, rules: Rules = CLEAR, **options) -> ExactReport:

@@ -102,7 +102,7 @@ def play_game(
             if solve(pos, rules, proof_limits, reductions=reductions).status == LOST:
                 outcome, reason = LOST_GAME, PROVED_LOST
                 break
-        view = Observation.of(pos)
+        view = Observation.of(pos, rules.decks)
         move = policy.choose(view, History(tuple(views), tuple(moves)))
         if move not in legal:
             raise PolicyError(f"{policy.name} chose {move}, which is not legal here")

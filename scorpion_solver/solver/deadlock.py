@@ -46,6 +46,18 @@ which cards ever lead). With the rule the position is also lost when a
 non-King card not on its successor can never leave: it must, to get there.
 This is what catches a suit lying in its own way, say 6H above 5H with no
 card between them that can ever lead.
+
+Three Blind Mice (ten columns, two face-up reserve cards, no tail, one deck):
+every fact above holds with ten columns, and a reserve card is like a tail
+card already dealt: it can lead at any time (so it starts as a top) and
+nothing ever lands on it. A win sweeps it too, so a non-King reserve card
+must land on its successor (which must be able to become a top), and a King
+in the reserve can leave only into an empty column (so some column must be
+able to become empty). The kernel plays that game in its wide layout, whose
+search does not run this test; the solver runs it on the root position
+only (``search.solve``), in this plain code, which is also what the twin
+search does for it. Double Scorpion (two copies of each card, so two
+successors) is not covered: the test stays off there.
 """
 
 from __future__ import annotations
@@ -68,14 +80,14 @@ def least_fixed_point(pos: Position, rules: Rules, successor_above: bool = True)
     can_leave = [False] * NUM_CARDS
     present = [False] * NUM_CARDS
     where: dict[int, tuple[int, int]] = {}
-    floors = [frozen_floor(pos, i) for i in range(7)]
+    floors = [frozen_floor(pos, i) for i in range(len(pos.columns))]
     for i, col in enumerate(pos.columns):
         if col:
             can_top[col[-1]] = True
         for idx, c in enumerate(col):
             present[c] = True
             where[c] = (i, idx)
-    for c in pos.tail:
+    for c in pos.tail + pos.reserves:  # each can lead (the tail once dealt); nothing ever lands on one
         can_top[c] = True
         present[c] = True
     space = any(not col for col in pos.columns)
@@ -123,7 +135,7 @@ def least_fixed_point(pos: Position, rules: Rules, successor_above: bool = True)
 
 def is_deadlocked(pos: Position, rules: Rules, successor_above: bool = True) -> bool:
     """True when the position is provably lost by the argument above."""
-    can_top, can_leave, _ = least_fixed_point(pos, rules, successor_above)
+    can_top, can_leave, space = least_fixed_point(pos, rules, successor_above)
     for i, col in enumerate(pos.columns):
         for idx in range(pos.hidden[i]):
             if not can_top[col[idx]]:
@@ -136,10 +148,11 @@ def is_deadlocked(pos: Position, rules: Rules, successor_above: bool = True) -> 
             if can_top[c + 1] and (not successor_above or can_leave[c]):
                 continue
             return True
-    for c in pos.tail:
+    for c in pos.tail + pos.reserves:
         if not is_king(c) and not can_top[c + 1]:
             return True
-    return False
+    # a King in the reserve leaves it only into an empty column (the tail's Kings are dealt onto columns)
+    return any(is_king(c) for c in pos.reserves) and not space
 
 
 def needs_deadlock_check(before: Position, move: Move, after: Position, successor_above: bool = False) -> bool:

@@ -70,13 +70,25 @@ class Reductions:
     def proven_for(self, rules) -> Reductions:
         """These reductions less those whose proof does not cover the rules' game.
 
-        Every proof assumes one deck in seven columns and no reserve cards
-        (``Rules.is_scorpion_shape``): the deadlock test and safe leads rest
-        on each card having one successor, and enumerate the columns and the
-        tail. For Double Scorpion and Three Blind Mice they are off
-        (docs/design.md, "Relatives: several game shapes in one search").
+        Every proof assumes one deck (``Rules.is_scorpion_shape`` for all of
+        them): the deadlock test and safe leads rest on each card having one
+        successor. The deadlock test also covers Three Blind Mice's ten
+        columns and reserve cards (``deadlock``'s docstring), where it runs on
+        the root only (:meth:`in_search`); safe leads do not. For Double
+        Scorpion every cut is off (docs/design.md, "Relatives: several game
+        shapes in one search").
         """
-        return self if rules.is_scorpion_shape else PRESETS["none"]
+        if rules.is_scorpion_shape:
+            return self
+        if rules.decks == 1:
+            return Reductions(prune=self.prune, safe_leads=False, successor_above=self.successor_above)
+        return PRESETS["none"]
+
+    @staticmethod
+    def in_search(rules) -> bool:
+        """Whether the cuts run inside the search, as well as on the root: in the seven-column games only (the
+        kernel's wide layout has no deadlock test of its own: the root's is the plain one, ``deadlock``)."""
+        return rules.is_scorpion_shape
 
     def record(self) -> dict:
         """The switches as a results folder records them (``{"prune": true, ...}``)."""

@@ -35,6 +35,7 @@ from .compact import (  # noqa: F401 - re-exported: callers import them from her
     state_problems,
     to_compact,
 )
+from .deadlock import is_deadlocked
 from .driver import (  # noqa: F401 - re-exported: callers import them from here
     ENTRY_BYTES,
     FIRST_TABLE,
@@ -56,9 +57,12 @@ from .lines import (  # noqa: F401 - re-exported: callers import them from here
     winning_path,
 )
 from .reductions import FULL, Reductions
+from .reductions import PRESETS as REDUCTION_PRESETS
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
 from .search_twin import reference_solve
 from .shortest import cost_to_go, fixed_length
+
+NO_REDUCTIONS = REDUCTION_PRESETS["none"]
 
 ALL_JOBS = (
     "search",
@@ -282,12 +286,20 @@ def _solve_from_root(
     """Search from the state in ``stack.states[0]`` (the position, or deal ``number`` when it is None);
     a win's line is checked here, or by ``checks`` when given."""
     loading = compiling.seconds_loading  # jobs first used in this solve are loaded in it, off its seconds
-    reductions = reductions.proven_for(rules)  # the kernel makes none of the one-deck cuts in a wide state either
+    reductions = reductions.proven_for(rules)
+    root_checked = False
+    if stack.wide and reductions.prune:  # Three Blind Mice: the plain deadlock test, on the root only
+        root_checked = True
+        if is_deadlocked(position, rules, reductions.successor_above):
+            return _dead_root(rules, start)
+    if stack.wide:
+        reductions = NO_REDUCTIONS  # the wide layout's kernel makes none of the one-deck cuts
     driver.root_keys(stack)
     if debug:
         debug_check(position, stack.states[0], stack.keys[0], "the root")
     status, counted, stopped_by, stack = driver.run_search(stack, rules, limits, start, reductions)
     result = _counted_result(status, counted, rules, stopped_by)
+    result.deadlock_checks += root_checked
     if status == kernel.S_WON:
         path = winning_path(stack, counted[kernel.C_SP])
         if position is None:
@@ -306,6 +318,20 @@ def _solve_from_root(
         result.line = tuple(path)
     result.seconds = time.perf_counter() - start - (compiling.seconds_loading - loading)
     return result
+
+
+def _dead_root(rules: Rules, start: float) -> SolveResult:
+    """The result of a root the deadlock test proves lost (the twin's counters: one node, one check, no move)."""
+    return SolveResult(
+        status=LOST,
+        rules=rules.name,
+        nodes=1,
+        peak_entries=1,
+        deadlock_checks=1,
+        deadlock_prunes=1,
+        dead_at_root=True,
+        seconds=time.perf_counter() - start,
+    )
 
 
 def _counted_result(status: int, counted: list[int], rules: Rules, stopped_by: str) -> SolveResult:
@@ -344,7 +370,7 @@ def screen_deals(
     to be solved one by one. Nothing is decided without the deadlock test
     (``reductions.prune`` off) or for numbers past ``SCREEN_LIMIT``.
     """
-    if not reductions.proven_for(rules).prune:
+    if not (reductions.proven_for(rules).prune and rules.is_scorpion_shape):  # the jitted dealer deals 7 columns
         return {}
     compiling.load(("deals", "screen"))
     start = time.perf_counter()

@@ -23,12 +23,13 @@ puts that successor above it; any other build only takes blockers away.
 With ``Reductions.safe_leads`` a position that has a safe
 lead (``safe_lead``) is expanded with that one move, as in the kernel.
 
-Double Scorpion and Three Blind Mice (issue 53), which the kernel does not
-play yet, are searched here with no reduction (``Reductions.proven_for``:
-the proofs assume one deck, seven columns and no reserves), so their
-``lost`` is exhaustive; their winning line is returned as found, as the cut
-of detours (``shortest.shorten_line``) names moves by card and column, not
-by the two-deck notation or the reserve.
+Double Scorpion is searched here with no reduction (``Reductions.proven_for``:
+the proofs assume one deck), so its ``lost`` is exhaustive; Three Blind Mice
+with the deadlock test on the root only (as the kernel's caller runs it:
+``search._solve_from_root``), a root it proves dead being ``lost`` at once.
+Their winning line is returned as found, as the cut of detours
+(``shortest.shorten_line``) names moves by card and column, not by the
+two-deck notation or the reserve.
 """
 
 from __future__ import annotations
@@ -141,6 +142,7 @@ def reference_solve(
     """
     start = time.perf_counter()
     reductions = reductions.proven_for(rules)
+    in_search = reductions.prune and reductions.in_search(rules)
     result = SolveResult(status=LOST, rules=rules.name, nodes=1)
     visited = {visited_key(pos, rules)}
 
@@ -193,7 +195,7 @@ def reference_solve(
         child = apply_move(here, move, rules)
         if is_won(child, rules):
             return finish(WON, path + [move])
-        if reductions.prune and needs_deadlock_check(here, move, child, reductions.successor_above):
+        if in_search and needs_deadlock_check(here, move, child, reductions.successor_above):
             result.deadlock_checks += 1
             if is_deadlocked(child, rules, reductions.successor_above):
                 result.deadlock_prunes += 1
