@@ -24,6 +24,7 @@ cannot change a game even when it knows the game's address.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import json
 import random
@@ -56,12 +57,12 @@ def moved_bottoms(position: Position) -> Position:
     bottoms = [columns[i][0] for i in covered]
     for k, i in enumerate(covered):
         columns[i][0] = bottoms[(k + 1) % len(covered)]
-    return Position(tuple(tuple(c) for c in columns), position.hidden, position.tail, position.frozen)
+    return dataclasses.replace(position, columns=tuple(tuple(c) for c in columns))
 
 
 def moved_tail(position: Position) -> Position:
     """The same view, other hidden cards: the tail's three cards change places."""
-    return Position(position.columns, position.hidden, position.tail[1:] + position.tail[:1], position.frozen)
+    return dataclasses.replace(position, tail=position.tail[1:] + position.tail[:1])
 
 
 def counter_tokens(prefix: str):
@@ -142,11 +143,13 @@ class Pair:
 
 
 def refused_moves(game: dict) -> list[str]:
-    """Moves naming every card (two columns each), and the tail when it is not legal."""
+    """Moves naming every card (two columns each, and from the reserve), and the tail when it is not legal."""
     legal = {m["move"] for m in game["legal"]}
+    width = len(game["view"]["columns"])
     moves = []
     for card in range(NUM_CARDS):
-        for src, dst in ((card % 7 + 1, (card + 3) % 7 + 1), (7 - card % 7, 1 + card % 7)):
+        pairs = ((card % width + 1, (card + 3) % width + 1), (width - card % width, 1 + card % width))
+        for src, dst in (*pairs, ("r", 1 + card % width)):
             text = f"{card_text(card)}:{src}>{dst}"
             if text not in legal:
                 moves.append(text)
@@ -190,6 +193,7 @@ NUMBERED_CASES = [
     (1, "wasp", moved_bottoms),
     (3, "wasp", moved_tail),
     (5, "goodsol", moved_bottoms),
+    (4, "mice", moved_bottoms),
 ]
 
 
@@ -405,8 +409,9 @@ def twin_random_servers(tmp_path, mode: str = "clear", moved=moved_bottoms):
     secure one: A deal 5's cards, B the same with the hidden cards ``moved``: the same view, two deals."""
     truth = deal(TRUE_DEAL, get_rules(mode))
     with two_servers(tmp_path) as (a, b):
-        a.app.state.server.config.shuffle = lambda: dealt_order(truth)
-        b.client.app.state.server.config.shuffle = lambda: dealt_order(moved(truth))
+        rules = get_rules(mode)
+        a.app.state.server.config.shuffle = lambda: dealt_order(truth, rules)
+        b.client.app.state.server.config.shuffle = lambda: dealt_order(moved(truth), rules)
         yield a, b
 
 
@@ -442,6 +447,7 @@ SECRET_CASES = [
     ("scorpion2", moved_bottoms, "api"),
     ("wasp", moved_bottoms, "address"),
     ("goodsol", moved_bottoms, "api"),
+    ("mice", moved_bottoms, "address"),
 ]
 
 

@@ -14,6 +14,7 @@ from test_serve_browser import (
     SOLVER_WAIT,
     browser,  # noqa: F401 (a fixture)
     card,
+    card_name,
     click_move,
     column,
     drawn,
@@ -24,12 +25,26 @@ from test_serve_browser import (
     solver_line,
 )
 
+from scorpion_solver.game.cards import card_text
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.serve.games import GAMES
 
-RELATIVES = ("scorpion2", "wasp", "goodsol")
-DEAL = 5  # won in each relative (the solver's line is played)
+RELATIVES = ("scorpion2", "wasp", "goodsol", "mice")
+DEALS = {"scorpion2": 5, "wasp": 5, "goodsol": 5, "mice": 4}  # won in each (the solver's line is played)
+DEAL = 5
+
+
+def play_move(page, move: str, ply: int) -> None:
+    """``click_move``, and a reserve card's move (``AD:r>4``): the card in the reserve, then the column."""
+    if ":r>" not in move:
+        click_move(page, move, ply)
+        return
+    leader, target = move.split(":r>")
+    page.locator(f'#reserve-cards .card[data-card="{leader}"]').click()
+    expect(page.locator("body")).to_have_attribute("data-picked", leader)
+    column(page, int(target)).click()
+    expect(page.locator("body")).to_have_attribute("data-ply", str(ply))
 
 
 @pytest.fixture
@@ -58,14 +73,33 @@ def test_a_relative_chosen_on_the_start_page_is_played_to_a_win_with_a_fair_hint
     choice.check()
     if mode == RELATIVES[0]:  # the start page with its choice of game, once a size
         page.screenshot(path=str(shots / f"serve-start-{label}.png"), full_page=True)
-    page.locator("#deal").fill(str(DEAL))
+    number = DEALS[mode]
+    page.locator("#deal").fill(str(number))
     page.locator("#open").click()
     expect(page.locator("#mode")).to_have_text(game.name)
     expect(page.locator("body")).to_have_attribute("data-ply", "0")
-    assert drawn(page) == seen_columns(deal(DEAL, rules))  # the game's own layout (Easy Scorpion: column 4 up)
-    line = solver_line(DEAL, rules)
-    for ply, move in enumerate(line[:5], start=1):
-        click_move(page, move, ply)
+    assert drawn(page) == seen_columns(deal(number, rules))  # the game's own layout (Easy Scorpion: column 4 up)
+    start = deal(number, rules)
+    reserve = page.locator("#reserve-cards .card")
+    expect(reserve).to_have_count(len(start.reserves))  # Three Blind Mice's two, shown face up
+    if start.reserves:
+        assert reserve.evaluate_all("cards => cards.map(c => c.dataset.card)") == [card_text(c) for c in start.reserves]
+        expect(reserve.first).to_have_attribute(
+            "aria-label", f"{card_name(card_text(start.reserves[0]))}, reserve card"
+        )
+    line = solver_line(number, rules)
+    played = 10 if start.reserves else 5  # Three Blind Mice: past its first reserve card (AD:r>4, the 9th)
+    for ply, move in enumerate(line[:played], start=1):
+        play_move(page, move, ply)
+    if start.reserves:  # one played, never refilled; a card carried from a column is not put on the other
+        expect(reserve).to_have_count(len(start.reserves) - 1)
+        expect(page.locator("#reserve-count")).to_have_text("1 of 2 left (never refilled)")
+        top = page.evaluate("scorpionGame.state().view.columns[0].slice(-1)[0].card")
+        card(page, top, 1).click(position={"x": 10, "y": 6})
+        reserve.first.click()
+        expect(page.locator("#announce")).to_contain_text("nothing is put on a reserve card")
+        assert page.locator("#announce a.rule-link").get_attribute("href") == "/rules#three-blind-mice"
+        expect(page.locator("body")).to_have_attribute("data-ply", str(played))
     page.keyboard.press("h")  # the fair hint, from what the player sees
     expect(page.locator("#hint-list li").first).to_be_visible(timeout=SOLVER_WAIT)
     expect(page.locator("#hint-head")).to_contain_text("Why ")
@@ -74,8 +108,8 @@ def test_a_relative_chosen_on_the_start_page_is_played_to_a_win_with_a_fair_hint
         box = page.locator(f'#board .card[data-card="{name}"] .corner').first.bounding_box()
         assert box and box["width"] > 4 and box["height"] > 4, name
     page.screenshot(path=str(shots / f"serve-{mode}-{label}.png"), full_page=True)
-    for ply, move in enumerate(line[5:], start=6):
-        click_move(page, move, ply)
+    for ply, move in enumerate(line[played:], start=played + 1):
+        play_move(page, move, ply)
     expect(page.locator("#banner")).to_contain_text("You won!")
     expect(page.locator("#announce")).to_contain_text("You won")
     page.goto("/stats")

@@ -119,10 +119,13 @@ def layout(dealt: list[int], rules: Rules = CLEAR) -> Position:
     )
 
 
-def dealt_order(position: Position) -> list[int]:
-    """The 52 cards of a Scorpion starting position in dealing order (``layout``'s inverse)."""
-    rows = [position.columns[k % 7][k // 7] for k in range(49)]
-    return rows + list(position.tail)
+def dealt_order(position: Position, rules: Rules = CLEAR) -> list[int]:
+    """The cards of a starting position of ``rules`` in dealing order (``layout``'s inverse): the rows, the
+    cards dealt at the start, the tail, the reserves."""
+    width, rows = rules.num_columns, rules.rows
+    dealt = [position.columns[k % width][k // width] for k in range(rows * width)]
+    dealt += [position.columns[i][rows] for i in range(rules.dealt_at_start)]
+    return dealt + list(position.tail) + list(position.reserves)
 
 
 def secret_shuffle() -> list[int]:

@@ -69,6 +69,13 @@ GAMES: dict[str, Game] = {
             "a complete run stays on the table and its cards still move; won when every suit lies built",
             "the-goodsol-rules",
         ),
+        Game(
+            "mice",
+            "Three Blind Mice",
+            "ten columns of five, face down only in columns 8-10; no tail, but two reserve cards that play "
+            "onto the table and are never refilled",
+            "three-blind-mice",
+        ),
     )
 }
 PLAYABLE = tuple(GAMES)  # the modes a game may be played in, in the start page's order
@@ -95,6 +102,7 @@ RULE_SECTIONS = {
     "tail-when-stuck": "the-tail",
     "frozen": "a-complete-suit-clear-runs-and-classic",
     "game-over": "won-and-lost",
+    "reserve": "three-blind-mice",
 }
 # the rules each game changes: a refusal of one of them links to the game's own part
 OWN_RULES = {

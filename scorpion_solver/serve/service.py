@@ -57,7 +57,7 @@ from .pool import PoolStocker
 from .seal import Sealer, pack_draft, unpack_draft
 from .statistics import statistics
 from .store import GameRow, StaleVersion, Store, UnknownGame, looks_like_token
-from .table import IDENTITY, LOST, PLAYING, WON, Table, check_deal, check_mode, import_line, shown_move
+from .table import LOST, PLAYING, WON, Table, check_deal, check_mode, identity, import_line, shown_move
 
 MAX_SAMPLES = 100  # as many as `scorpion hint --fair` takes by default; bounds a hint's work
 DEFAULT_SAMPLES = 30
@@ -546,7 +546,7 @@ class GameService:
         self.store.add_event(self._stored(row), "analysis" if finished else "analysis_unfinished", ply)
         # in the columns the player saw: the moves as played, the alternative from the position before the fatal one
         index = result.fatal_index
-        before = played[index - 2].perm if index and index > 1 else IDENTITY
+        before = played[index - 2].perm if index and index > 1 else identity(rules)
         result = replace(
             result,
             moves=tuple(p.shown for p in played),

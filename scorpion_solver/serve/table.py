@@ -26,6 +26,7 @@ from typing import NoReturn
 from ..game.cards import SUITS, card_text, run_of_suit
 from ..game.deal import check_deal_number, deal
 from ..game.engine import (
+    RESERVE,
     TAIL,
     Move,
     MoveError,
@@ -44,7 +45,7 @@ from ..game.view import UNKNOWN, Observation
 from .games import PLAYABLE, rule_section
 from .store import Played
 
-IDENTITY = tuple(range(NUM_COLUMNS))
+IDENTITY = tuple(range(NUM_COLUMNS))  # Scorpion's seven columns as the engine has them; a game's own: identity()
 MAX_DEAL = 2**63 - 1  # as `scorpion batch`: deal numbers an int64 holds
 TAIL_LOCKED = "classic: the tail may be dealt only when no other move exists"
 
@@ -98,12 +99,26 @@ def status_of(position: Position, rules: Rules, legal: list[Move] | None = None)
     return LOST if not (legal if legal is not None else legal_moves(position, rules)) else PLAYING
 
 
+def identity(rules: Rules) -> tuple[int, ...]:
+    """The mapping of a game whose columns are shown as the engine has them: 7, or 10 in the wide games."""
+    return tuple(range(rules.num_columns))
+
+
 def shown_move(move: Move, perm: tuple[int, ...]) -> Move:
-    """The engine's move written in the shown columns."""
+    """The engine's move written in the shown columns (a reserve card's source is the reserve in both)."""
     if move.is_tail:
         return move
     inverse = {engine: shown for shown, engine in enumerate(perm)}
-    return Move(move.card, inverse[move.src], inverse[move.dst])
+    src = RESERVE if move.src == RESERVE else inverse[move.src]
+    return Move(move.card, src, inverse[move.dst])
+
+
+def engine_move(move: Move, perm: tuple[int, ...]) -> Move:
+    """The player's move (shown columns) in the engine's columns; GameError for a column the game lacks."""
+    if move.src != RESERVE and move.src >= len(perm) or move.dst >= len(perm):
+        raise GameError(f"{move_text(move)} names a column this game does not have (it has {len(perm)})")
+    src = RESERVE if move.src == RESERVE else perm[move.src]
+    return Move(move.card, src, perm[move.dst])
 
 
 @dataclass
@@ -141,7 +156,7 @@ class Table:
         return self.position_at(self.ply)
 
     def perm_at(self, ply: int) -> tuple[int, ...]:
-        return self.line[ply - 1].perm if ply else IDENTITY
+        return self.line[ply - 1].perm if ply else identity(self.rules)
 
     @property
     def perm(self) -> tuple[int, ...]:
@@ -176,7 +191,7 @@ class Table:
             if TAIL in legal:
                 return Played(TAIL, TAIL, perm)
             self._refuse(position, TAIL)
-        engine = Move(move.card, perm[move.src], perm[move.dst])
+        engine = engine_move(move, perm)
         if engine in legal:
             return Played(engine, move, perm)
         interchangeable = interchangeable_columns(position)
@@ -199,6 +214,7 @@ class Table:
             tuple(position.hidden[e] for e in perm),
             position.tail,
             position.frozen,
+            position.reserves,
         )
         why = refusal(shown, move, self.rules)
         if why is None:
@@ -235,7 +251,8 @@ class Table:
             if move.is_tail:
                 out.append({"move": "tail", "card": None, "from": None, "to": None, "kind": "tail"})
                 continue
-            card, src = card_text(move.card), inverse[move.src] + 1
+            card = card_text(move.card)
+            src = "r" if move.src == RESERVE else inverse[move.src] + 1  # a reserve card: "2H:r>5"
             if position.columns[move.dst]:
                 targets, kind = [move.dst], "build"
             elif move.dst in empties:
@@ -244,7 +261,8 @@ class Table:
                 targets, kind = [move.dst], "space"
             for dst in targets:
                 to = inverse[dst] + 1
-                out.append({"move": f"{card}:{src}>{to}", "card": card, "from": src, "to": to, "kind": kind})
+                text = move_text(Move(move.card, RESERVE if src == "r" else src - 1, to - 1))
+                out.append({"move": text, "card": card, "from": src, "to": to, "kind": kind})
         return out
 
     def tail_locked(self) -> str | None:
@@ -278,6 +296,7 @@ class Table:
             "tail": len(seen.tail),
             "swept": [SUITS[s] for s in sorted(seen.swept)],
             "frozen": [SUITS[s] for s in sorted(seen.frozen)],
+            "reserves": [card_text(c) for c in position.reserves],  # face up: Three Blind Mice's, never refilled
         }
 
     def last(self) -> dict | None:
@@ -285,7 +304,7 @@ class Table:
         if not self.ply:
             return None
         before, after = self.position_at(self.ply - 1), self.position
-        was_up = {c for i, col in enumerate(before.columns) for c in col[before.hidden[i] :]}
+        was_up = {c for i, col in enumerate(before.columns) for c in col[before.hidden[i] :]} | set(before.reserves)
         revealed = []
         for engine in self.perm:
             col = after.columns[engine]
@@ -327,5 +346,5 @@ def import_line(number: int, rules: Rules, text: str) -> list[Played]:
                 rule_section(why.rule, rules.name),
             )
         position = apply_move(position, move, rules)
-        line.append(Played(move, move, IDENTITY))
+        line.append(Played(move, move, identity(rules)))
     return line

@@ -18,7 +18,7 @@
 
   var game = null;          // the last STATE the server sent
   var picked = null;        // {col, idx, card}: the card picked up (with everything on it)
-  var focusAt = { col: 0, idx: -1 };  // the board's keyboard focus: column (0-6), card index (-1: the column)
+  var focusAt = { col: 0, idx: -1 };  // the keyboard focus: column (0-based; "r" the reserve), card index (-1: the column)
   var hint = null;          // {version, data}: the fair hint of that version
   var hintRequest = null;   // {version, controller} of the fair hint being computed
   var suggestion = null;    // a move to show on the board (the analysis' alternative, the line's next move)
@@ -127,17 +127,19 @@
     return "all " + (runs === 8 ? "eight" : "four") + " runs are complete";
   }
 
+  var MOVE = /^(\w\w)\+?:(\d+|r)>(\d+)$/;  // 6C:5>2, 2H:r>5 (a reserve card), 6C+:5>2 (the upper copy)
+
   function moveWords(text) {
     if (text === "tail") return "dealt the tail onto columns 1, 2 and 3";
-    var m = /^(\w\w):(\d)>(\d)$/.exec(text);
+    var m = MOVE.exec(text);
     if (!m) return text;
-    return CARDS.cardName(m[1]) + " from column " + m[2] + " to column " + m[3];
+    return CARDS.cardName(m[1]) + (m[2] === "r" ? " from the reserve" : " from column " + m[2]) + " to column " + m[3];
   }
 
   // A move as a player reads it in a list: "10\u2663 5\u21922" for TC:5>2 (moveWords says it in words).
   function moveShort(text) {
     if (text === "tail") return "tail";
-    var m = /^(\w\w):(\d)>(\d)$/.exec(text || "");
+    var m = MOVE.exec(text || "");
     return m ? CARDS.short(m[1]) + " " + m[2] + "\u2192" + m[3] : text;
   }
 
@@ -172,9 +174,16 @@
     return out;
   }
   function parseMove(text) {
-    var m = /^(\w\w):(\d)>(\d)$/.exec(text || "");
-    return m ? { card: m[1], from: Number(m[2]) - 1, to: Number(m[3]) - 1 } : null;
+    var m = MOVE.exec(text || "");
+    return m ? { card: m[1], from: m[2] === "r" ? "r" : Number(m[2]) - 1, to: Number(m[3]) - 1 } : null;
   }
+
+  // The slot a place names: a column's card, or ("r") a reserve card.
+  function slotAt(col, idx) {
+    if (col === "r") return { card: game.view.reserves[idx], frozen: false };
+    return game.view.columns[col][idx];
+  }
+  function moveFrom(col) { return col === "r" ? "r" : String(col + 1); }
 
   function cardLabel(card, col, extra) {
     return (card ? CARDS.cardName(card) : "face-down card") + ", column " + (col + 1) + (extra || "");
@@ -191,6 +200,7 @@
     var extents = [];
     var width = view.columns.length;  // 7, or 10 in the wide games
     board.style.gridTemplateColumns = "repeat(" + width + ", var(--cw))";
+    document.documentElement.dataset.columns = width;  // game.css: the card width that fits them across
     for (var i = 0; i < width; i++) {
       var col = view.columns[i];
       // The column is a group of cards; its number is the column itself for the keyboard and a screen
@@ -273,6 +283,9 @@
   }
 
   function focusTarget() {
+    if (focusAt.col === "r") {  // a reserve card holds the focus: the board's own stop is column 1
+      return document.querySelector("#board .column .number");
+    }
     var column = document.querySelectorAll("#board .column")[focusAt.col];
     var cards = column.querySelectorAll(".card");
     if (focusAt.idx >= cards.length) focusAt.idx = cards.length - 1;
@@ -297,6 +310,37 @@
     var dealt = !view.tail && game.moves.indexOf("tail") >= 0;
     reason.textContent = why ? "locked: " + why.replace(/^classic: /, "") : (dealt ? "the tail is dealt" : "");
     if (best() === "tail") button.classList.add("hint-card"); else button.classList.remove("hint-card");
+  }
+
+  // Three Blind Mice's reserve: face-up cards, each played alone onto the table; nothing lands on them.
+  function drawReserve() {
+    var area = document.getElementById("reserve-area");
+    var reserves = game.view.reserves || [];
+    var had = (game.rules && game.rules.reserves) || 0;
+    area.hidden = !had;
+    var cards = document.getElementById("reserve-cards");
+    var hadFocus = cards.contains(document.activeElement);
+    cards.textContent = "";
+    var focusCard = null;
+    var shown = best() ? parseMove(best()) : null;
+    reserves.forEach(function (card, k) {
+      var cls = [];
+      if (picked && picked.col === "r" && picked.idx === k) cls.push("picked");
+      if (shown && shown.from === "r" && shown.card === card) cls.push("hint-card");
+      var node = CARDS.face(card, cls.join(" "));
+      node.setAttribute("role", "button");
+      node.tabIndex = 0;
+      node.dataset.col = "r";
+      node.dataset.idx = k;
+      node.setAttribute("aria-label", CARDS.cardName(card) + ", reserve card" +
+        (picked && picked.col === "r" && picked.idx === k ? ", picked up" : ""));
+      node.title = CARDS.short(card) + " (reserve: played alone, never refilled)";
+      cards.appendChild(node);
+      if (hadFocus && focusAt.col === "r" && focusAt.idx === k) focusCard = node;
+    });
+    document.getElementById("reserve-count").textContent = had
+      ? reserves.length + " of " + had + " left" + (reserves.length < had ? " (never refilled)" : "") : "";
+    if (focusCard) focusCard.focus({ preventScroll: true });
   }
 
   function drawFoundations() {
@@ -449,6 +493,7 @@
     document.getElementById("whole-deal").hidden = !game.start;
     document.getElementById("start-text").textContent = game.start || "";
     drawTail();
+    drawReserve();
     drawFoundations();
     drawBoard();
     drawHint();
@@ -465,12 +510,12 @@
   // ---- moving ------------------------------------------------------------------------------------
 
   function pick(col, idx) {
-    var slot = game.view.columns[col][idx];
+    var slot = slotAt(col, idx);
     if (!slot || slot.card === null) return;
     if (picked && picked.col === col && picked.idx === idx) { drop(); return; }
     picked = { col: col, idx: idx, card: slot.card };
     var moves = legalFor(slot.card);
-    var group = game.view.columns[col].length - idx;
+    var group = col === "r" ? 1 : game.view.columns[col].length - idx;
     render();
     say(CARDS.cardName(slot.card) + (group > 1 ? " and the " + (group - 1) + " card" + (group > 2 ? "s" : "") + " on it" : "") +
       " picked up: " + (moves.length
@@ -500,14 +545,31 @@
     var onTop = idx < 0 || idx === game.view.columns[col].length - 1;
     // a lesson asks the server about any top card; a game about the column itself (its number, an empty one)
     var atColumn = idx < 0 || !game.view.columns[col].length;
-    if (picked && picked.col !== col && (askServer ? onTop : atColumn)) { play(picked.card + ":" + (picked.col + 1) + ">" + (col + 1)); return; }
+    if (picked && picked.col !== col && (askServer ? onTop : atColumn)) { play(picked.card + ":" + moveFrom(picked.col) + ">" + (col + 1)); return; }
     if (slot && slot.card !== null) { pick(col, idx); return; }
     if (picked) { say("column " + (col + 1) + " is not a legal place for " + CARDS.cardName(picked.card) + ".", true); }
+  }
+
+  // A click, a tap or Enter on reserve card `idx`: picks it up, or puts it back; a card carried from a column
+  // is refused there (nothing is put on a reserve card).
+  function activateReserve(idx) {
+    if (!game || game.status !== "playing") return;
+    if (picked && picked.col !== "r") {
+      var link = el("a", "rule-link", "the rule (reserve)");
+      link.href = "/rules#three-blind-mice";
+      say("nothing is put on a reserve card: " + CARDS.cardName(picked.card) + " stays where it was.", true, link);
+      picked = null;
+      render();
+      return;
+    }
+    focusAt = { col: "r", idx: idx };
+    pick("r", idx);
   }
 
   function pickMove(move) {
     var m = parseMove(move);
     if (!m) { if (move === "tail") document.getElementById("tail").focus(); return; }
+    if (m.from === "r") { pick("r", game.view.reserves.indexOf(m.card)); return; }
     var col = game.view.columns[m.from];
     for (var j = 0; j < col.length; j++) {
       if (col[j].card === m.card) { focusAt = { col: m.from, idx: j }; pick(m.from, j); return; }
@@ -516,6 +578,7 @@
 
   function where(node) {
     var card = node.closest(".card");
+    if (card && card.dataset.col === "r") return { col: "r", idx: Number(card.dataset.idx) };
     var column = node.closest(".column");
     if (!column) return null;
     var col = Number(column.dataset.column) - 1;
@@ -530,7 +593,7 @@
     if (event.button !== 0 || !game || game.status !== "playing") return;
     var at = where(event.target);
     if (!at || at.idx < 0) return;
-    var slot = game.view.columns[at.col][at.idx];
+    var slot = slotAt(at.col, at.idx);
     if (!slot || slot.card === null) return;
     drag = { at: at, x: event.clientX, y: event.clientY, started: false, ghost: null, id: event.pointerId };
     document.addEventListener("pointermove", onPointerMove);
@@ -544,20 +607,22 @@
       if (Math.abs(dx) + Math.abs(dy) < DRAG_START) return;
       drag.started = true;
       if (!(picked && picked.col === drag.at.col && picked.idx === drag.at.idx)) {
-        picked = { col: drag.at.col, idx: drag.at.idx, card: game.view.columns[drag.at.col][drag.at.idx].card };
+        picked = { col: drag.at.col, idx: drag.at.idx, card: slotAt(drag.at.col, drag.at.idx).card };
         render();
       }
       var ghost = el("div", "drag-ghost");
       ghost.setAttribute("aria-hidden", "true");
-      var cards = document.querySelectorAll("#board .column")[drag.at.col].querySelectorAll(".card");
-      for (var j = drag.at.idx; j < cards.length; j++) {
+      var cards = drag.at.col === "r" ? [document.querySelectorAll("#reserve-cards .card")[drag.at.idx]]
+        : document.querySelectorAll("#board .column")[drag.at.col].querySelectorAll(".card");
+      var from = drag.at.col === "r" ? 0 : drag.at.idx;
+      for (var j = from; j < cards.length; j++) {
         var copy = cards[j].cloneNode(true);
         copy.removeAttribute("role");
         copy.removeAttribute("tabindex");
-        CARDS.place(copy, 0, j - drag.at.idx);
+        CARDS.place(copy, 0, j - from);
         ghost.appendChild(copy);
       }
-      var box = cards[drag.at.idx].getBoundingClientRect();
+      var box = cards[from].getBoundingClientRect();
       drag.offset = { x: drag.x - box.left, y: drag.y - box.top };
       document.body.appendChild(ghost);
       drag.ghost = ghost;
@@ -601,7 +666,7 @@
     var col = over ? Number(over.dataset.column) - 1 : -1;
     var dests = destinations();
     if (col >= 0 && dests[col]) play(dests[col]);
-    else if (picked && col >= 0 && col !== picked.col) play(picked.card + ":" + (picked.col + 1) + ">" + (col + 1));  // the server says why not
+    else if (picked && col >= 0 && col !== picked.col) play(picked.card + ":" + moveFrom(picked.col) + ">" + (col + 1));  // the server says why not
     else if (picked) { picked = null; render(); say("not a legal place: put back.", true); }
   }
   function onPointerCancel() { endDrag(); drag = null; }
@@ -868,6 +933,21 @@
       activate(at.col, at.idx);
     });
     board.addEventListener("pointerdown", onPointerDown);
+    var reserve = document.getElementById("reserve-cards");
+    reserve.addEventListener("pointerdown", onPointerDown);
+    reserve.addEventListener("click", function (event) {
+      if (justDragged) { justDragged = false; return; }
+      var at = where(event.target);
+      if (at) activateReserve(at.idx);
+    });
+    reserve.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      var at = where(event.target);
+      if (!at) return;
+      event.preventDefault();
+      focusAt = at;
+      activateReserve(at.idx);
+    });
     board.addEventListener("keydown", onBoardKey);
     board.addEventListener("focusin", function (event) {
       var at = where(event.target);
