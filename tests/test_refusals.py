@@ -17,7 +17,16 @@ import pytest
 from scorpion_solver.game import refusals as refusals_module
 from scorpion_solver.game.cards import NUM_CARDS, card_text, is_ace, is_king, parse_card, rank_of, suit_of
 from scorpion_solver.game.deal import deal
-from scorpion_solver.game.engine import RESERVE, TAIL, Move, apply_move, canonical_key, legal_moves, parse_move
+from scorpion_solver.game.engine import (
+    RESERVE,
+    TAIL,
+    UPPER_COPY,
+    Move,
+    apply_move,
+    canonical_key,
+    legal_moves,
+    parse_move,
+)
 from scorpion_solver.game.position import Position, position_problems
 from scorpion_solver.game.position_text import parse_position
 from scorpion_solver.game.refusals import Refusal, refusal
@@ -249,14 +258,12 @@ def assert_true(position: Position, move: Move, rules, why: Refusal | None) -> N
             other = named_move(why.sentence)
             assert other in legal and not whole_column_into_space(position, other)
         return
-    assert card_text(move.card) in why.sentence or why.rule == "column"
+    assert card_text(move.card % NUM_CARDS) in why.sentence or why.rule == "column"
     width = len(position.columns)
     if move.dst >= width or (move.src != RESERVE and move.src >= width):  # a column the game does not have
         assert why.rule == "column" and f"this game has {width} columns" in why.sentence
         return
-    at = {card: (i, j) for i, col in enumerate(position.columns) for j, card in enumerate(col)}
-    column, index = at.get(move.card, (None, None))
-    face_up = column is not None and index >= position.hidden[column]
+    column, index, face_up = where_named(position, move, rules)
     in_reserve = move.card in position.reserves  # Three Blind Mice: face up, and moved from the reserve only
     src = position.columns[move.src] if move.src != RESERVE else ()
     dst = position.columns[move.dst]
@@ -264,7 +271,7 @@ def assert_true(position: Position, move: Move, rules, why: Refusal | None) -> N
     claims = {
         "same-column": lambda: move.src == move.dst and face_up and column == move.src,
         "face-up": lambda: not face_up and not in_reserve,
-        "column": lambda: face_up and column != move.src and move.src != RESERVE,
+        "column": lambda: (face_up and column != move.src and move.src != RESERVE) or upper_of_one(position, move),
         "reserve": lambda: (in_reserve and move.src != RESERVE) or (face_up and move.src == RESERVE),
         # a frozen run ends with its Ace on top: that Ace and everything under it stay
         "frozen": lambda: any(src[k] == 13 * suit and k >= index for suit in position.frozen for k in range(len(src))),
@@ -277,6 +284,36 @@ def assert_true(position: Position, move: Move, rules, why: Refusal | None) -> N
         "one-rank-up": lambda: dst and suit_of(top) == suit_of(move.card) and rank_of(top) != rank_of(move.card) + 1,
     }
     assert claims[why.rule](), (str(position), move, why)
+
+
+def where_named(position: Position, move: Move, rules) -> tuple[int | None, int | None, bool]:
+    """(column, index, face up) of the card a move names: the card itself with one deck; with two, the copy
+    the move names in its column (``+``: the upper of two there), else a face-up copy of its face elsewhere."""
+    if rules.decks == 1:
+        at = {card: (i, j) for i, col in enumerate(position.columns) for j, card in enumerate(col)}
+        column, index = at.get(move.card, (None, None))
+        return column, index, column is not None and index >= position.hidden[column]
+    face = move.card % NUM_CARDS
+    up = [
+        (i, j)
+        for i, col in enumerate(position.columns)
+        for j in range(position.hidden[i], len(col))
+        if col[j] % NUM_CARDS == face
+    ]
+    in_src = [(i, j) for i, j in up if i == move.src]
+    nth = 1 if move.card >= UPPER_COPY else 0
+    if nth < len(in_src):
+        return (*in_src[nth], True)
+    others = [(i, j) for i, j in up if i != move.src]
+    return (*others[0], True) if others else (None, None, False)
+
+
+def upper_of_one(position: Position, move: Move) -> bool:
+    """A two-deck move naming the upper copy (``6C+``) in a column that holds one face-up copy of the face."""
+    if move.card < UPPER_COPY or move.src == RESERVE:
+        return False
+    col, hidden = position.columns[move.src], position.hidden[move.src]
+    return sum(c % NUM_CARDS == move.card % NUM_CARDS for c in col[hidden:]) == 1
 
 
 def whole_column_into_space(position: Position, move: Move) -> bool:
@@ -308,7 +345,7 @@ def leftmost_is_named(position: Position, move: Move, named: Move, legal: list[M
     )
 
 
-def every_move_of(position: Position) -> list[Move]:
+def every_move_of(position: Position, decks: int = 1) -> list[Move]:
     """Each face-up card to every column from its own and from one other, each hidden card once, the tail;
     each reserve card to every column from the reserve and from a column, a column's card from the reserve;
     a move to a column the game does not have."""
@@ -316,6 +353,8 @@ def every_move_of(position: Position) -> list[Move]:
     moves = [TAIL]
     for i, col in enumerate(position.columns):
         for j, card in enumerate(col):
+            if decks == 2:  # a move names a face, the lower copy in its column, or the upper (+)
+                card = card % NUM_CARDS + (UPPER_COPY if card % 3 == 0 else 0)
             if j < position.hidden[i]:
                 moves.append(Move(card, i, (i + 1) % n))
             else:
@@ -327,15 +366,16 @@ def every_move_of(position: Position) -> list[Move]:
     return moves + [Move(card, card % n, (card + 2) % n) for card in position.tail]
 
 
-# every one-deck game (Three Blind Mice: ten columns and its reserve); Double Scorpion's copies: not yet
-@pytest.mark.parametrize("mode", [name for name, rules in PRESETS.items() if rules.decks == 1])
+# every preset: Three Blind Mice's ten columns and reserve, Double Scorpion's two copies of each face
+@pytest.mark.parametrize("mode", list(PRESETS))
 def test_every_refusal_is_true_along_random_games(mode):
     """Random games in every preset: each refusal's claim holds on the cards (the referee above)."""
     rules, seen = get_rules(mode), Counter()
-    for number in (3, 11, 40, 41, 2024, 90210):
+    two_decks = rules.decks == 2  # 104 cards, many more moves a position: fewer games, shorter
+    for number in (3, 11) if two_decks else (3, 11, 40, 41, 2024, 90210):
         rng, position = random.Random(number), deal(number, rules)
-        for _ply in range(60):
-            for move in every_move_of(position):
+        for _ply in range(40 if two_decks else 60):
+            for move in every_move_of(position, rules.decks):
                 why = refusal(position, move, rules)
                 assert_true(position, move, rules, why)
                 seen[why.rule if why else "legal"] += 1

@@ -410,8 +410,8 @@ def twin_random_servers(tmp_path, mode: str = "clear", moved=moved_bottoms):
     truth = deal(TRUE_DEAL, get_rules(mode))
     with two_servers(tmp_path) as (a, b):
         rules = get_rules(mode)
-        a.app.state.server.config.shuffle = lambda: dealt_order(truth, rules)
-        b.client.app.state.server.config.shuffle = lambda: dealt_order(moved(truth), rules)
+        a.app.state.server.config.shuffle = lambda cards: dealt_order(truth, rules)
+        b.client.app.state.server.config.shuffle = lambda cards: dealt_order(moved(truth), rules)
         yield a, b
 
 
@@ -657,7 +657,7 @@ def database(path) -> list[str]:
 def test_an_address_that_opens_a_deal_stores_nothing_until_the_first_move(tmp_path):
     path = tmp_path / "g.sqlite3"
     cards = dealt_order(deal(5, get_rules("clear")))
-    config = Config(db=path, budget=BUDGET, tokens=counter_tokens("game"), shuffle=lambda: cards)
+    config = Config(db=path, budget=BUDGET, tokens=counter_tokens("game"), shuffle=lambda count: cards)
     with TestClient(create_app(config), base_url=BASE) as client:
         empty, stats = database(path), client.get("/api/stats").json()
         for address in ("/?deal=5", "/?deal=5&mode=classic", "/?random=any", "/?random=any&mode=classic"):

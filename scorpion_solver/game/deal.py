@@ -128,9 +128,10 @@ def dealt_order(position: Position, rules: Rules = CLEAR) -> list[int]:
     return dealt + list(position.tail) + list(position.reserves)
 
 
-def secret_shuffle() -> list[int]:
-    """52 cards in an order drawn from the operating system's secure generator (``secrets``): a deal that no
-    deal number names, so no one can look it up from its face-up cards (docs/serve.md, "Fair play")."""
-    deck = list(range(NUM_CARDS))
+def secret_shuffle(num_cards: int = NUM_CARDS) -> list[int]:
+    """The cards (52, or 104 for two decks) in an order drawn from the operating system's secure generator
+    (``secrets``): a deal that no deal number names, so no one can look it up from its face-up cards
+    (docs/serve.md, "Fair play")."""
+    deck = list(range(num_cards))
     secrets.SystemRandom().shuffle(deck)
     return deck

@@ -46,8 +46,17 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import card_text, is_ace, is_king, suit_of
-from .engine import RESERVE, Move, interchangeable_columns, is_relocation, legal_moves, move_text
+from .cards import NUM_CARDS, card_text, is_ace, is_king, suit_of
+from .engine import (
+    RESERVE,
+    UPPER_COPY,
+    Move,
+    interchangeable_columns,
+    is_relocation,
+    lead_index,
+    legal_moves,
+    move_text,
+)
 from .position import Position, frozen_floor
 from .rules import SPACE_ANY, Rules
 
@@ -85,7 +94,13 @@ def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
     width = len(pos.columns)
     if move.dst >= width or (move.src != RESERVE and move.src >= width):
         return Refusal("column", f"this game has {width} columns: {move_text(move)} names a column beyond them.")
-    where = _face_up(pos, move.card)
+    if rules.decks == 2:  # Double Scorpion: a move names a face, and which face-up copy in its column
+        name = move_text(Move(move.card, 0, 0)).split(":")[0]
+        where = _two_deck_lead(pos, move)
+        if isinstance(where, Refusal):
+            return where
+    else:
+        where = _face_up(pos, move.card)
     if move.card in pos.reserves or move.src == RESERVE:  # Three Blind Mice's reserve cards, face up
         reserve = _reserve_refusal(pos, move, name, where)
         if reserve is not None:
@@ -103,6 +118,30 @@ def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
             "frozen", f"{name} is in or under a frozen run: a completed run and what lies under it never move."
         )
     return _target_refusal(pos, move, name, index, legal, rules)
+
+
+def _two_deck_lead(pos: Position, move: Move) -> tuple[int, int] | Refusal | None:
+    """Where the copy a two-deck move names lies face up (column, index); the refusal when it names none
+    (the face lies face up elsewhere only, or its column holds one face-up copy and the move names the upper);
+    None when no copy of the face is face up."""
+    face = move.card % NUM_CARDS
+    if move.src != RESERVE:
+        index = lead_index(pos, move, 2)
+        if index is not None:
+            return move.src, index
+    up = [
+        (i, j)
+        for i, col in enumerate(pos.columns)
+        for j in range(pos.hidden[i], len(col))
+        if col[j] % NUM_CARDS == face
+    ]
+    if move.src != RESERVE and move.card >= UPPER_COPY and any(i == move.src for i, _ in up):
+        return Refusal(
+            "column",
+            f"{card_text(face)}+ names the upper of two face-up {card_text(face)} in column {move.src + 1}, "
+            "which holds one.",
+        )
+    return up[0] if up else None
 
 
 def _reserve_refusal(pos: Position, move: Move, name: str, where: tuple[int, int] | None) -> Refusal | None:

@@ -33,7 +33,7 @@ Graded = tuple[list[int], str | None, float]  # a layout's cards, its grade (Non
 def grade_secret_deal(mode: str, seed: int) -> Graded:
     """A new secret shuffle and its grade in ``mode`` (None: no grade), with the CPU seconds it took."""
     rules = get_rules(mode)
-    cards = secret_shuffle()
+    cards = secret_shuffle(rules.num_cards)
     graded = grade_layout(layout(cards, rules), rules, seed)
     return cards, graded.grade, graded.cpu_seconds
 
@@ -45,8 +45,10 @@ def wanted(stock: dict[tuple[str, str], int], modes, target: int) -> list[tuple[
 
 def emptiest(needed: list[tuple[str, str]], stock: dict[tuple[str, str], int]) -> str:
     """The mode to grade a layout of next: that of the wanted bucket with the fewest deals, so every mode's
-    grades fill side by side (a player of either mode waits as little as the other)."""
-    return min(needed, key=lambda bucket: stock.get(bucket, 0))[0]
+    grades fill side by side (a player of either mode waits as little as the other); the one-deck games
+    first, since a two-deck deal takes about 25 s to grade and half of them get no grade (unknown): Double
+    Scorpion's buckets fill once the others are full, and its graded pick says it is being prepared."""
+    return min(needed, key=lambda bucket: (get_rules(bucket[0]).decks, stock.get(bucket, 0)))[0]
 
 
 def stock_pool(

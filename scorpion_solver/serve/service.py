@@ -47,8 +47,9 @@ from ..batch.deal_grades import GRADES
 from ..game.deal import layout
 from ..game.engine import Move, move_text
 from ..game.position import Position
-from ..game.rules import PRESETS
+from ..game.rules import PRESETS, get_rules
 from ..game.view import Observation
+from ..solver.lines import VerificationError
 from . import helpers
 from .config import Config
 from .errors import BadRequest, Busy, Conflict, NeedsPeek, NotFound
@@ -138,7 +139,7 @@ class GameService:
         self._sealer = Sealer()  # a draft lives in its own id, sealed (serve.seal): nothing in memory to evict
         self._storing = threading.Lock()  # a draft's first change stores it once
         self._starts: dict[int, list[int]] = {}  # secret deal id -> its cards (a cache)
-        self.stocker = PoolStocker(store, config.pool_target)
+        self.stocker = PoolStocker(store, config.pool_target, config.pool_modes)
 
     @classmethod
     def open(cls, config: Config) -> "GameService":
@@ -379,7 +380,7 @@ class GameService:
     def random_deal(self, kind, mode: str) -> Draft:
         """A secret deal the server picks: a new secure shuffle (``any``), or an undealt deal of the graded pool."""
         if kind == "any":
-            return Draft("", 0, mode, None, True, cards=tuple(self.config.shuffle()))
+            return Draft("", 0, mode, None, True, cards=tuple(self.config.shuffle(get_rules(mode).num_cards)))
         if kind not in GRADES:
             raise BadRequest(f"'random' must be any, {', '.join(GRADES)}; got {json.dumps(kind)[:40]}")
         secret_id = self.store.pool_pick(mode, kind, secrets.choice)
@@ -512,7 +513,15 @@ class GameService:
             return current()
 
         if kind == "fair":
-            call = (helpers.fair, Observation.of(table.position), rules, samples, seed, budget.fair(), in_time)
+            call = (
+                helpers.fair,
+                Observation.of(table.position, rules.decks),
+                rules,
+                samples,
+                seed,
+                budget.fair(),
+                in_time,
+            )
         elif kind == "line":
             call = (helpers.line, table.position, rules, budget.peek())
         elif kind == "winnable":
@@ -566,6 +575,8 @@ class GameService:
             ) from None
         except helpers.Stale:
             raise self._stale(ref) from None
+        except VerificationError as exc:  # the solver's own check of a line it found failed: say so, no 500
+            raise Busy(f"the solver's answer did not check out ({exc}): no answer this time", retry=False) from None
 
 
 def _shown_moves(moves, perm) -> tuple[Move, ...]:

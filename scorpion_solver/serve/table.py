@@ -20,6 +20,7 @@ columns; the database and the export keep the engine's moves.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import NoReturn
 
@@ -251,7 +252,8 @@ class Table:
             if move.is_tail:
                 out.append({"move": "tail", "card": None, "from": None, "to": None, "kind": "tail"})
                 continue
-            card = card_text(move.card)
+            # the leading card as the move names it: "6C", or "6C+" for the upper of two copies in its column
+            card = move_text(Move(move.card, 0, 0)).split(":")[0]
             src = "r" if move.src == RESERVE else inverse[move.src] + 1  # a reserve card: "2H:r>5"
             if position.columns[move.dst]:
                 targets, kind = [move.dst], "build"
@@ -274,7 +276,7 @@ class Table:
     def view(self) -> dict:
         """The player's view (``Observation.of``: no face-down or tail card), columns in shown order."""
         position = self.position
-        seen = Observation.of(position)
+        seen = Observation.of(position, self.rules.decks)
         frozen_slots = set()
         for i, col in enumerate(position.columns):
             for suit in position.frozen:
@@ -294,7 +296,7 @@ class Table:
             "columns": columns,
             "hidden": [seen.hidden[engine] for engine in self.perm],
             "tail": len(seen.tail),
-            "swept": [SUITS[s] for s in sorted(seen.swept)],
+            "swept": [SUITS[s % 4] for s in sorted(seen.swept)],  # a run each: a suit twice in Double Scorpion
             "frozen": [SUITS[s] for s in sorted(seen.frozen)],
             "reserves": [card_text(c) for c in position.reserves],  # face up: Three Blind Mice's, never refilled
         }
@@ -309,7 +311,8 @@ class Table:
         for engine in self.perm:
             col = after.columns[engine]
             revealed += [card_text(c) for c in col[after.hidden[engine] :] if c not in was_up]
-        swept = sorted(set(after.swept_suits()) - set(before.swept_suits()))
+        decks = self.rules.decks  # two decks: a suit's second run is swept apart from its first
+        swept = sorted((Counter(after.swept_suits(decks)) - Counter(before.swept_suits(decks))).elements())
         return {
             "move": move_text(self.line[self.ply - 1].shown),
             "revealed": revealed,

@@ -127,20 +127,21 @@
     return "all " + (runs === 8 ? "eight" : "four") + " runs are complete";
   }
 
-  var MOVE = /^(\w\w)\+?:(\d+|r)>(\d+)$/;  // 6C:5>2, 2H:r>5 (a reserve card), 6C+:5>2 (the upper copy)
+  var MOVE = /^(\w\w)(\+?):(\d+|r)>(\d+)$/;  // 6C:5>2, 2H:r>5 (a reserve card), 6C+:5>2 (the upper copy)
 
   function moveWords(text) {
-    if (text === "tail") return "dealt the tail onto columns 1, 2 and 3";
+    if (text === "tail") return "dealt the tail onto columns 1 to " + ((game && game.rules && game.rules.tail_size) || 3);
     var m = MOVE.exec(text);
     if (!m) return text;
-    return CARDS.cardName(m[1]) + (m[2] === "r" ? " from the reserve" : " from column " + m[2]) + " to column " + m[3];
+    return (m[2] ? "the upper " : "") + CARDS.cardName(m[1]) + (m[3] === "r" ? " from the reserve" : " from column " + m[3]) +
+      " to column " + m[4];
   }
 
   // A move as a player reads it in a list: "10\u2663 5\u21922" for TC:5>2 (moveWords says it in words).
   function moveShort(text) {
     if (text === "tail") return "tail";
     var m = MOVE.exec(text || "");
-    return m ? CARDS.short(m[1]) + " " + m[2] + "\u2192" + m[3] : text;
+    return m ? CARDS.short(m[1]) + m[2] + " " + m[3] + "\u2192" + m[4] : text;
   }
 
   // The server's sentences name cards in its notation (TC, 9H): shown as a player reads them.
@@ -164,18 +165,28 @@
 
   // ---- drawing -----------------------------------------------------------------------------------
 
-  function legalFor(card) {
+  // The legal moves of the card picked up at `at` ({col, idx}): named as the server names its leading card
+  // (a second face-up copy above the first in its column is "6C+": Double Scorpion) and from its column.
+  function legalAt(at) {
     if (!game) return [];
-    return game.legal.filter(function (m) { return m.card === card; });
+    var name = leadName(at.col, at.idx);
+    return game.legal.filter(function (m) { return m.card === name && String(m.from) === moveFrom(at.col); });
+  }
+  function leadName(col, idx) {
+    var slot = slotAt(col, idx);
+    if (col === "r") return slot.card;
+    var cards = game.view.columns[col];
+    for (var j = game.view.hidden[col]; j < idx; j++) if (cards[j].card === slot.card) return slot.card + "+";
+    return slot.card;
   }
   function destinations() {
     var out = {};
-    if (picked) legalFor(picked.card).forEach(function (m) { out[m.to - 1] = m.move; });
+    if (picked) legalAt(picked).forEach(function (m) { out[m.to - 1] = m.move; });
     return out;
   }
   function parseMove(text) {
     var m = MOVE.exec(text || "");
-    return m ? { card: m[1], from: m[2] === "r" ? "r" : Number(m[2]) - 1, to: Number(m[3]) - 1 } : null;
+    return m ? { card: m[1], upper: !!m[2], from: m[3] === "r" ? "r" : Number(m[3]) - 1, to: Number(m[4]) - 1 } : null;
   }
 
   // The slot a place names: a column's card, or ("r") a reserve card.
@@ -346,10 +357,11 @@
   function drawFoundations() {
     var found = document.getElementById("foundations");
     found.textContent = "";
-    for (var k = 0; k < 4; k++) {
-      var suit = SUITS[k];
+    var runs = 4 * ((game.rules && game.rules.decks) || 1);
+    for (var k = 0; k < runs; k++) {
+      var suit = SUITS[k % 4];
       var slot = el("div", "slot");
-      var done = game.view.swept.indexOf(suit) >= 0;
+      var done = game.view.swept.filter(function (s) { return s === suit; }).length > Math.floor(k / 4);
       if (done) slot.appendChild(CARDS.face("K" + suit, "foundation"));
       else slot.appendChild(el("span", "suit", CARDS.SYMBOL[suit]));
       slot.setAttribute("aria-label", CARDS.SUIT_NAME[suit] + (done ? ": swept" : ": not swept yet"));
@@ -514,7 +526,7 @@
     if (!slot || slot.card === null) return;
     if (picked && picked.col === col && picked.idx === idx) { drop(); return; }
     picked = { col: col, idx: idx, card: slot.card };
-    var moves = legalFor(slot.card);
+    var moves = legalAt(picked);
     var group = col === "r" ? 1 : game.view.columns[col].length - idx;
     render();
     say(CARDS.cardName(slot.card) + (group > 1 ? " and the " + (group - 1) + " card" + (group > 2 ? "s" : "") + " on it" : "") +
@@ -545,7 +557,7 @@
     var onTop = idx < 0 || idx === game.view.columns[col].length - 1;
     // a lesson asks the server about any top card; a game about the column itself (its number, an empty one)
     var atColumn = idx < 0 || !game.view.columns[col].length;
-    if (picked && picked.col !== col && (askServer ? onTop : atColumn)) { play(picked.card + ":" + moveFrom(picked.col) + ">" + (col + 1)); return; }
+    if (picked && picked.col !== col && (askServer ? onTop : atColumn)) { play(leadName(picked.col, picked.idx) + ":" + moveFrom(picked.col) + ">" + (col + 1)); return; }
     if (slot && slot.card !== null) { pick(col, idx); return; }
     if (picked) { say("column " + (col + 1) + " is not a legal place for " + CARDS.cardName(picked.card) + ".", true); }
   }
@@ -571,8 +583,9 @@
     if (!m) { if (move === "tail") document.getElementById("tail").focus(); return; }
     if (m.from === "r") { pick("r", game.view.reserves.indexOf(m.card)); return; }
     var col = game.view.columns[m.from];
+    var skip = m.upper ? 1 : 0;  // "6C+": the second face-up copy in the column
     for (var j = 0; j < col.length; j++) {
-      if (col[j].card === m.card) { focusAt = { col: m.from, idx: j }; pick(m.from, j); return; }
+      if (col[j].card === m.card && skip-- === 0) { focusAt = { col: m.from, idx: j }; pick(m.from, j); return; }
     }
   }
 
@@ -666,7 +679,7 @@
     var col = over ? Number(over.dataset.column) - 1 : -1;
     var dests = destinations();
     if (col >= 0 && dests[col]) play(dests[col]);
-    else if (picked && col >= 0 && col !== picked.col) play(picked.card + ":" + moveFrom(picked.col) + ">" + (col + 1));  // the server says why not
+    else if (picked && col >= 0 && col !== picked.col) play(leadName(picked.col, picked.idx) + ":" + moveFrom(picked.col) + ">" + (col + 1));  // the server says why not
     else if (picked) { picked = null; render(); say("not a legal place: put back.", true); }
   }
   function onPointerCancel() { endDrag(); drag = null; }
