@@ -123,12 +123,20 @@ class PoolStocker:
 
     def _run(self) -> None:
         context = multiprocessing.get_context("spawn")  # no fork of a server's threads
+        worker = concurrent.futures.ProcessPoolExecutor(1, mp_context=context, initializer=_lowest_priority)
         try:
-            with concurrent.futures.ProcessPoolExecutor(1, mp_context=context, initializer=_lowest_priority) as worker:
-                self._stock(worker)
+            self._stock(worker)
         except Exception as exc:  # a broken worker: the server plays on; a graded pick says why
             self.error = f"{type(exc).__name__}: {exc}"
             log.error("graded pool: grading stopped (%s)", self.error)
+        finally:
+            # a grading under way is dropped, not waited for: one layout of Three Blind Mice or Wasp can take
+            # many seconds, and the server must stop at once (nothing is half-kept: the parent keeps a deal)
+            processes = list((getattr(worker, "_processes", None) or {}).values())
+            worker.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+                process.join(5)
 
     def _stock(self, worker) -> None:
         """Fill the pool whenever it lacks deals; look again every few seconds (a deal dealt empties a place)."""

@@ -153,7 +153,7 @@ class GameService:
 
     def close(self) -> None:
         self.pool.shutdown()  # queued solver calls are dropped; a running one ends with its time budget
-        self.stocker.stop()  # a grading under way ends in its worker process; nothing half-kept
+        self.stocker.stop()  # a grading under way is dropped with its worker process; nothing half-kept
         self.store.close()
 
     # -- finding a game -------------------------------------------------------------
