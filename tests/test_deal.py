@@ -14,7 +14,8 @@ import pytest
 
 from scorpion_solver import CLASSIC, CLEAR, deal, format_position
 from scorpion_solver.game.cards import card_text
-from scorpion_solver.game.rules import SCORPION2
+from scorpion_solver.game.deal import dealt_order, layout
+from scorpion_solver.game.rules import PRESETS, SCORPION2, get_rules
 
 GOLDEN = {
     1: """\
@@ -261,3 +262,14 @@ def test_scorpion2_deals_the_same_cards(number):
     assert str(easy) == GOLDEN[number].replace(
         str(plain).splitlines()[3], "col4: " + " ".join(card_text(c) for c in plain.columns[3])
     )
+
+
+@pytest.mark.parametrize("mode", list(PRESETS))
+def test_dealt_order_is_the_inverse_of_layout_in_every_preset(mode):
+    """``dealt_order`` gives back the cards ``layout`` dealt (the server's tests deal a deal's cards as a
+    secret shuffle with it), in every shape: rows, cards dealt at the start, the tail, the reserves."""
+    rules = get_rules(mode)
+    for number in (1, 5, 617):
+        position = deal(number, rules)
+        order = dealt_order(position, rules)
+        assert sorted(order) == list(range(rules.num_cards)) and layout(order, rules) == position

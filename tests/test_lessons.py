@@ -26,6 +26,7 @@ from scorpion_solver.game.refusals import refusal
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.view import Observation
 from scorpion_solver.serve import Config, create_app
+from scorpion_solver.serve.games import RULE_SECTIONS
 from scorpion_solver.serve.helpers import Budget
 from scorpion_solver.serve.lesson_store import LESSON_SCHEMA
 from scorpion_solver.serve.lessons import lessons
@@ -117,7 +118,11 @@ def test_the_four_lessons_played_through_the_api_with_one_refused_move_each(clie
         before = dump(db)
         why = refusal(lesson.start, parse_move(WRONG[n]), lesson.rules)
         answer = lesson_move(client, n, state, WRONG[n], expect=400)
-        assert answer == {"error": f"{WRONG[n]} is not legal here: {why.sentence}", "rule": WRONG_RULE[n]}
+        assert answer == {
+            "error": f"{WRONG[n]} is not legal here: {why.sentence}",
+            "rule": WRONG_RULE[n],
+            "section": RULE_SECTIONS[WRONG_RULE[n]],  # the rules page's part that says it (serve/games.py)
+        }
         assert dump(db) == before
         for move in LINES[n].split():
             state = lesson_move(client, n, state, move)["game"]
@@ -319,6 +324,18 @@ def test_hint_reasons_for_a_space_for_a_king_a_frozen_run_a_flip_and_no_move():
         == "it completes the hearts from King to Ace: complete, frozen in place"
     )
     assert hint_reason(view, None) == "no legal move is left"
+    # the relatives' own rules (issue 52): Wasp's space takes any card; the Goodsol rules leave a run built
+    wasp = get_rules("wasp")
+    assert (
+        hint_reason(Observation.of(position(LESSON_3_WITH_A_SPACE_MAKER, wasp)), parse_move("2S:5>2"), wasp)
+        == "it empties a column: a place any card may take, with the cards on it"
+    )
+    goodsol = get_rules("goodsol")
+    built = Observation.of(position(CLASSIC_HEARTS_ONE_MOVE_FROM_COMPLETE, goodsol))
+    assert (
+        hint_reason(built, parse_move("AH:2>1"), goodsol)
+        == "it completes the hearts from King to Ace: built, and left on the table"
+    )
     only_tail = Observation.of(lessons()[3].start)
     assert hint_reason(only_tail, parse_move("tail")).endswith("columns 1, 2 and 3")
 

@@ -17,7 +17,16 @@ import pytest
 from scorpion_solver.game import refusals as refusals_module
 from scorpion_solver.game.cards import NUM_CARDS, card_text, is_ace, is_king, parse_card, rank_of, suit_of
 from scorpion_solver.game.deal import deal
-from scorpion_solver.game.engine import TAIL, Move, apply_move, canonical_key, legal_moves, parse_move
+from scorpion_solver.game.engine import (
+    RESERVE,
+    TAIL,
+    UPPER_COPY,
+    Move,
+    apply_move,
+    canonical_key,
+    legal_moves,
+    parse_move,
+)
 from scorpion_solver.game.position import Position, position_problems
 from scorpion_solver.game.position_text import parse_position
 from scorpion_solver.game.refusals import Refusal, refusal
@@ -188,8 +197,38 @@ def rule_words() -> set[str]:
     return set(re.findall(r"^``([a-z-]+)``", table, flags=re.M))
 
 
+MICE = get_rules("mice")
+# Three Blind Mice, clubs and diamonds swept: 2H and 6H in the reserve, column 6 empty
+MICE_BOARD = """col1: KH QH JH
+col2: TH 3H
+col3: 7H 5S
+col4: 9S
+col5: AH 8H
+col6:
+col7: 5H 4H
+col8: AS* 2S* 3S* 4S
+col9: 6S* 7S* 8S* TS
+col10: JS* QS* KS* 9H
+reserve: 2H 6H"""
+MICE_ONLY = [
+    ("2H:1>2", "reserve", "2H is a reserve card, not in column 1: it moves from the reserve, alone."),
+    ("9S:r>5", "reserve", "9S is in column 4: only a reserve card moves from the reserve."),
+    ("6H:r>4", "same-suit", "6H cannot go on 9S: a card goes only on the next higher card of its own suit (6H on 7H)."),
+    ("6H:r>5", "one-rank-up", "6H cannot go on 8H: only 7H, one rank lower, goes on 8H."),
+    ("2H:r>6", "space-king", "2H cannot go into an empty column: only a King may go there."),
+]
+
+
+@pytest.mark.parametrize("text, rule, sentence", MICE_ONLY)
+def test_a_reserve_card_moves_alone_from_the_reserve(text, rule, sentence):
+    position = parse_position(MICE_BOARD, MICE, reachable=False).position
+    assert position.reserves and refusal(position, parse_move(text), MICE) == Refusal(rule, sentence)
+    assert_true(position, parse_move(text), MICE, Refusal(rule, sentence))
+    assert refusal(position, parse_move("2H:r>2"), MICE) is None  # the 2H onto the 3H: legal
+
+
 def test_every_rule_of_the_table_is_reached():
-    reached = {case[1] for case in REACHED + CLASSIC_ONLY} | {"game-over"}
+    reached = {case[1] for case in REACHED + CLASSIC_ONLY + MICE_ONLY} | {"game-over"}
     assert reached == rule_words()
 
 
@@ -219,16 +258,21 @@ def assert_true(position: Position, move: Move, rules, why: Refusal | None) -> N
             other = named_move(why.sentence)
             assert other in legal and not whole_column_into_space(position, other)
         return
-    assert card_text(move.card) in why.sentence
-    at = {card: (i, j) for i, col in enumerate(position.columns) for j, card in enumerate(col)}
-    column, index = at.get(move.card, (None, None))
-    face_up = column is not None and index >= position.hidden[column]
-    src, dst = position.columns[move.src], position.columns[move.dst]
+    assert card_text(move.card % NUM_CARDS) in why.sentence or why.rule == "column"
+    width = len(position.columns)
+    if move.dst >= width or (move.src != RESERVE and move.src >= width):  # a column the game does not have
+        assert why.rule == "column" and f"this game has {width} columns" in why.sentence
+        return
+    column, index, face_up = where_named(position, move, rules)
+    in_reserve = move.card in position.reserves  # Three Blind Mice: face up, and moved from the reserve only
+    src = position.columns[move.src] if move.src != RESERVE else ()
+    dst = position.columns[move.dst]
     top = dst[-1] if dst else None
     claims = {
         "same-column": lambda: move.src == move.dst and face_up and column == move.src,
-        "face-up": lambda: not face_up,
-        "column": lambda: face_up and column != move.src,
+        "face-up": lambda: not face_up and not in_reserve,
+        "column": lambda: (face_up and column != move.src and move.src != RESERVE) or upper_of_one(position, move),
+        "reserve": lambda: (in_reserve and move.src != RESERVE) or (face_up and move.src == RESERVE),
         # a frozen run ends with its Ace on top: that Ace and everything under it stay
         "frozen": lambda: any(src[k] == 13 * suit and k >= index for suit in position.frozen for k in range(len(src))),
         "space-king": lambda: not dst and rules.space != SPACE_ANY and not is_king(move.card),
@@ -242,12 +286,42 @@ def assert_true(position: Position, move: Move, rules, why: Refusal | None) -> N
     assert claims[why.rule](), (str(position), move, why)
 
 
+def where_named(position: Position, move: Move, rules) -> tuple[int | None, int | None, bool]:
+    """(column, index, face up) of the card a move names: the card itself with one deck; with two, the copy
+    the move names in its column (``+``: the upper of two there), else a face-up copy of its face elsewhere."""
+    if rules.decks == 1:
+        at = {card: (i, j) for i, col in enumerate(position.columns) for j, card in enumerate(col)}
+        column, index = at.get(move.card, (None, None))
+        return column, index, column is not None and index >= position.hidden[column]
+    face = move.card % NUM_CARDS
+    up = [
+        (i, j)
+        for i, col in enumerate(position.columns)
+        for j in range(position.hidden[i], len(col))
+        if col[j] % NUM_CARDS == face
+    ]
+    in_src = [(i, j) for i, j in up if i == move.src]
+    nth = 1 if move.card >= UPPER_COPY else 0
+    if nth < len(in_src):
+        return (*in_src[nth], True)
+    others = [(i, j) for i, j in up if i != move.src]
+    return (*others[0], True) if others else (None, None, False)
+
+
+def upper_of_one(position: Position, move: Move) -> bool:
+    """A two-deck move naming the upper copy (``6C+``) in a column that holds one face-up copy of the face."""
+    if move.card < UPPER_COPY or move.src == RESERVE:
+        return False
+    col, hidden = position.columns[move.src], position.hidden[move.src]
+    return sum(c % NUM_CARDS == move.card % NUM_CARDS for c in col[hidden:]) == 1
+
+
 def whole_column_into_space(position: Position, move: Move) -> bool:
     return position.columns[move.src][0] == move.card and not position.columns[move.dst]
 
 
 def columns_the_tail_cannot_reach(position: Position) -> range:
-    return range(7) if not position.tail else range(3, 7)
+    return range(len(position.columns)) if not position.tail else range(len(position.tail), len(position.columns))
 
 
 def relocated_is_the_same(position: Position, move: Move) -> bool:
@@ -255,7 +329,7 @@ def relocated_is_the_same(position: Position, move: Move) -> bool:
     columns, hidden = list(position.columns), list(position.hidden)
     columns[move.src], columns[move.dst] = columns[move.dst], columns[move.src]
     hidden[move.src], hidden[move.dst] = hidden[move.dst], hidden[move.src]
-    moved = Position(tuple(columns), tuple(hidden), position.tail, position.frozen)
+    moved = Position(tuple(columns), tuple(hidden), position.tail, position.frozen, position.reserves)
     return canonical_key(moved) == canonical_key(position)
 
 
@@ -271,36 +345,50 @@ def leftmost_is_named(position: Position, move: Move, named: Move, legal: list[M
     )
 
 
-def every_move_of(position: Position) -> list[Move]:
-    """Each face-up card to every column from its own and from one other, each hidden card once, the tail."""
+def every_move_of(position: Position, decks: int = 1) -> list[Move]:
+    """Each face-up card to every column from its own and from one other, each hidden card once, the tail;
+    each reserve card to every column from the reserve and from a column, a column's card from the reserve;
+    a move to a column the game does not have."""
+    n = len(position.columns)
     moves = [TAIL]
     for i, col in enumerate(position.columns):
         for j, card in enumerate(col):
+            if decks == 2:  # a move names a face, the lower copy in its column, or the upper (+)
+                card = card % NUM_CARDS + (UPPER_COPY if card % 3 == 0 else 0)
             if j < position.hidden[i]:
-                moves.append(Move(card, i, (i + 1) % 7))
+                moves.append(Move(card, i, (i + 1) % n))
             else:
-                moves += [Move(card, i, d) for d in range(7)] + [Move(card, (i + 3) % 7, i)]
-    return moves + [Move(card, card % 7, (card + 2) % 7) for card in position.tail]
+                moves += [Move(card, i, d) for d in range(n)] + [Move(card, (i + 3) % n, i), Move(card, RESERVE, i)]
+    for card in position.reserves:
+        moves += [Move(card, RESERVE, d) for d in range(n)] + [Move(card, card % n, (card + 1) % n)]
+    if n == 7:
+        moves += [Move(card, 0, 8) for card in range(0, NUM_CARDS, 5)]
+    return moves + [Move(card, card % n, (card + 2) % n) for card in position.tail]
 
 
-# the refusals' reasons are written for Scorpion's seven columns (the ten-column games' refusals: not yet)
-@pytest.mark.parametrize("mode", [name for name, rules in PRESETS.items() if rules.is_scorpion_shape])
+# every preset: Three Blind Mice's ten columns and reserve, Double Scorpion's two copies of each face
+@pytest.mark.parametrize("mode", list(PRESETS))
 def test_every_refusal_is_true_along_random_games(mode):
     """Random games in every preset: each refusal's claim holds on the cards (the referee above)."""
     rules, seen = get_rules(mode), Counter()
-    for number in (3, 11, 40, 41, 2024, 90210):
+    two_decks = rules.decks == 2  # 104 cards, many more moves a position: fewer games, shorter
+    for number in (3, 11) if two_decks else (3, 11, 40, 41, 2024, 90210):
         rng, position = random.Random(number), deal(number, rules)
-        for _ply in range(60):
-            for move in every_move_of(position):
+        for _ply in range(40 if two_decks else 60):
+            for move in every_move_of(position, rules.decks):
                 why = refusal(position, move, rules)
                 assert_true(position, move, rules, why)
                 seen[why.rule if why else "legal"] += 1
+                if move.src == RESERVE or move.card in position.reserves:
+                    seen["reserve " + (why.rule if why else "legal")] += 1
             legal = legal_moves(position, rules)
             if not legal:
                 break
             position = apply_move(position, rng.choice(legal), rules)
     common = {"legal", "face-up", "column", "same-column", "same-suit", "one-rank-up", "king"}
     assert common <= set(seen), seen
+    if rules.reserves:  # a reserve card is played, named from a column, and refused where it cannot land
+        assert {"reserve legal", "reserve reserve", "reserve same-suit", "reserve one-rank-up"} <= set(seen), seen
 
 
 def test_a_won_classic_game_refuses_every_move():

@@ -17,11 +17,11 @@ from test_refusals import rule_words
 from test_serve_browser import DESKTOP, PHONE, expect, playwright_api, running_server
 
 from scorpion_solver.serve import Config, create_app
+from scorpion_solver.serve.games import GAMES, OWN_RULES, RULE_SECTIONS, rule_section
 from scorpion_solver.serve.rules_page import SHIPPED_PAGES, render_rules, slug
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYING = ROOT / "docs" / "playing.md"
-LESSON_JS = ROOT / "scorpion_solver" / "serve" / "static" / "lesson.js"
 
 
 @pytest.fixture
@@ -33,9 +33,8 @@ def page_html(tmp_path) -> str:
 
 
 def rule_sections() -> dict[str, str]:
-    """lesson.js's RULE_SECTIONS: rule word -> the id its refusal links to."""
-    block = re.search(r"var RULE_SECTIONS = \{(.*?)\};", LESSON_JS.read_text(encoding="utf-8"), flags=re.S)[1]
-    return {key.strip('"'): value for key, value in re.findall(r'("?[a-z-]+"?): "([a-z0-9-]+)"', block)}
+    """serve/games.py's RULE_SECTIONS: rule word -> the id its refusal links to (the server sends it)."""
+    return dict(RULE_SECTIONS)
 
 
 def test_the_shipped_players_part_is_docs_playing_md():
@@ -52,7 +51,7 @@ def test_the_players_part_comes_first_then_the_rule_book(page_html):
     book = page_html.index('id="the-rules-of-scorpion-as-scorpion-solver-plays-them"')
     assert first < note < book
     headings = re.findall(r"^#+ (.+)$", playing, flags=re.M)
-    assert len(headings) == 9
+    assert len(headings) == 14
     for heading in headings:
         assert page_html.index(f'id="{slug(heading)}"') < note, heading
     # its link to the rule book is plain text on the page (the server does not serve docs/), as in the rule book
@@ -87,3 +86,17 @@ def test_a_refusals_rule_link_opens_the_players_section(browser, tmp_path, size)
         expect(heading).to_have_text("Empty columns")
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
         context.close()
+
+
+def test_each_game_has_its_part_and_its_own_rules_link_there(page_html):
+    """Every game the server offers names a section of the player's part (above the rule book); a refusal of a
+    rule the game changes links to that part, any other to the general section."""
+    note = page_html.index('id="the-complete-rule-book"')
+    for mode, game in GAMES.items():
+        assert 0 <= page_html.find(f'id="{game.section}"') < note, mode
+        for rule in rule_words():
+            expected = game.section if rule in OWN_RULES.get(mode, ()) else RULE_SECTIONS[rule]
+            assert rule_section(rule, mode) == expected
+    assert (
+        rule_section("space-leftmost", "wasp") == "wasp" and rule_section("space-leftmost", "clear") == "empty-columns"
+    )

@@ -490,7 +490,7 @@ def test_no_response_of_a_whole_game_shows_a_card_before_it_is_revealed(client):
         (json.dumps({"deal": 2**63, "mode": "clear"}).encode(), 400, "at most"),
         (json.dumps({"deal": "5", "mode": "clear"}).encode(), 400, "whole number"),
         (json.dumps({"deal": True, "mode": "clear"}).encode(), 400, "whole number"),
-        (json.dumps({"deal": 5, "mode": "wasp"}).encode(), 400, "mode must be"),
+        (json.dumps({"deal": 5, "mode": "spider"}).encode(), 400, "mode must be"),
         (json.dumps({"random": "impossible", "mode": "clear"}).encode(), 400, "'random' must be"),
         (b" " * (64 * 1024 + 1), 413, "larger than"),
     ],

@@ -514,14 +514,14 @@ def test_a_hint_the_player_moved_past_is_dropped_and_the_page_stays_playable(pag
 def test_start_page_opens_a_deal_and_lists_it_and_the_statistics_page_counts_games(page, server):
     page.goto("/")
     page.locator("#deal").fill("37")
-    page.get_by_role("radio", name="classic").check()
+    page.get_by_role("radio", name="Scorpion, classic").check()
     page.locator("#open").click()
     expect(page.locator("#game-title")).to_have_text("deal 37")
-    expect(page.locator("#mode")).to_have_text("classic")
+    expect(page.locator("#mode")).to_have_text("Scorpion, classic")
     assert drawn(page) == seen_columns(deal(37, CLASSIC))
     game = page.evaluate("scorpionGame.state().id")
     page.goto("/")
-    expect(page.locator(f'#games a[href="/game/{game}"]')).to_have_text("deal 37, classic: 0 moves")
+    expect(page.locator(f'#games a[href="/game/{game}"]')).to_have_text("deal 37, Scorpion, classic: 0 moves")
     page.goto("/stats")
     with urllib.request.urlopen(server + "/api/stats") as answer:
         stats = json.load(answer)["chosen"]  # a deal opened by number: counted apart from the secret deals
@@ -579,8 +579,8 @@ def test_start_page_deals_a_random_winnable_deal_of_the_grade_asked(page):
     open_secret(page, "medium", "classic")
     # a secret deal: no number while it is played (issues 37 and 47)
     expect(page.locator("#game-title")).to_have_text("a random deal (medium)", timeout=SOLVER_WAIT)
-    expect(page).to_have_title("Scorpion: a random deal (medium), classic")
-    expect(page.locator("#mode")).to_have_text("classic")
+    expect(page).to_have_title("Scorpion, classic: a random deal (medium)")
+    expect(page.locator("#mode")).to_have_text("Scorpion, classic")
     state = page.evaluate("scorpionGame.state()")
     assert state["grade"] == "medium" and state["mode"] == "classic" and state["deal"] is None
     assert drawn(page) == [[c["card"] for c in col] for col in state["view"]["columns"]] and state["ply"] == 0
@@ -755,7 +755,7 @@ def secret_start(db: Path, game_id: str, rules):
 def open_secret(page, grade: str, mode: str) -> None:
     """The start page's button for a deal the server picks; asks again while the graded pool is prepared."""
     page.goto("/")
-    page.locator("#random-mode").select_option(mode)
+    page.locator(f'#deal-form input[name="mode"][value="{mode}"]').check()  # the game chosen on the start page
     deadline = time.monotonic() + SOLVER_WAIT / 1000
     button = page.get_by_role("button", name="Any deal" if grade == "any" else f"Winnable: {grade}")
     while True:
@@ -928,9 +928,9 @@ def test_the_statistics_on_a_phone_show_every_column_in_sight(browser, server):
     assert phone.evaluate(post, {"deal": 1, "mode": "classic"}) == 201  # so that the chosen table has a row
     phone.goto("/stats")
     cells = phone.locator("#chosen tbody tr td")
-    expect(cells.first).to_have_attribute("data-label", "mode")
+    expect(cells.first).to_have_attribute("data-label", "game")
     labels = [cells.nth(k).get_attribute("data-label") for k in range(cells.count())]
-    assert labels[:6] == ["mode", "win rate (95%)", "won", "lost", "games", "finished"] and "imported" in labels
+    assert labels[:6] == ["game", "win rate (95%)", "won", "lost", "games", "finished"] and "imported" in labels
     for k in range(cells.count()):
         box = cells.nth(k).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE[0], labels[k]

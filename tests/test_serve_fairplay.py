@@ -24,6 +24,7 @@ cannot change a game even when it knows the game's address.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import json
 import random
@@ -40,6 +41,7 @@ from scorpion_solver.game.rules import get_rules
 from scorpion_solver.game.view import Observation
 from scorpion_solver.serve import Config, create_app
 from scorpion_solver.serve import table as table_module
+from scorpion_solver.serve.games import GAMES, PLAYABLE
 from scorpion_solver.serve.helpers import Budget
 
 BUDGET = Budget(fair_nodes=1_000, peek_nodes=20_000, seconds=None)  # node budgets only: the answers are reproducible
@@ -48,17 +50,19 @@ MAX_PLIES, MIN_PLIES = 20, 12  # a game's probes stop at MAX_PLIES; a game that 
 
 
 def moved_bottoms(position: Position) -> Position:
-    """The same view, other hidden cards: the bottom face-down cards of columns 1-4 change places."""
+    """The same view, other hidden cards: the bottom face-down cards of the columns dealt with some (columns
+    1-4 in Scorpion, 1-3 in Easy Scorpion) change places."""
     columns = [list(c) for c in position.columns]
-    bottoms = [columns[i][0] for i in range(4)]
-    for i in range(4):
-        columns[i][0] = bottoms[(i + 1) % 4]
-    return Position(tuple(tuple(c) for c in columns), position.hidden, position.tail, position.frozen)
+    covered = [i for i, hidden in enumerate(position.hidden) if hidden]
+    bottoms = [columns[i][0] for i in covered]
+    for k, i in enumerate(covered):
+        columns[i][0] = bottoms[(k + 1) % len(covered)]
+    return dataclasses.replace(position, columns=tuple(tuple(c) for c in columns))
 
 
 def moved_tail(position: Position) -> Position:
     """The same view, other hidden cards: the tail's three cards change places."""
-    return Position(position.columns, position.hidden, position.tail[1:] + position.tail[:1], position.frozen)
+    return dataclasses.replace(position, tail=position.tail[1:] + position.tail[:1])
 
 
 def counter_tokens(prefix: str):
@@ -139,11 +143,13 @@ class Pair:
 
 
 def refused_moves(game: dict) -> list[str]:
-    """Moves naming every card (two columns each), and the tail when it is not legal."""
+    """Moves naming every card (two columns each, and from the reserve), and the tail when it is not legal."""
     legal = {m["move"] for m in game["legal"]}
+    width = len(game["view"]["columns"])
     moves = []
     for card in range(NUM_CARDS):
-        for src, dst in ((card % 7 + 1, (card + 3) % 7 + 1), (7 - card % 7, 1 + card % 7)):
+        pairs = ((card % width + 1, (card + 3) % width + 1), (width - card % width, 1 + card % width))
+        for src, dst in (*pairs, ("r", 1 + card % width)):
             text = f"{card_text(card)}:{src}>{dst}"
             if text not in legal:
                 moves.append(text)
@@ -177,11 +183,21 @@ def probe(pair: Pair, game: dict, line: list[str], rng: random.Random, fair: boo
         assert r.status_code == 200
 
 
-@pytest.mark.parametrize(
-    "number, mode, moved",
-    [(5, "clear", moved_bottoms), (6, "classic", moved_bottoms), (10, "clear", moved_tail), (5, "classic", moved_tail)],
-    ids=lambda v: getattr(v, "__name__", v),
-)
+NUMBERED_CASES = [
+    (5, "clear", moved_bottoms),
+    (6, "classic", moved_bottoms),
+    (10, "clear", moved_tail),
+    (5, "classic", moved_tail),
+    # every relative the server offers (serve/games.py): its own rules, the same promise
+    (5, "scorpion2", moved_bottoms),
+    (1, "wasp", moved_bottoms),
+    (3, "wasp", moved_tail),
+    (5, "goodsol", moved_bottoms),
+    (4, "mice", moved_bottoms),
+]
+
+
+@pytest.mark.parametrize("number, mode, moved", NUMBERED_CASES, ids=lambda v: getattr(v, "__name__", v))
 def test_two_deals_with_the_same_view_get_the_same_answers_from_every_door(tmp_path, number, mode, moved):
     rules = get_rules(mode)
     truth = deal(number, rules)
@@ -393,8 +409,9 @@ def twin_random_servers(tmp_path, mode: str = "clear", moved=moved_bottoms):
     secure one: A deal 5's cards, B the same with the hidden cards ``moved``: the same view, two deals."""
     truth = deal(TRUE_DEAL, get_rules(mode))
     with two_servers(tmp_path) as (a, b):
-        a.app.state.server.config.shuffle = lambda: dealt_order(truth)
-        b.client.app.state.server.config.shuffle = lambda: dealt_order(moved(truth))
+        rules = get_rules(mode)
+        a.app.state.server.config.shuffle = lambda cards: dealt_order(truth, rules)
+        b.client.app.state.server.config.shuffle = lambda cards: dealt_order(moved(truth), rules)
         yield a, b
 
 
@@ -422,16 +439,24 @@ def probe_random(pair: Pair, game: dict, line: list[str], fair: bool) -> None:
         )
 
 
-@pytest.mark.parametrize(
-    "mode, moved, how",
-    [
-        ("clear", moved_bottoms, "api"),
-        ("clear", moved_bottoms, "address"),
-        ("classic", moved_tail, "api"),
-        ("classic", moved_tail, "address"),
-    ],
-    ids=["clear-api", "clear-address", "classic-api", "classic-address"],
-)
+SECRET_CASES = [
+    ("clear", moved_bottoms, "api"),
+    ("clear", moved_bottoms, "address"),
+    ("classic", moved_tail, "api"),
+    ("classic", moved_tail, "address"),
+    ("scorpion2", moved_bottoms, "api"),
+    ("wasp", moved_bottoms, "address"),
+    ("goodsol", moved_bottoms, "api"),
+    ("mice", moved_bottoms, "address"),
+]
+
+
+def test_the_twin_servers_play_every_game_the_server_offers():
+    """Issue 52: the promise is tested in each game, by number and as a secret deal."""
+    assert {case[1] for case in NUMBERED_CASES} == set(PLAYABLE) == {case[0] for case in SECRET_CASES}
+
+
+@pytest.mark.parametrize("mode, moved, how", SECRET_CASES, ids=lambda v: getattr(v, "__name__", v))
 def test_a_secret_deal_dealt_with_other_hidden_cards_gets_the_same_answers_from_every_door(tmp_path, mode, moved, how):
     """Twin servers whose secret shuffles differ only in the hidden cards: while the game is in play no
     answer (the state, the list, the export and its file name, the statistics, the page, refusals, hints,
@@ -632,7 +657,7 @@ def database(path) -> list[str]:
 def test_an_address_that_opens_a_deal_stores_nothing_until_the_first_move(tmp_path):
     path = tmp_path / "g.sqlite3"
     cards = dealt_order(deal(5, get_rules("clear")))
-    config = Config(db=path, budget=BUDGET, tokens=counter_tokens("game"), shuffle=lambda: cards)
+    config = Config(db=path, budget=BUDGET, tokens=counter_tokens("game"), shuffle=lambda count: cards)
     with TestClient(create_app(config), base_url=BASE) as client:
         empty, stats = database(path), client.get("/api/stats").json()
         for address in ("/?deal=5", "/?deal=5&mode=classic", "/?random=any", "/?random=any&mode=classic"):
@@ -644,6 +669,7 @@ def test_an_address_that_opens_a_deal_stores_nothing_until_the_first_move(tmp_pa
             "chosen": {},
             "seen": {},
             "note": stats["note"],
+            "names": {mode: game.name for mode, game in GAMES.items()},
         }
         assert client.get("/api/games").json() == {"games": []}
         # the address the player lands on is a game: its page, its state, refusals that change nothing

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from scorpion_solver.batch.deal_grades import GRADES, grade_deals, grade_layout, grade_modes
+from scorpion_solver.game.deal import deal as layout_of
 from scorpion_solver.game.deal import layout
 from scorpion_solver.game.engine import Move
 from scorpion_solver.game.rules import get_rules
@@ -21,6 +22,7 @@ from scorpion_solver.serve import pool as pool_module
 from scorpion_solver.serve import service as service_module
 from scorpion_solver.serve.config import Config
 from scorpion_solver.serve.errors import BadRequest, Busy, Conflict, NeedsPeek, NotFound
+from scorpion_solver.serve.games import GAMES, PLAYABLE
 from scorpion_solver.serve.helpers import Budget
 from scorpion_solver.serve.lessons import LessonService, lessons
 from scorpion_solver.serve.service import GameService
@@ -86,20 +88,23 @@ def test_lessons_share_the_games_store_and_pool_through_its_public_interface(gam
 
 def test_the_graded_pool_is_stocked_in_the_background_and_each_pick_deals_an_undealt_secret_deal(tmp_path):
     """Issue 47 item 2: the server grades secret shuffles itself (a worker process), keeps them, and a graded
-    pick deals one no game has dealt, graded as asked: the grade replays from the layout."""
-    service = GameService.open(Config(db=tmp_path / "g.sqlite3", budget=BUDGET, pool_target=2))
+    pick deals one no game has dealt, graded as asked: the grade replays from the layout. Every game the server
+    offers has its graded deals (issue 52)."""
+    one_deck = tuple(m for m in PLAYABLE if get_rules(m).decks == 1)  # Double Scorpion grades ~25 s a deal
+    config = Config(db=tmp_path / "g.sqlite3", budget=BUDGET, pool_target=2, pool_modes=one_deck)
+    service = GameService.open(config)
     service.start()
     try:
         deadline = time.monotonic() + 300  # a spawned worker loads the solver, then grades ~0.02 s a layout
-        while pool_module.wanted(service.store.pool_stock(), ("clear", "classic"), 2):
+        while pool_module.wanted(service.store.pool_stock(), one_deck, 2):
             assert service.stocker.running, service.stocker.error
             assert time.monotonic() < deadline, service.stocker.progress()
             time.sleep(0.2)
         costs = service.store.pool_costs()
-        assert set(costs) == {(m, g) for m in ("clear", "classic") for g in GRADES}
+        assert set(costs) == {(m, g) for m in one_deck for g in GRADES}
         assert all(n == 2 and cpu > 0 for n, cpu in costs.values())
         dealt = set()
-        for mode in ("clear", "classic"):
+        for mode in one_deck:
             for grade in GRADES:
                 for _ in range(2):
                     row = service.row(service.create(mode, random=grade))
@@ -224,3 +229,90 @@ def test_a_database_from_before_secret_deals_moves_forward_with_every_game_and_s
         assert fresh.deal == 0 and fresh.secret_id is not None
     finally:
         service.close()
+
+
+def test_a_database_of_mains_code_reads_as_before_and_its_games_keep_counting_beside_the_relatives(tmp_path):
+    """Issue 52: tests/data/serve-schema4.sqlite3 was written by main's code before the relatives
+    (tests/data/make_serve_schema4.py, main at 903cd87): deal 5 won in Clear runs (chosen), a secret classic
+    deal in play, a secret Clear runs deal lost after a fair hint. Opened now, its statistics are what main's
+    code counted; the game in play plays on; a game of a relative counts beside them, under its own name."""
+    import shutil
+
+    path = tmp_path / "main.sqlite3"
+    shutil.copy(Path(__file__).parent / "data" / "serve-schema4.sqlite3", path)
+    service = GameService.open(Config(db=path, budget=BUDGET))
+    try:
+        stats = service.stats()
+        counts = lambda s: (s["games"], s["finished"], s["won"], s["lost"], s["fair_hints"])  # noqa: E731
+        assert {mode: counts(s) for mode, s in stats["modes"].items()} == {
+            "classic": (1, 0, 0, 0, 0),
+            "clear": (1, 1, 0, 1, 1),
+        }
+        assert {mode: counts(s) for mode, s in stats["chosen"].items()} == {"clear": (1, 1, 1, 0, 0)}
+        assert stats["seen"] == {"classic": 0, "clear": 0}
+        listed = {g["id"]: (g["mode"], g["name"], g["status"]) for g in service.summaries()}
+        assert listed == {
+            "maingame001": ("clear", "Scorpion, Clear runs", "won"),
+            "maingame002": ("classic", "Scorpion, classic", "playing"),
+            "maingame003": ("clear", "Scorpion, Clear runs", "lost"),
+        }
+        state = service.state("maingame002")
+        assert state["ply"] == 3 and state["rules"]["name"] == "Scorpion, classic" and state["secret"]
+        service.move("maingame002", state["version"], state["legal"][0]["move"])
+        # a relative's game, won by the solver's line, counts under its own mode beside the old ones
+        rules = get_rules("scorpion2")
+        token = service.create("scorpion2", deal=5)
+        for move in solve(layout_of(5, rules), rules).solution.split():
+            service.move(token, service.state(token)["version"], move)
+        assert service.state(token)["status"] == "won"
+        after = service.stats()
+        assert {mode: counts(s) for mode, s in after["chosen"].items()} == {
+            "clear": (1, 1, 1, 0, 0),
+            "scorpion2": (1, 1, 1, 0, 0),
+        }
+        assert after["modes"] == stats["modes"] and after["names"]["scorpion2"] == "Easy Scorpion"
+    finally:
+        service.close()
+
+
+@pytest.mark.parametrize("mode", PLAYABLE)
+def test_every_game_deals_by_number_at_random_and_graded_and_names_itself(games, mode):
+    """Issue 52 item 1: each game the server offers opens by number, as a secret shuffle and from its graded
+    pool; STATE, the list and the export name the game; its layout is the preset's own."""
+    rules = get_rules(mode)
+    numbered = games.state(games.create(mode, deal=7))
+    assert numbered["mode"] == mode and numbered["rules"]["name"] == GAMES[mode].name
+    assert numbered["view"]["hidden"] == list(rules.face_down)  # Easy Scorpion: column 4 face up
+    export, name = games.export(numbered["id"])
+    assert export.startswith(f"# deal 7 mode {mode}\n# scorpion analyze 7 --mode {mode}") and name.endswith(
+        f"-{mode}.txt"
+    )
+    secret = games.state(games.create(mode, random="any"))
+    assert secret["secret"] and secret["deal"] is None and secret["rules"]["name"] == GAMES[mode].name
+    graded_cards = list(range(51, -1, -1))  # a deck in reverse: a layout of its own, kept as graded
+    games.store.add_secret(mode, graded_cards, "medium", 0.1)
+    graded = games.state(games.create(mode, random="medium"))
+    assert graded["grade"] == "medium" and graded["mode"] == mode
+    assert games.table(games.row(graded["id"])).position_at(0) == layout(graded_cards, rules)
+    listed = {g["id"]: (g["mode"], g["name"]) for g in games.summaries()}
+    assert set(listed.values()) == {(mode, GAMES[mode].name)} and len(listed) == 3
+
+
+def test_a_refusal_names_the_games_own_rule_and_its_part_of_the_rules_page(games):
+    """Wasp's empty column takes any card (legal there, refused in Clear runs with space-king); a rule a game
+    changes links to the game's own part of the rules page."""
+    wasp = games.create("wasp", deal=3)
+    clear = games.create("clear", deal=3)
+    for token in (wasp, clear):
+        state = games.state(token)
+        while not any(not col for col in state["view"]["columns"]):
+            state = games.move(token, state["version"], state["legal"][0]["move"])
+    state = games.state(wasp)
+    empty = next(i for i, col in enumerate(state["view"]["columns"]) if not col) + 1
+    into_space = [m for m in state["legal"] if m["to"] == empty and not m["card"].startswith("K")]
+    assert into_space and all(m["kind"] == "space" for m in into_space)  # any card may go there
+    clear_state = games.state(clear)
+    assert clear_state["view"] == state["view"]  # the same first moves on the same cards: the same table
+    with pytest.raises(GameError) as refused:
+        games.move(clear, clear_state["version"], into_space[0]["move"])
+    assert (refused.value.rule, refused.value.section) == ("space-king", "empty-columns")

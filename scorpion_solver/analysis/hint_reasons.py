@@ -8,9 +8,9 @@ exact for everything said here (a flip, a sweep, an emptied column and a join
 do not depend on which card lies face down; the tail's cards are never named).
 
 The first of these that holds is the reason: the move completes a suit (swept
-in Clear runs, frozen in classic); it turns a face-down card up; it deals the
-tail; it plays a reserve card (Three Blind Mice); it empties a column for a
-King; it puts a King into an empty column; it joins a same-suit run. Sentences name cards, never columns (the page may
+in Clear runs, frozen in classic, built and left in the Goodsol rules); it turns a face-down card up; it deals the
+tail; it plays a reserve card (Three Blind Mice); it empties a column for a King (for any card in Wasp); it puts a
+King into an empty column; it joins a same-suit run. Sentences name cards, never columns (the page may
 show the columns in another order than the engine's, ``serve/table.py``),
 except columns 1-3, where the tail lands.
 """
@@ -18,8 +18,8 @@ except columns 1-3, where the tail lands.
 from __future__ import annotations
 
 from ..game.cards import SUITS, is_king, rank_of, suit_of
-from ..game.engine import RESERVE, Move, apply_move
-from ..game.rules import CLEAR, Rules
+from ..game.engine import RESERVE, Move, apply_move, complete_run_on_top
+from ..game.rules import CLEAR, RUNS_LEFT, SPACE_ANY, Rules
 from ..game.view import UNKNOWN, Observation
 
 RANK_WORDS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
@@ -57,6 +57,9 @@ def hint_reason(view: Observation, move: Move | None, rules: Rules = CLEAR) -> s
         suit = SUIT_WORDS[SUITS[min(done or frozen)]]
         what = "swept off the table" if done else "complete, frozen in place"
         return f"it completes the {suit} from King to Ace: {what}"
+    built = complete_run_on_top(after.columns[move.dst], after.hidden[move.dst])
+    if rules.runs == RUNS_LEFT and built is not None:  # the Goodsol rules: a complete run stays, and still moves
+        return f"it completes the {SUIT_WORDS[SUITS[built]]} from King to Ace: built, and left on the table"
     if view.reveals(move, rules):
         return f"it turns up the face-down card under {card_words(move.card)}"
     if move.src == RESERVE:  # Three Blind Mice: a reserve card, which leaves the reserve for good
@@ -68,7 +71,10 @@ def hint_reason(view: Observation, move: Move | None, rules: Rules = CLEAR) -> s
         return f"it moves {card_words(move.card)} out of columns 1-3, where the tail would land on it"
     if index == 0:
         kings = [c for col in view.columns for j, c in enumerate(col) if j > 0 and c != UNKNOWN and is_king(c)]
-        place = f"a place for {card_words(kings[0])}" if kings else "a place only a King may take"
+        if rules.space == SPACE_ANY:  # Wasp: any card may go there
+            place = "a place any card may take, with the cards on it"
+        else:
+            place = f"a place for {card_words(kings[0])}" if kings else "a place only a King may take"
         return f"it empties a column: {place}"
     if not view.columns[move.dst]:
         return f"it gives {card_words(move.card)} a column of its own and frees {card_words(column[index - 1])}"

@@ -119,15 +119,19 @@ def layout(dealt: list[int], rules: Rules = CLEAR) -> Position:
     )
 
 
-def dealt_order(position: Position) -> list[int]:
-    """The 52 cards of a Scorpion starting position in dealing order (``layout``'s inverse)."""
-    rows = [position.columns[k % 7][k // 7] for k in range(49)]
-    return rows + list(position.tail)
+def dealt_order(position: Position, rules: Rules = CLEAR) -> list[int]:
+    """The cards of a starting position of ``rules`` in dealing order (``layout``'s inverse): the rows, the
+    cards dealt at the start, the tail, the reserves."""
+    width, rows = rules.num_columns, rules.rows
+    dealt = [position.columns[k % width][k // width] for k in range(rows * width)]
+    dealt += [position.columns[i][rows] for i in range(rules.dealt_at_start)]
+    return dealt + list(position.tail) + list(position.reserves)
 
 
-def secret_shuffle() -> list[int]:
-    """52 cards in an order drawn from the operating system's secure generator (``secrets``): a deal that no
-    deal number names, so no one can look it up from its face-up cards (docs/serve.md, "Fair play")."""
-    deck = list(range(NUM_CARDS))
+def secret_shuffle(num_cards: int = NUM_CARDS) -> list[int]:
+    """The cards (52, or 104 for two decks) in an order drawn from the operating system's secure generator
+    (``secrets``): a deal that no deal number names, so no one can look it up from its face-up cards
+    (docs/serve.md, "Fair play")."""
+    deck = list(range(num_cards))
     secrets.SystemRandom().shuffle(deck)
     return deck

@@ -34,15 +34,29 @@ rule                the move breaks
                     leftmost (the game is the same whichever takes the group)
 ``tail-once``       the tail is dealt once, and it is gone
 ``tail-when-stuck`` classic: the tail only when no other move exists
+``reserve``         Three Blind Mice: a reserve card moves alone from the
+                    reserve (``2H:r>5``), and only a reserve card moves from it
 ==================  ========================================================
+
+Where a reserve card may land is decided as for any card. Nothing is ever put on a reserve card: the
+notation has no move to the reserve.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import card_text, is_ace, is_king, suit_of
-from .engine import Move, interchangeable_columns, is_relocation, legal_moves, move_text
+from .cards import NUM_CARDS, card_text, is_ace, is_king, suit_of
+from .engine import (
+    RESERVE,
+    UPPER_COPY,
+    Move,
+    interchangeable_columns,
+    is_relocation,
+    lead_index,
+    legal_moves,
+    move_text,
+)
 from .position import Position, frozen_floor
 from .rules import SPACE_ANY, Rules
 
@@ -77,7 +91,21 @@ def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
     if move.is_tail:
         return _tail_refusal(pos, legal)
     name = card_text(move.card)
-    where = _face_up(pos, move.card)
+    width = len(pos.columns)
+    if move.dst >= width or (move.src != RESERVE and move.src >= width):
+        return Refusal("column", f"this game has {width} columns: {move_text(move)} names a column beyond them.")
+    if rules.decks == 2:  # Double Scorpion: a move names a face, and which face-up copy in its column
+        name = move_text(Move(move.card, 0, 0)).split(":")[0]
+        where = _two_deck_lead(pos, move)
+        if isinstance(where, Refusal):
+            return where
+    else:
+        where = _face_up(pos, move.card)
+    if move.card in pos.reserves or move.src == RESERVE:  # Three Blind Mice's reserve cards, face up
+        reserve = _reserve_refusal(pos, move, name, where)
+        if reserve is not None:
+            return reserve
+        return _target_refusal(pos, move, name, -1, legal, rules)
     if where is None:
         return Refusal("face-up", f"{name} is not a face-up card: only a face-up card can move.")
     column, index = where
@@ -89,6 +117,51 @@ def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
         return Refusal(
             "frozen", f"{name} is in or under a frozen run: a completed run and what lies under it never move."
         )
+    return _target_refusal(pos, move, name, index, legal, rules)
+
+
+def _two_deck_lead(pos: Position, move: Move) -> tuple[int, int] | Refusal | None:
+    """Where the copy a two-deck move names lies face up (column, index); the refusal when it names none
+    (the face lies face up elsewhere only, or its column holds one face-up copy and the move names the upper);
+    None when no copy of the face is face up."""
+    face = move.card % NUM_CARDS
+    if move.src != RESERVE:
+        index = lead_index(pos, move, 2)
+        if index is not None:
+            return move.src, index
+    up = [
+        (i, j)
+        for i, col in enumerate(pos.columns)
+        for j in range(pos.hidden[i], len(col))
+        if col[j] % NUM_CARDS == face
+    ]
+    if move.src != RESERVE and move.card >= UPPER_COPY and any(i == move.src for i, _ in up):
+        return Refusal(
+            "column",
+            f"{card_text(face)}+ names the upper of two face-up {card_text(face)} in column {move.src + 1}, "
+            "which holds one.",
+        )
+    return up[0] if up else None
+
+
+def _reserve_refusal(pos: Position, move: Move, name: str, where: tuple[int, int] | None) -> Refusal | None:
+    """A move that names a reserve card from a column, or a card from the reserve that is not there; None when
+    the card is the reserve's and the move names the reserve (its target decides)."""
+    if move.card in pos.reserves and move.src != RESERVE:
+        return Refusal(
+            "reserve", f"{name} is a reserve card, not in column {move.src + 1}: it moves from the reserve, alone."
+        )
+    if move.card not in pos.reserves:
+        if where is not None:
+            return Refusal(
+                "reserve", f"{name} is in column {where[0] + 1}: only a reserve card moves from the reserve."
+            )
+        return Refusal("face-up", f"{name} is not a face-up card: only a face-up card can move.")
+    return None
+
+
+def _target_refusal(pos: Position, move: Move, name: str, index: int, legal: list[Move], rules: Rules) -> Refusal:
+    """Why the group led by ``name`` (at ``index`` of its column; -1: a reserve card) may not land on ``move.dst``."""
     target = pos.top(move.dst)
     if target is None:
         if rules.space != SPACE_ANY and not is_king(move.card):

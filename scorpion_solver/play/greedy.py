@@ -38,7 +38,7 @@ USELESS_KING = -20
 RELOCATION = -50
 BREAKS_RUN = -30
 TAIL_SCORE = 1
-RESERVE_BUILD = 2  # a reserve card onto its successor (Three Blind Mice): it frees nothing, as a plain build
+RESERVE_SCORE = 2  # as a build that enables nothing: the card leaves the reserve and frees no other
 
 
 def _face_up_movable(view: Observation, card: int) -> bool:
@@ -52,8 +52,8 @@ def move_score(view: Observation, move: Move, rules: Rules = CLEAR) -> int:
     """The heuristic value of a move (module docstring); higher is better."""
     if move.is_tail:
         return TAIL_SCORE
-    if move.src == RESERVE:
-        return RESERVE_BUILD
+    if move.src == RESERVE:  # Three Blind Mice: a reserve card played alone; it uncovers nothing
+        return RESERVE_SCORE
     col = view.columns[move.src]
     index = col.index(move.card)
     to_space = not view.columns[move.dst]

@@ -21,6 +21,7 @@ calls go to the pool, off the loop.
 from __future__ import annotations
 
 import contextlib
+import html
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -34,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 from .body import read_json
 from .config import Config
 from .errors import BadRequest
+from .games import GAMES
 from .guard import RequestGuard
 from .lessons import learning_routes
 from .routes import error_answer, game_routes, guarded
@@ -45,7 +47,23 @@ PAGE_TITLES = {"index.html": "Scorpion: play a deal", "game.html": "Scorpion", "
 
 
 def shell_page(name: str) -> HTMLResponse:
-    return HTMLResponse(page(PAGE_TITLES[name], page_file(name)))
+    body = page_file(name)
+    if name == "index.html":
+        body = body.replace("<!-- the games -->", game_choices())
+    return HTMLResponse(page(PAGE_TITLES[name], body))
+
+
+def game_choices() -> str:
+    """The start page's choice of game (``serve.games``): a radio button each, with its line on how it differs."""
+    items = []
+    for k, game in enumerate(GAMES.values()):
+        checked = " checked" if k == 0 else ""
+        items.append(
+            f'<li><label><input type="radio" name="mode" value="{game.mode}"{checked} '
+            f'aria-describedby="differs-{game.mode}"> <b>{html.escape(game.name)}</b></label>'
+            f' <span class="differs" id="differs-{game.mode}">{html.escape(game.differs)}</span></li>'
+        )
+    return '<ul class="game-choice">' + "".join(items) + "</ul>"
 
 
 def create_app(config: Config) -> Starlette:

@@ -8,6 +8,7 @@ from typing import Callable
 
 from ..game.deal import secret_shuffle
 from . import helpers
+from .games import PLAYABLE
 from .guard import LOOPBACK_NAMES
 from .store import new_token
 
@@ -31,8 +32,10 @@ class Config:
     allowed_hosts: tuple[str, ...] = LOOPBACK_NAMES  # the names the server answers to (serve.guard)
     hint_deadline: float = HINT_DEADLINE
     tokens: Callable[[], str] = new_token  # a new game's public id (the tests pass a counter)
-    # deals a random game: 52 cards in dealing order from the secure generator (the tests pass their own)
-    shuffle: Callable[[], list[int]] = secret_shuffle
+    # deals a random game: its cards (52, or 104), given their number, in dealing order from the secure
+    # generator (the tests pass their own)
+    shuffle: Callable[[int], list[int]] = secret_shuffle
     # undealt deals of each grade and mode the graded pool keeps (serve.pool; `scorpion serve --pool`, 50 there);
     # 0: no grading in the background (a graded pick then takes what the pool holds)
     pool_target: int = 0
+    pool_modes: tuple[str, ...] = PLAYABLE  # the games the graded pool stocks (the tests stock fewer)

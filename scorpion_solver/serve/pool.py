@@ -22,7 +22,8 @@ from typing import Callable
 
 from ..batch.deal_grades import GRADES, grade_layout
 from ..game.deal import layout, secret_shuffle
-from ..game.rules import MODES, get_rules
+from ..game.rules import get_rules
+from .games import PLAYABLE
 
 DEFAULT_TARGET = 50
 log = logging.getLogger("scorpion.serve.pool")
@@ -32,7 +33,7 @@ Graded = tuple[list[int], str | None, float]  # a layout's cards, its grade (Non
 def grade_secret_deal(mode: str, seed: int) -> Graded:
     """A new secret shuffle and its grade in ``mode`` (None: no grade), with the CPU seconds it took."""
     rules = get_rules(mode)
-    cards = secret_shuffle()
+    cards = secret_shuffle(rules.num_cards)
     graded = grade_layout(layout(cards, rules), rules, seed)
     return cards, graded.grade, graded.cpu_seconds
 
@@ -44,14 +45,16 @@ def wanted(stock: dict[tuple[str, str], int], modes, target: int) -> list[tuple[
 
 def emptiest(needed: list[tuple[str, str]], stock: dict[tuple[str, str], int]) -> str:
     """The mode to grade a layout of next: that of the wanted bucket with the fewest deals, so every mode's
-    grades fill side by side (a player of either mode waits as little as the other)."""
-    return min(needed, key=lambda bucket: stock.get(bucket, 0))[0]
+    grades fill side by side (a player of either mode waits as little as the other); the one-deck games
+    first, since a two-deck deal takes about 25 s to grade and half of them get no grade (unknown): Double
+    Scorpion's buckets fill once the others are full, and its graded pick says it is being prepared."""
+    return min(needed, key=lambda bucket: (get_rules(bucket[0]).decks, stock.get(bucket, 0)))[0]
 
 
 def stock_pool(
     store,
     target: int,
-    modes=MODES,
+    modes=PLAYABLE,
     grade: Callable[[str, int], Graded | None] = grade_secret_deal,
     stopping: Callable[[], bool] = lambda: False,
     kept: Callable[[], None] = lambda: None,
@@ -98,7 +101,7 @@ class PoolStocker:
     """Keeps the graded pool stocked to ``target`` in the background: a thread that sends the grading to
     one worker process (niced), and logs the stock as it grows."""
 
-    def __init__(self, store, target: int, modes=MODES) -> None:
+    def __init__(self, store, target: int, modes=PLAYABLE) -> None:
         self.store, self.target, self.modes = store, target, tuple(modes)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -120,12 +123,20 @@ class PoolStocker:
 
     def _run(self) -> None:
         context = multiprocessing.get_context("spawn")  # no fork of a server's threads
+        worker = concurrent.futures.ProcessPoolExecutor(1, mp_context=context, initializer=_lowest_priority)
         try:
-            with concurrent.futures.ProcessPoolExecutor(1, mp_context=context, initializer=_lowest_priority) as worker:
-                self._stock(worker)
+            self._stock(worker)
         except Exception as exc:  # a broken worker: the server plays on; a graded pick says why
             self.error = f"{type(exc).__name__}: {exc}"
             log.error("graded pool: grading stopped (%s)", self.error)
+        finally:
+            # a grading under way is dropped, not waited for: one layout of Three Blind Mice or Wasp can take
+            # many seconds, and the server must stop at once (nothing is half-kept: the parent keeps a deal)
+            processes = list((getattr(worker, "_processes", None) or {}).values())
+            worker.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+                process.join(5)
 
     def _stock(self, worker) -> None:
         """Fill the pool whenever it lacks deals; look again every few seconds (a deal dealt empties a place)."""
@@ -155,10 +166,11 @@ class PoolStocker:
         future.cancel()
         return None
 
-    def progress(self) -> str:
+    def progress(self, only: str | None = None) -> str:
+        """The stock of each grade (of mode ``only``, or of every mode) against the target, in words."""
         stock = self.store.pool_stock()
         parts = []
-        for mode in self.modes:
+        for mode in self.modes if only is None else (only,):
             counts = ", ".join(f"{grade} {stock.get((mode, grade), 0)}" for grade in GRADES)
             parts.append(f"{mode}: {counts}")
         return "; ".join(parts) + f" of {self.target}"

@@ -44,7 +44,7 @@ def guarded(handler):
         except ServiceError as exc:
             response = error_answer(request, STATUS[type(exc)], exc.message, **exc.extra)
         except GameError as exc:
-            rule = {"rule": exc.rule} if exc.rule else {}
+            rule = {"rule": exc.rule, "section": exc.section} if exc.rule else {}
             response = error_answer(request, 400, str(exc), **rule)
         # the time spent in the app, apart from the network and the server's queue (benchmarks/bench_serve.py)
         response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - start) * 1000:.3f}"

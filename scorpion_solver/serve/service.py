@@ -47,16 +47,18 @@ from ..batch.deal_grades import GRADES
 from ..game.deal import layout
 from ..game.engine import Move, move_text
 from ..game.position import Position
-from ..game.rules import PRESETS
+from ..game.rules import PRESETS, get_rules
 from ..game.view import Observation
+from ..solver.lines import VerificationError
 from . import helpers
 from .config import Config
 from .errors import BadRequest, Busy, Conflict, NeedsPeek, NotFound
+from .games import GAMES, game_of
 from .pool import PoolStocker
 from .seal import Sealer, pack_draft, unpack_draft
 from .statistics import statistics
 from .store import GameRow, StaleVersion, Store, UnknownGame, looks_like_token
-from .table import IDENTITY, LOST, PLAYING, WON, Table, check_deal, check_mode, import_line, shown_move
+from .table import LOST, PLAYING, WON, Table, check_deal, check_mode, identity, import_line, shown_move
 
 MAX_SAMPLES = 100  # as many as `scorpion hint --fair` takes by default; bounds a hint's work
 DEFAULT_SAMPLES = 30
@@ -137,7 +139,7 @@ class GameService:
         self._sealer = Sealer()  # a draft lives in its own id, sealed (serve.seal): nothing in memory to evict
         self._storing = threading.Lock()  # a draft's first change stores it once
         self._starts: dict[int, list[int]] = {}  # secret deal id -> its cards (a cache)
-        self.stocker = PoolStocker(store, config.pool_target)
+        self.stocker = PoolStocker(store, config.pool_target, config.pool_modes)
 
     @classmethod
     def open(cls, config: Config) -> "GameService":
@@ -151,7 +153,7 @@ class GameService:
 
     def close(self) -> None:
         self.pool.shutdown()  # queued solver calls are dropped; a running one ends with its time budget
-        self.stocker.stop()  # a grading under way ends in its worker process; nothing half-kept
+        self.stocker.stop()  # a grading under way is dropped with its worker process; nothing half-kept
         self.store.close()
 
     # -- finding a game -------------------------------------------------------------
@@ -237,6 +239,7 @@ class GameService:
             "id": row.token,
             "deal": deal,
             "mode": row.mode,
+            "rules": game_of(row.mode).about(),  # the game's name and shape (serve.games)
             "grade": row.grade,
             "version": row.version,
             "status": status,
@@ -271,11 +274,13 @@ class GameService:
             finished = game.pop("finished")
             deal = deal_shown(game["deal"], game.pop("random"), finished)
             told = deal is not None or game["secret"]
-            out.append(game | {"deal": deal, "seen": game["seen"] if told else None})
+            name = GAMES[game["mode"]].name if game["mode"] in GAMES else game["mode"]
+            out.append(game | {"deal": deal, "seen": game["seen"] if told else None, "name": name})
         return out
 
     def stats(self) -> dict:
-        return statistics(self.store.finished_games(), self.store.help_counts())
+        counted = statistics(self.store.finished_games(), self.store.help_counts())
+        return counted | {"names": {mode: game.name for mode, game in GAMES.items()}}
 
     def export(self, ref) -> tuple[str, str]:
         """The move file of the line played (the engine's moves) and its file name."""
@@ -375,7 +380,7 @@ class GameService:
     def random_deal(self, kind, mode: str) -> Draft:
         """A secret deal the server picks: a new secure shuffle (``any``), or an undealt deal of the graded pool."""
         if kind == "any":
-            return Draft("", 0, mode, None, True, cards=tuple(self.config.shuffle()))
+            return Draft("", 0, mode, None, True, cards=tuple(self.config.shuffle(get_rules(mode).num_cards)))
         if kind not in GRADES:
             raise BadRequest(f"'random' must be any, {', '.join(GRADES)}; got {json.dumps(kind)[:40]}")
         secret_id = self.store.pool_pick(mode, kind, secrets.choice)
@@ -384,7 +389,7 @@ class GameService:
             if self.stocker.running:
                 raise Busy(
                     f"no {kind} deal is ready in {mode} yet: the server is preparing graded deals in the background "
-                    f"({self.stocker.progress()}); try again in a minute",
+                    f"({self.stocker.progress(mode)}); try again in a minute",
                     retry=True,
                 )
             counts = ", ".join(f"{g} {ready.get((mode, g), 0)}" for g in GRADES)
@@ -508,7 +513,15 @@ class GameService:
             return current()
 
         if kind == "fair":
-            call = (helpers.fair, Observation.of(table.position), rules, samples, seed, budget.fair(), in_time)
+            call = (
+                helpers.fair,
+                Observation.of(table.position, rules.decks),
+                rules,
+                samples,
+                seed,
+                budget.fair(),
+                in_time,
+            )
         elif kind == "line":
             call = (helpers.line, table.position, rules, budget.peek())
         elif kind == "winnable":
@@ -542,7 +555,7 @@ class GameService:
         self.store.add_event(self._stored(row), "analysis" if finished else "analysis_unfinished", ply)
         # in the columns the player saw: the moves as played, the alternative from the position before the fatal one
         index = result.fatal_index
-        before = played[index - 2].perm if index and index > 1 else IDENTITY
+        before = played[index - 2].perm if index and index > 1 else identity(rules)
         result = replace(
             result,
             moves=tuple(p.shown for p in played),
@@ -562,6 +575,8 @@ class GameService:
             ) from None
         except helpers.Stale:
             raise self._stale(ref) from None
+        except VerificationError as exc:  # the solver's own check of a line it found failed: say so, no 500
+            raise Busy(f"the solver's answer did not check out ({exc}): no answer this time", retry=False) from None
 
 
 def _shown_moves(moves, perm) -> tuple[Move, ...]:

@@ -20,12 +20,14 @@ columns; the database and the export keep the engine's moves.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import NoReturn
 
 from ..game.cards import SUITS, card_text, run_of_suit
 from ..game.deal import check_deal_number, deal
 from ..game.engine import (
+    RESERVE,
     TAIL,
     Move,
     MoveError,
@@ -39,11 +41,12 @@ from ..game.engine import (
 )
 from ..game.position import NUM_COLUMNS, Position, run_start
 from ..game.refusals import refusal, whole_column_refusal
-from ..game.rules import MODES, TAIL_WHEN_STUCK, Rules, get_rules
+from ..game.rules import TAIL_WHEN_STUCK, Rules, get_rules
 from ..game.view import UNKNOWN, Observation
+from .games import PLAYABLE, rule_section
 from .store import Played
 
-IDENTITY = tuple(range(NUM_COLUMNS))
+IDENTITY = tuple(range(NUM_COLUMNS))  # Scorpion's seven columns as the engine has them; a game's own: identity()
 MAX_DEAL = 2**63 - 1  # as `scorpion batch`: deal numbers an int64 holds
 TAIL_LOCKED = "classic: the tail may be dealt only when no other move exists"
 
@@ -53,17 +56,20 @@ PLAYING, WON, LOST = "playing", "won", "lost"
 class GameError(ValueError):
     """A request the game refuses (illegal move, nothing to undo, ...): 400 with the message.
 
-    ``rule`` names the rule a refused move breaks (``game.refusals``), or is None.
+    ``rule`` names the rule a refused move breaks (``game.refusals``), or is None; ``section`` the part of
+    the rules page's player's part that says it for the game (``games.rule_section``).
     """
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(self, message: str, rule: str | None = None, section: str | None = None) -> None:
         super().__init__(message)
         self.rule = rule
+        self.section = section
 
 
 def check_mode(mode) -> Rules:
-    if not isinstance(mode, str) or mode.strip().lower() not in MODES:
-        raise GameError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    """The rules of a game the server offers (``games.PLAYABLE``); GameError naming them otherwise."""
+    if not isinstance(mode, str) or mode.strip().lower() not in PLAYABLE:
+        raise GameError(f"mode must be one of {', '.join(PLAYABLE)}, got {str(mode)[:40]!r}")
     return get_rules(mode)
 
 
@@ -94,12 +100,26 @@ def status_of(position: Position, rules: Rules, legal: list[Move] | None = None)
     return LOST if not (legal if legal is not None else legal_moves(position, rules)) else PLAYING
 
 
+def identity(rules: Rules) -> tuple[int, ...]:
+    """The mapping of a game whose columns are shown as the engine has them: 7, or 10 in the wide games."""
+    return tuple(range(rules.num_columns))
+
+
 def shown_move(move: Move, perm: tuple[int, ...]) -> Move:
-    """The engine's move written in the shown columns."""
+    """The engine's move written in the shown columns (a reserve card's source is the reserve in both)."""
     if move.is_tail:
         return move
     inverse = {engine: shown for shown, engine in enumerate(perm)}
-    return Move(move.card, inverse[move.src], inverse[move.dst])
+    src = RESERVE if move.src == RESERVE else inverse[move.src]
+    return Move(move.card, src, inverse[move.dst])
+
+
+def engine_move(move: Move, perm: tuple[int, ...]) -> Move:
+    """The player's move (shown columns) in the engine's columns; GameError for a column the game lacks."""
+    if move.src != RESERVE and move.src >= len(perm) or move.dst >= len(perm):
+        raise GameError(f"{move_text(move)} names a column this game does not have (it has {len(perm)})")
+    src = RESERVE if move.src == RESERVE else perm[move.src]
+    return Move(move.card, src, perm[move.dst])
 
 
 @dataclass
@@ -137,7 +157,7 @@ class Table:
         return self.position_at(self.ply)
 
     def perm_at(self, ply: int) -> tuple[int, ...]:
-        return self.line[ply - 1].perm if ply else IDENTITY
+        return self.line[ply - 1].perm if ply else identity(self.rules)
 
     @property
     def perm(self) -> tuple[int, ...]:
@@ -172,7 +192,7 @@ class Table:
             if TAIL in legal:
                 return Played(TAIL, TAIL, perm)
             self._refuse(position, TAIL)
-        engine = Move(move.card, perm[move.src], perm[move.dst])
+        engine = engine_move(move, perm)
         if engine in legal:
             return Played(engine, move, perm)
         interchangeable = interchangeable_columns(position)
@@ -195,13 +215,16 @@ class Table:
             tuple(position.hidden[e] for e in perm),
             position.tail,
             position.frozen,
+            position.reserves,
         )
         why = refusal(shown, move, self.rules)
         if why is None:
             # legal in the shown order but not in the engine's: only a whole-column move between the player's
             # interchangeable columns can be (it changes nothing)
             why = whole_column_refusal(move.card, move.src)
-        raise GameError(f"{move_text(move)} is not legal here: {why.sentence}", rule=why.rule)
+        raise GameError(
+            f"{move_text(move)} is not legal here: {why.sentence}", why.rule, rule_section(why.rule, self.rules.name)
+        )
 
     def play(self, played: Played) -> str:
         """Play a resolved move after the current ply (the redo stack beyond it goes), applied once; the
@@ -229,7 +252,9 @@ class Table:
             if move.is_tail:
                 out.append({"move": "tail", "card": None, "from": None, "to": None, "kind": "tail"})
                 continue
-            card, src = card_text(move.card), inverse[move.src] + 1
+            # the leading card as the move names it: "6C", or "6C+" for the upper of two copies in its column
+            card = move_text(Move(move.card, 0, 0)).split(":")[0]
+            src = "r" if move.src == RESERVE else inverse[move.src] + 1  # a reserve card: "2H:r>5"
             if position.columns[move.dst]:
                 targets, kind = [move.dst], "build"
             elif move.dst in empties:
@@ -238,7 +263,8 @@ class Table:
                 targets, kind = [move.dst], "space"
             for dst in targets:
                 to = inverse[dst] + 1
-                out.append({"move": f"{card}:{src}>{to}", "card": card, "from": src, "to": to, "kind": kind})
+                text = move_text(Move(move.card, RESERVE if src == "r" else src - 1, to - 1))
+                out.append({"move": text, "card": card, "from": src, "to": to, "kind": kind})
         return out
 
     def tail_locked(self) -> str | None:
@@ -250,7 +276,7 @@ class Table:
     def view(self) -> dict:
         """The player's view (``Observation.of``: no face-down or tail card), columns in shown order."""
         position = self.position
-        seen = Observation.of(position)
+        seen = Observation.of(position, self.rules.decks)
         frozen_slots = set()
         for i, col in enumerate(position.columns):
             for suit in position.frozen:
@@ -270,8 +296,9 @@ class Table:
             "columns": columns,
             "hidden": [seen.hidden[engine] for engine in self.perm],
             "tail": len(seen.tail),
-            "swept": [SUITS[s] for s in sorted(seen.swept)],
+            "swept": [SUITS[s % 4] for s in sorted(seen.swept)],  # a run each: a suit twice in Double Scorpion
             "frozen": [SUITS[s] for s in sorted(seen.frozen)],
+            "reserves": [card_text(c) for c in position.reserves],  # face up: Three Blind Mice's, never refilled
         }
 
     def last(self) -> dict | None:
@@ -279,12 +306,13 @@ class Table:
         if not self.ply:
             return None
         before, after = self.position_at(self.ply - 1), self.position
-        was_up = {c for i, col in enumerate(before.columns) for c in col[before.hidden[i] :]}
+        was_up = {c for i, col in enumerate(before.columns) for c in col[before.hidden[i] :]} | set(before.reserves)
         revealed = []
         for engine in self.perm:
             col = after.columns[engine]
             revealed += [card_text(c) for c in col[after.hidden[engine] :] if c not in was_up]
-        swept = sorted(set(after.swept_suits()) - set(before.swept_suits()))
+        decks = self.rules.decks  # two decks: a suit's second run is swept apart from its first
+        swept = sorted((Counter(after.swept_suits(decks)) - Counter(before.swept_suits(decks))).elements())
         return {
             "move": move_text(self.line[self.ply - 1].shown),
             "revealed": revealed,
@@ -315,7 +343,11 @@ def import_line(number: int, rules: Rules, text: str) -> list[Played]:
             raise GameError(f"move {k}: the game is already over after move {k - 1}")
         why = refusal(position, move, rules)
         if why is not None:
-            raise GameError(f"move {k}: {move_text(move)} is not legal here: {why.sentence}", rule=why.rule)
+            raise GameError(
+                f"move {k}: {move_text(move)} is not legal here: {why.sentence}",
+                why.rule,
+                rule_section(why.rule, rules.name),
+            )
         position = apply_move(position, move, rules)
-        line.append(Played(move, move, IDENTITY))
+        line.append(Played(move, move, identity(rules)))
     return line

@@ -7,7 +7,6 @@
   var CARDS = window.ScorpionCards;  // /static/cards.js: the card drawing shared with `scorpion show`
   var el = CARDS.el;
   var SUITS = "CSHD";
-  var MODE_NAME = { clear: "Clear runs", classic: "classic" };
   var FAIR_SAMPLES = 30;
   var DRAG_START = 6;  // px the pointer travels before a press becomes a drag
 
@@ -19,7 +18,7 @@
 
   var game = null;          // the last STATE the server sent
   var picked = null;        // {col, idx, card}: the card picked up (with everything on it)
-  var focusAt = { col: 0, idx: -1 };  // the board's keyboard focus: column (0-6), card index (-1: the column)
+  var focusAt = { col: 0, idx: -1 };  // the keyboard focus: column (0-based; "r" the reserve), card index (-1: the column)
   var hint = null;          // {version, data}: the fair hint of that version
   var hintRequest = null;   // {version, controller} of the fair hint being computed
   var suggestion = null;    // a move to show on the board (the analysis' alternative, the line's next move)
@@ -53,7 +52,7 @@
           adopt(answer.data.game);
           say(answer.data.error || "the game changed: here is its current position", true);
         } else {
-          say(answer.data.error || "the server refused that (" + answer.status + ")", true);
+          say(answer.data.error || "the server refused that (" + answer.status + ")", true, ruleLink(answer.data));
           document.dispatchEvent(new CustomEvent("scorpion:refused", { detail: answer.data }));
         }
       }).catch(function () { say("the server did not answer: is `scorpion serve` still running?", true); });
@@ -76,7 +75,7 @@
     picked = null;
     render();
     var words = describe ? describe(state, before) : "";
-    if (state.status === "won") words += (words ? " " : "") + "You won: all four runs are complete.";
+    if (state.status === "won") words += (words ? " " : "") + "You won: " + wonWords(state) + ".";
     else if (state.status === "lost") words += (words ? " " : "") + "Lost: no legal move remains.";
     if (words) say(words);
   }
@@ -95,28 +94,54 @@
 
   // ---- words -------------------------------------------------------------------------------------
 
-  function say(text, error) {
+  // `link`: a link to put after the words (a refusal's rule on the rules page)
+  function say(text, error, link) {
     text = readable(text);
     var region = document.getElementById("announce");
     region.classList.toggle("error", !!error);
     // the same words twice in a row are still announced: clear first, then set
     region.textContent = "";
-    window.setTimeout(function () { region.textContent = text; }, 20);
+    window.setTimeout(function () {
+      region.textContent = text;
+      if (link) { region.appendChild(document.createTextNode(" ")); region.appendChild(link); }
+    }, 20);
     region.dataset.text = text;
   }
 
+  // A refused move's rule (game/refusals.py) on the rules page, in the part of the game's rules that says it
+  // (the server names the section: serve/games.py); none on a lesson's page, whose panel links it.
+  function ruleLink(data) {
+    if (!data.rule || !data.section || askServer) return null;
+    var link = el("a", "rule-link", "the rule (" + data.rule + ")");
+    link.href = "/rules#" + data.section;
+    return link;
+  }
+
+  function gameName(state) { return (state.rules && state.rules.name) || state.mode; }
+
+  // The win, in the game's words: the runs swept, or (runs left on the table: Goodsol) every suit built.
+  function wonWords(state) {
+    var rules = state.rules || {};
+    var runs = 4 * (rules.decks || 1);
+    if (rules.runs === "left" || rules.runs === "frozen") return "every suit lies built, King to Ace";
+    return "all " + (runs === 8 ? "eight" : "four") + " runs are complete";
+  }
+
+  var MOVE = /^(\w\w)(\+?):(\d+|r)>(\d+)$/;  // 6C:5>2, 2H:r>5 (a reserve card), 6C+:5>2 (the upper copy)
+
   function moveWords(text) {
-    if (text === "tail") return "dealt the tail onto columns 1, 2 and 3";
-    var m = /^(\w\w):(\d)>(\d)$/.exec(text);
+    if (text === "tail") return "dealt the tail onto columns 1 to " + ((game && game.rules && game.rules.tail_size) || 3);
+    var m = MOVE.exec(text);
     if (!m) return text;
-    return CARDS.cardName(m[1]) + " from column " + m[2] + " to column " + m[3];
+    return (m[2] ? "the upper " : "") + CARDS.cardName(m[1]) + (m[3] === "r" ? " from the reserve" : " from column " + m[3]) +
+      " to column " + m[4];
   }
 
   // A move as a player reads it in a list: "10\u2663 5\u21922" for TC:5>2 (moveWords says it in words).
   function moveShort(text) {
     if (text === "tail") return "tail";
-    var m = /^(\w\w):(\d)>(\d)$/.exec(text || "");
-    return m ? CARDS.short(m[1]) + " " + m[2] + "\u2192" + m[3] : text;
+    var m = MOVE.exec(text || "");
+    return m ? CARDS.short(m[1]) + m[2] + " " + m[3] + "\u2192" + m[4] : text;
   }
 
   // The server's sentences name cards in its notation (TC, 9H): shown as a player reads them.
@@ -140,19 +165,36 @@
 
   // ---- drawing -----------------------------------------------------------------------------------
 
-  function legalFor(card) {
+  // The legal moves of the card picked up at `at` ({col, idx}): named as the server names its leading card
+  // (a second face-up copy above the first in its column is "6C+": Double Scorpion) and from its column.
+  function legalAt(at) {
     if (!game) return [];
-    return game.legal.filter(function (m) { return m.card === card; });
+    var name = leadName(at.col, at.idx);
+    return game.legal.filter(function (m) { return m.card === name && String(m.from) === moveFrom(at.col); });
+  }
+  function leadName(col, idx) {
+    var slot = slotAt(col, idx);
+    if (col === "r") return slot.card;
+    var cards = game.view.columns[col];
+    for (var j = game.view.hidden[col]; j < idx; j++) if (cards[j].card === slot.card) return slot.card + "+";
+    return slot.card;
   }
   function destinations() {
     var out = {};
-    if (picked) legalFor(picked.card).forEach(function (m) { out[m.to - 1] = m.move; });
+    if (picked) legalAt(picked).forEach(function (m) { out[m.to - 1] = m.move; });
     return out;
   }
   function parseMove(text) {
-    var m = /^(\w\w):(\d)>(\d)$/.exec(text || "");
-    return m ? { card: m[1], from: Number(m[2]) - 1, to: Number(m[3]) - 1 } : null;
+    var m = MOVE.exec(text || "");
+    return m ? { card: m[1], upper: !!m[2], from: m[3] === "r" ? "r" : Number(m[3]) - 1, to: Number(m[4]) - 1 } : null;
   }
+
+  // The slot a place names: a column's card, or ("r") a reserve card.
+  function slotAt(col, idx) {
+    if (col === "r") return { card: game.view.reserves[idx], frozen: false };
+    return game.view.columns[col][idx];
+  }
+  function moveFrom(col) { return col === "r" ? "r" : String(col + 1); }
 
   function cardLabel(card, col, extra) {
     return (card ? CARDS.cardName(card) : "face-down card") + ", column " + (col + 1) + (extra || "");
@@ -167,7 +209,10 @@
     var best = hint && hint.version === game.version && hint.data.best ? parseMove(hint.data.best) : null;
     var shown = suggestion ? parseMove(suggestion.move) : null;
     var extents = [];
-    for (var i = 0; i < 7; i++) {
+    var width = view.columns.length;  // 7, or 10 in the wide games
+    board.style.gridTemplateColumns = "repeat(" + width + ", var(--cw))";
+    document.documentElement.dataset.columns = width;  // game.css: the card width that fits them across
+    for (var i = 0; i < width; i++) {
       var col = view.columns[i];
       // The column is a group of cards; its number is the column itself for the keyboard and a screen
       // reader (a button: "column 3, 5 cards, top: seven of hearts"), so no button sits inside another.
@@ -249,6 +294,9 @@
   }
 
   function focusTarget() {
+    if (focusAt.col === "r") {  // a reserve card holds the focus: the board's own stop is column 1
+      return document.querySelector("#board .column .number");
+    }
     var column = document.querySelectorAll("#board .column")[focusAt.col];
     var cards = column.querySelectorAll(".card");
     if (focusAt.idx >= cards.length) focusAt.idx = cards.length - 1;
@@ -275,13 +323,45 @@
     if (best() === "tail") button.classList.add("hint-card"); else button.classList.remove("hint-card");
   }
 
+  // Three Blind Mice's reserve: face-up cards, each played alone onto the table; nothing lands on them.
+  function drawReserve() {
+    var area = document.getElementById("reserve-area");
+    var reserves = game.view.reserves || [];
+    var had = (game.rules && game.rules.reserves) || 0;
+    area.hidden = !had;
+    var cards = document.getElementById("reserve-cards");
+    var hadFocus = cards.contains(document.activeElement);
+    cards.textContent = "";
+    var focusCard = null;
+    var shown = best() ? parseMove(best()) : null;
+    reserves.forEach(function (card, k) {
+      var cls = [];
+      if (picked && picked.col === "r" && picked.idx === k) cls.push("picked");
+      if (shown && shown.from === "r" && shown.card === card) cls.push("hint-card");
+      var node = CARDS.face(card, cls.join(" "));
+      node.setAttribute("role", "button");
+      node.tabIndex = 0;
+      node.dataset.col = "r";
+      node.dataset.idx = k;
+      node.setAttribute("aria-label", CARDS.cardName(card) + ", reserve card" +
+        (picked && picked.col === "r" && picked.idx === k ? ", picked up" : ""));
+      node.title = CARDS.short(card) + " (reserve: played alone, never refilled)";
+      cards.appendChild(node);
+      if (hadFocus && focusAt.col === "r" && focusAt.idx === k) focusCard = node;
+    });
+    document.getElementById("reserve-count").textContent = had
+      ? reserves.length + " of " + had + " left" + (reserves.length < had ? " (never refilled)" : "") : "";
+    if (focusCard) focusCard.focus({ preventScroll: true });
+  }
+
   function drawFoundations() {
     var found = document.getElementById("foundations");
     found.textContent = "";
-    for (var k = 0; k < 4; k++) {
-      var suit = SUITS[k];
+    var runs = 4 * ((game.rules && game.rules.decks) || 1);
+    for (var k = 0; k < runs; k++) {
+      var suit = SUITS[k % 4];
       var slot = el("div", "slot");
-      var done = game.view.swept.indexOf(suit) >= 0;
+      var done = game.view.swept.filter(function (s) { return s === suit; }).length > Math.floor(k / 4);
       if (done) slot.appendChild(CARDS.face("K" + suit, "foundation"));
       else slot.appendChild(el("span", "suit", CARDS.SYMBOL[suit]));
       slot.setAttribute("aria-label", CARDS.SUIT_NAME[suit] + (done ? ": swept" : ": not swept yet"));
@@ -395,8 +475,9 @@
   function render() {
     if (!game) return;
     document.getElementById("game-title").textContent = game.title || dealName(game);
-    document.getElementById("mode").textContent = MODE_NAME[game.mode] || game.mode;
-    document.title = "Scorpion: " + dealName(game) + ", " + (MODE_NAME[game.mode] || game.mode);
+    document.getElementById("mode").textContent = gameName(game);
+    document.getElementById("mode").title = game.rules ? game.rules.differs : "";
+    document.title = gameName(game) + ": " + dealName(game);
     var status = game.status === "won" ? "Won!" : game.status === "lost" ? "Lost: no legal move remains"
       : (game.ply ? game.ply + " move" + (game.ply === 1 ? "" : "s") + " played" : "no move played yet") +
         (game.hints_asked ? " \u00b7 hints asked: " + game.hints_asked : "") +
@@ -414,8 +495,7 @@
     if (game.status !== "playing") {
       var again = el("a", "new-game", "New game");
       again.href = newGameAddress();
-      again.title = "deal another " + (game.grade ? game.grade + " winnable" : "random") + " deal in " +
-        (MODE_NAME[game.mode] || game.mode);
+      again.title = "deal another " + (game.grade ? game.grade + " winnable" : "random") + " deal of " + gameName(game);
       banner.appendChild(document.createTextNode(" "));
       banner.appendChild(again);
     }
@@ -425,6 +505,7 @@
     document.getElementById("whole-deal").hidden = !game.start;
     document.getElementById("start-text").textContent = game.start || "";
     drawTail();
+    drawReserve();
     drawFoundations();
     drawBoard();
     drawHint();
@@ -441,12 +522,12 @@
   // ---- moving ------------------------------------------------------------------------------------
 
   function pick(col, idx) {
-    var slot = game.view.columns[col][idx];
+    var slot = slotAt(col, idx);
     if (!slot || slot.card === null) return;
     if (picked && picked.col === col && picked.idx === idx) { drop(); return; }
     picked = { col: col, idx: idx, card: slot.card };
-    var moves = legalFor(slot.card);
-    var group = game.view.columns[col].length - idx;
+    var moves = legalAt(picked);
+    var group = col === "r" ? 1 : game.view.columns[col].length - idx;
     render();
     say(CARDS.cardName(slot.card) + (group > 1 ? " and the " + (group - 1) + " card" + (group > 2 ? "s" : "") + " on it" : "") +
       " picked up: " + (moves.length
@@ -474,22 +555,43 @@
     if (picked && dests[col] && !(picked.col === col && idx >= picked.idx)) { play(dests[col]); return; }
     var slot = idx >= 0 ? game.view.columns[col][idx] : null;
     var onTop = idx < 0 || idx === game.view.columns[col].length - 1;
-    if (picked && askServer && picked.col !== col && onTop) { play(picked.card + ":" + (picked.col + 1) + ">" + (col + 1)); return; }
+    // a lesson asks the server about any top card; a game about the column itself (its number, an empty one)
+    var atColumn = idx < 0 || !game.view.columns[col].length;
+    if (picked && picked.col !== col && (askServer ? onTop : atColumn)) { play(leadName(picked.col, picked.idx) + ":" + moveFrom(picked.col) + ">" + (col + 1)); return; }
     if (slot && slot.card !== null) { pick(col, idx); return; }
     if (picked) { say("column " + (col + 1) + " is not a legal place for " + CARDS.cardName(picked.card) + ".", true); }
+  }
+
+  // A click, a tap or Enter on reserve card `idx`: picks it up, or puts it back; a card carried from a column
+  // is refused there (nothing is put on a reserve card).
+  function activateReserve(idx) {
+    if (!game || game.status !== "playing") return;
+    if (picked && picked.col !== "r") {
+      var link = el("a", "rule-link", "the rule (reserve)");
+      link.href = "/rules#three-blind-mice";
+      say("nothing is put on a reserve card: " + CARDS.cardName(picked.card) + " stays where it was.", true, link);
+      picked = null;
+      render();
+      return;
+    }
+    focusAt = { col: "r", idx: idx };
+    pick("r", idx);
   }
 
   function pickMove(move) {
     var m = parseMove(move);
     if (!m) { if (move === "tail") document.getElementById("tail").focus(); return; }
+    if (m.from === "r") { pick("r", game.view.reserves.indexOf(m.card)); return; }
     var col = game.view.columns[m.from];
+    var skip = m.upper ? 1 : 0;  // "6C+": the second face-up copy in the column
     for (var j = 0; j < col.length; j++) {
-      if (col[j].card === m.card) { focusAt = { col: m.from, idx: j }; pick(m.from, j); return; }
+      if (col[j].card === m.card && skip-- === 0) { focusAt = { col: m.from, idx: j }; pick(m.from, j); return; }
     }
   }
 
   function where(node) {
     var card = node.closest(".card");
+    if (card && card.dataset.col === "r") return { col: "r", idx: Number(card.dataset.idx) };
     var column = node.closest(".column");
     if (!column) return null;
     var col = Number(column.dataset.column) - 1;
@@ -504,7 +606,7 @@
     if (event.button !== 0 || !game || game.status !== "playing") return;
     var at = where(event.target);
     if (!at || at.idx < 0) return;
-    var slot = game.view.columns[at.col][at.idx];
+    var slot = slotAt(at.col, at.idx);
     if (!slot || slot.card === null) return;
     drag = { at: at, x: event.clientX, y: event.clientY, started: false, ghost: null, id: event.pointerId };
     document.addEventListener("pointermove", onPointerMove);
@@ -518,20 +620,22 @@
       if (Math.abs(dx) + Math.abs(dy) < DRAG_START) return;
       drag.started = true;
       if (!(picked && picked.col === drag.at.col && picked.idx === drag.at.idx)) {
-        picked = { col: drag.at.col, idx: drag.at.idx, card: game.view.columns[drag.at.col][drag.at.idx].card };
+        picked = { col: drag.at.col, idx: drag.at.idx, card: slotAt(drag.at.col, drag.at.idx).card };
         render();
       }
       var ghost = el("div", "drag-ghost");
       ghost.setAttribute("aria-hidden", "true");
-      var cards = document.querySelectorAll("#board .column")[drag.at.col].querySelectorAll(".card");
-      for (var j = drag.at.idx; j < cards.length; j++) {
+      var cards = drag.at.col === "r" ? [document.querySelectorAll("#reserve-cards .card")[drag.at.idx]]
+        : document.querySelectorAll("#board .column")[drag.at.col].querySelectorAll(".card");
+      var from = drag.at.col === "r" ? 0 : drag.at.idx;
+      for (var j = from; j < cards.length; j++) {
         var copy = cards[j].cloneNode(true);
         copy.removeAttribute("role");
         copy.removeAttribute("tabindex");
-        CARDS.place(copy, 0, j - drag.at.idx);
+        CARDS.place(copy, 0, j - from);
         ghost.appendChild(copy);
       }
-      var box = cards[drag.at.idx].getBoundingClientRect();
+      var box = cards[from].getBoundingClientRect();
       drag.offset = { x: drag.x - box.left, y: drag.y - box.top };
       document.body.appendChild(ghost);
       drag.ghost = ghost;
@@ -575,7 +679,7 @@
     var col = over ? Number(over.dataset.column) - 1 : -1;
     var dests = destinations();
     if (col >= 0 && dests[col]) play(dests[col]);
-    else if (picked && askServer && col >= 0 && col !== picked.col) play(picked.card + ":" + (picked.col + 1) + ">" + (col + 1));
+    else if (picked && col >= 0 && col !== picked.col) play(leadName(picked.col, picked.idx) + ":" + moveFrom(picked.col) + ">" + (col + 1));  // the server says why not
     else if (picked) { picked = null; render(); say("not a legal place: put back.", true); }
   }
   function onPointerCancel() { endDrag(); drag = null; }
@@ -584,7 +688,8 @@
 
   function moveFocus(col, idx) {
     var columns = game.view.columns;
-    col = (col + 7) % 7;
+    var width = columns.length;
+    col = (col + width) % width;
     idx = Math.max(-1, Math.min(idx, columns[col].length - 1));
     focusAt = { col: col, idx: idx };
     document.querySelectorAll("#board [tabindex='0']").forEach(function (n) { n.tabIndex = -1; });
@@ -601,7 +706,8 @@
     var handled = true;
     if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
       var next = at.col + (event.key === "ArrowLeft" ? -1 : 1);
-      moveFocus(next, game.view.columns[(next + 7) % 7].length - 1);
+      var width = game.view.columns.length;
+      moveFocus(next, game.view.columns[(next + width) % width].length - 1);
     } else if (event.key === "ArrowUp") {
       moveFocus(at.col, at.idx - 1);
     } else if (event.key === "ArrowDown") {
@@ -840,6 +946,21 @@
       activate(at.col, at.idx);
     });
     board.addEventListener("pointerdown", onPointerDown);
+    var reserve = document.getElementById("reserve-cards");
+    reserve.addEventListener("pointerdown", onPointerDown);
+    reserve.addEventListener("click", function (event) {
+      if (justDragged) { justDragged = false; return; }
+      var at = where(event.target);
+      if (at) activateReserve(at.idx);
+    });
+    reserve.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      var at = where(event.target);
+      if (!at) return;
+      event.preventDefault();
+      focusAt = at;
+      activateReserve(at.idx);
+    });
     board.addEventListener("keydown", onBoardKey);
     board.addEventListener("focusin", function (event) {
       var at = where(event.target);
@@ -871,7 +992,7 @@
       if (!answer.ok) { say(answer.data.error || "no such game", true); return; }
       adopt(answer.data.game);
       var named = game.title || dealName(game);
-      say(named.charAt(0).toUpperCase() + named.slice(1) + ", " + (MODE_NAME[game.mode] || game.mode) + ": " +
+      say(named.charAt(0).toUpperCase() + named.slice(1) + ", " + gameName(game) + ": " +
         (game.ply ? "resumed after " + game.ply + " moves." : "a new game.") +
         " Tab to the board; arrow keys move between cards, Enter picks a card and drops it.");
     }).catch(function () { say("the server did not answer: is `scorpion serve` still running?", true); });

@@ -98,16 +98,6 @@
     document.title = "Scorpion: " + state.title;
   }
 
-  // The section of the rules page's player's part (/rules, docs/playing.md) for each rule a refusal names
-  // (game/refusals.py; tests/test_rules_page.py keeps the two in step).
-  var RULE_SECTIONS = {
-    "same-suit": "moving-cards", "one-rank-up": "moving-cards", ace: "moving-cards", king: "moving-cards",
-    "face-up": "moving-cards", column: "moving-cards", "same-column": "moving-cards",
-    "space-king": "empty-columns", "changes-nothing": "empty-columns", "space-leftmost": "empty-columns",
-    "tail-once": "the-tail", "tail-when-stuck": "the-tail",
-    frozen: "a-complete-suit-clear-runs-and-classic", "game-over": "won-and-lost"
-  };
-
   function showRefusal(data) {
     var why = byId("lesson-why");
     var sentence = (data.error || "the server refused that move").replace(/^\S+ is not legal here: /, "");
@@ -115,7 +105,7 @@
     why.dataset.rule = data.rule || "";
     if (data.rule) {
       var link = document.createElement("a");
-      link.href = "/rules#" + (RULE_SECTIONS[data.rule] || "moving-cards");
+      link.href = "/rules#" + (data.section || "moving-cards");  // the server names it (serve/games.py)
       link.textContent = "The rule (" + data.rule + ")";
       why.appendChild(link);
     }
