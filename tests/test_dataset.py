@@ -51,7 +51,7 @@ def test_the_card_header_parses_and_its_configs_name_files_that_exist():
     assert header["license"] == "mit"
     assert header["pretty_name"] and header["size_categories"] and header["tags"]
     names = [c["config_name"] for c in header["configs"]]
-    assert names == ["exact", "shortest", "wasp", "scorpion2", "goodsol", "play", "bound", "losses"]
+    assert names == ["exact", "shortest", "wasp", "scorpion2", "goodsol", "play", "bound", "losses", "mice", "nopeek"]
     covered = set()
     for config in header["configs"]:
         files = config["data_files"]
@@ -106,7 +106,7 @@ def test_the_data_package_is_what_the_code_writes_for_the_folders():
     assert committed == dataset.data_package(RESULTS), "run `scorpion publish results` after a run"
     assert committed["$schema"] == "https://datapackage.org/profiles/2.0/datapackage.json"
     kinds = {r["kind"] for r in committed["resources"]}
-    assert kinds == {"results", "play", "bound", "losses"}
+    assert kinds == {"results", "play", "bound", "losses", "nopeek"}
 
 
 def test_every_folders_parquet_files_have_exactly_the_schema_the_data_package_gives():

@@ -4,7 +4,11 @@
 both modes; won and lost) as the code of aafb504 played them at K = 20,
 1000 nodes a solve, the exact endgame from 5 unseen cards, seed = deal:
 their moves and what they cost in solves and nodes (a cheaper solve, closure
-walk or replay must leave every count as it was). The full check, at K = 100
+walk or replay must leave every count as it was). Since b948455 three of them
+count fewer solves, each one node fewer (6, 16 and 16): the exact endgame's
+blind deadlock test settles a view whose every arrangement is lost with no
+solve, where each arrangement's solve had been a root dead at once; their
+moves are unchanged. The full check, at K = 100
 on ten winnable deals a mode, paired against a checkout of the code before a
 change, with the CPU each spends: ``python benchmarks/same_games.py --baseline DIR``.
 """
