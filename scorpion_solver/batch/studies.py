@@ -195,8 +195,8 @@ def run_study(study: Study, out: Path, how: Execution) -> RunReport:
     return report
 
 
-def bound_study(settings: BoundSettings, chunk: int = 20) -> Study:
-    """UB_1 at the start of every deal of the range (``play.bounds``)."""
+def _deal_study(kind: str, fmt: str, schema: pa.Schema, settings, chunk: int, rows: Callable, options: tuple) -> Study:
+    """A study over a range of deals: one chunk of ``chunk`` deals calls ``rows(numbers, modes, *options)``."""
     record = {
         "deals": settings.deals.describe(),
         "modes": list(settings.modes),
@@ -206,9 +206,14 @@ def bound_study(settings: BoundSettings, chunk: int = 20) -> Study:
     plan = []
     for c in plan_chunks(settings.deals, chunk):
         numbers = tuple(int(n) for n in c.deals)
-        args = (list(numbers), settings.modes, settings.samples, settings.nodes, settings.seed)
-        plan.append(StudyChunk(c.name, numbers, bound_rows, args))
-    return Study("bound", BOUND_FORMAT, BOUND_SCHEMA, settings.modes, record, plan)
+        plan.append(StudyChunk(c.name, numbers, rows, (list(numbers), settings.modes, *options)))
+    return Study(kind, fmt, schema, settings.modes, record, plan)
+
+
+def bound_study(settings: BoundSettings, chunk: int = 20) -> Study:
+    """UB_1 at the start of every deal of the range (``play.bounds``)."""
+    options = (settings.samples, settings.nodes, settings.seed)
+    return _deal_study("bound", BOUND_FORMAT, BOUND_SCHEMA, settings, chunk, bound_rows, options)
 
 
 def read_study_folder(out: Path, schema: pa.Schema = BOUND_SCHEMA) -> pa.Table:
@@ -449,18 +454,8 @@ def nopeek_rows(
 
 def nopeek_study(settings: NoPeekSettings, chunk: int = 10) -> Study:
     """The exact no-peek value V of every deal of the range from its opening view (``play.exact.deal_value``)."""
-    record = {
-        "deals": settings.deals.describe(),
-        "modes": list(settings.modes),
-        "settings": settings.record(),
-        "chunk": chunk,
-    }
-    plan = []
-    for c in plan_chunks(settings.deals, chunk):
-        numbers = tuple(int(n) for n in c.deals)
-        args = (list(numbers), settings.modes, settings.nodes, settings.views, settings.seconds)
-        plan.append(StudyChunk(c.name, numbers, nopeek_rows, args))
-    return Study("nopeek", NOPEEK_FORMAT, NOPEEK_SCHEMA, settings.modes, record, plan)
+    options = (settings.nodes, settings.views, settings.seconds)
+    return _deal_study("nopeek", NOPEEK_FORMAT, NOPEEK_SCHEMA, settings, chunk, nopeek_rows, options)
 
 
 def nopeek_summary(out: Path) -> dict:
