@@ -370,13 +370,21 @@ def shorten_codes(state: np.ndarray, keys: np.ndarray, codes: np.ndarray, rules:
 def screen(numbers: list[int], rules: Rules, reductions: Reductions = FULL) -> tuple[int, list[int], list[list[int]]]:
     """Deal ``numbers`` (``deal_kernel``) and run ``search``'s root step on each (``kernel.screen_roots``):
     (how many it decided, the status of each, the counters of each)."""
-    flags = rule_bits(rules) | reductions.kernel_bits()  # first: refuses a shape the kernel does not play
-    found = buffers()
+    rule_bits(rules)  # first: refuses a shape the kernel does not play
     states = np.zeros((len(numbers), kernel.STATE_SIZE), dtype=np.int8)
-    found.deals.deal_many(np.array(numbers, dtype=np.int64), rules.face_down, states)
-    counters = np.zeros((len(numbers), kernel.COUNTERS_SIZE), dtype=np.int64)
-    statuses = np.zeros(len(numbers), dtype=np.int64)
-    _, (can_top, _, dead_scratch) = found.fresh()
+    buffers().deals.deal_many(np.array(numbers, dtype=np.int64), rules.face_down, states)
+    return screen_states(states, rules, reductions)
+
+
+def screen_states(
+    states: np.ndarray, rules: Rules, reductions: Reductions = FULL
+) -> tuple[int, list[int], list[list[int]]]:
+    """``kernel.screen_roots`` on compact states dealt already (:func:`screen` without the jitted dealer,
+    which the screen's warm-up must not compile: it is the deals job's)."""
+    flags = rule_bits(rules) | reductions.kernel_bits()
+    counters = np.zeros((len(states), kernel.COUNTERS_SIZE), dtype=np.int64)
+    statuses = np.zeros(len(states), dtype=np.int64)
+    _, (can_top, _, dead_scratch) = buffers().fresh()
     decided = kernel.screen_roots(states, counters, statuses, flags, can_top, dead_scratch)
     return decided, statuses.tolist(), counters.tolist()
 

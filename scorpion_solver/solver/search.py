@@ -127,7 +127,9 @@ def _warm_deals() -> None:
 
 
 def _warm_screen() -> None:
-    screen_deals([1, 2], CLEAR, Limits(nodes=1000, memory_mb=16))
+    # dealt by the plain dealer: the jitted one is the deals job's, which a process compiling this job
+    # beside another must not compile a second time
+    driver.screen_states(np.stack([to_compact(deal(n)) for n in (1, 2)]), CLEAR)
 
 
 def _warm_rehash() -> None:
