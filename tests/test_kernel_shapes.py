@@ -129,3 +129,26 @@ def test_the_shortest_search_refuses_the_ten_column_games(mode):
     rules = get_rules(mode)
     with pytest.raises(ValueError, match=f"shortest search plays the seven-column games only, not {mode}"):
         solve_shortest(deal(3, rules), rules)
+
+
+def test_a_wide_line_is_shortened_with_the_wide_key_tables(monkeypatch):
+    # The cut of detours matches the line's positions by key: read with the one-deck tables, a wide state's
+    # keys came from past the end of those arrays (numba checks no bounds), so two different positions could
+    # match and the cut line did not replay (double deal 2: "move 181: TC:9>1 is not legal here").
+    from scorpion_solver.solver import kernel
+
+    rules = get_rules("double")
+    position = deal(2, rules)
+    unshortened = solve(position, rules, Limits(nodes=30_000), shorten=False)
+    seen = []
+    shorten_line = kernel.shorten_line
+
+    def spy(state, keys, codes, out, two_moves, flags, tables):
+        seen.append(tables)
+        return shorten_line(state, keys, codes, out, two_moves, flags, tables)
+
+    monkeypatch.setattr(kernel, "shorten_line", spy)
+    result = solve(position, rules, Limits(nodes=30_000))
+    assert seen and all(tables is kernel.WIDE_KEY_TABLES for tables in seen)
+    assert len(result.line) < len(unshortened.line)  # a cut made
+    assert is_won(check_solution(position, result.line, rules), rules)

@@ -361,7 +361,7 @@ def shorten_codes(state: np.ndarray, keys: np.ndarray, codes: np.ndarray, rules:
     flags = rule_bits(rules)
     while True:
         out = np.zeros(len(codes), dtype=np.uint16)
-        n = kernel.shorten_line(state, keys, codes, out, 1, flags, kernel.KEY_TABLES)
+        n = kernel.shorten_line(state, keys, codes, out, 1, flags, key_tables(state))
         if n >= len(codes):
             return codes
         codes = out[:n]
