@@ -1,11 +1,11 @@
 """The plain twin search decides small positions of Double Scorpion and Three Blind Mice.
 
-The deadlock test and safe leads are proved for one deck (docs/design.md,
+Safe leads are proved for one deck and no reserve (docs/design.md,
 "Relatives: several game shapes in one search"), so ``reference_solve``
-searches Double Scorpion with no reduction and Three Blind Mice with the
-deadlock test on the root only (``Reductions.proven_for``): a ``lost`` is
-exhaustive or a dead root, and a ``won`` line replays to a win in the plain
-engine. Small positions (all runs swept but
+searches Double Scorpion with the deadlock test after every move and Three
+Blind Mice with the deadlock test on the root only (``Reductions.proven_for``,
+``Reductions.in_search``): a ``lost`` is exhaustive, pruned by the test or a
+dead root, and a ``won`` line replays to a win in the plain engine. Small positions (all runs swept but
 the spades, one run a deck) and three dealt games the twin wins quickly.
 """
 
@@ -35,26 +35,27 @@ def ten(*columns: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(columns) + ((),) * (10 - len(columns))
 
 
-def test_the_reductions_are_kept_for_scorpion_the_deadlock_test_for_mice_and_none_for_double():
+def test_the_reductions_are_kept_for_scorpion_and_the_deadlock_test_for_the_ten_column_games():
     for mode in ("clear", "classic", "wasp", "scorpion2", "goodsol"):
         assert FULL.proven_for(get_rules(mode)) == FULL and FULL.in_search(get_rules(mode))
-    for mode in ("double", "double-dealt"):
-        assert FULL.proven_for(get_rules(mode)) == PRESETS["none"]
+    no_safe_leads = Reductions(prune=True, safe_leads=False, successor_above=True)
+    for mode in ("double", "double-dealt"):  # the test reads either copy of a successor (deadlock's docstring)
+        assert FULL.proven_for(get_rules(mode)) == no_safe_leads and FULL.in_search(get_rules(mode))
     mice = get_rules("mice")  # one deck: the deadlock test holds (deadlock's docstring), on the root only
-    assert FULL.proven_for(mice) == Reductions(prune=True, safe_leads=False, successor_above=True)
+    assert FULL.proven_for(mice) == no_safe_leads
     assert not FULL.in_search(mice)
     assert PRESETS["none"].proven_for(mice) == PRESETS["none"]
 
 
 def test_a_two_deck_win_through_a_run_of_mixed_copies():
     # KS..4S of the first copy, the second copy's 3S on them, then the first 2S; AS alone in column 2:
-    # AS onto 2S completes a King-to-Ace run of spades, which is swept, and the game is won. (The one-deck
-    # deadlock test, which reads a card's successor as the next id, fails on the ids of the second copy.)
+    # AS onto 2S completes a King-to-Ace run of spades, which is swept, and the game is won. (A deadlock test
+    # that read a card's successor as the next id would call it dead: 3S of the second copy is id 54.)
     rules = get_rules("double")
     col1 = tuple(spade(r) for r in range(13, 3, -1)) + (spade(3, copy=1), spade(2))
     pos = Position(columns=ten(col1, (spade(1),)), hidden=(0,) * 10, tail=())
     result = reference_solve(pos, rules)
-    assert result.status == "won" and result.deadlock_checks == 0
+    assert result.status == "won" and (result.deadlock_checks, result.deadlock_prunes) == (1, 0)
     assert [str(m) for m in result.line] == ["AS:2>1"]
     assert is_won(check_solution(pos, result.line, rules), rules)
 
@@ -66,12 +67,14 @@ KING_TO_FIVE = tuple(spade(r) for r in range(13, 4, -1))
 
 
 @pytest.mark.parametrize("mode", ("double", "double-dealt"))
-def test_a_two_deck_position_lost_by_exhaustive_search(mode):
+def test_a_two_deck_position_lost_by_exhaustive_search_and_by_the_deadlock_test(mode):
     rules = get_rules(mode)  # one run left on the table, seven swept
     pos = Position(columns=ten(STUCK, KING_TO_FIVE, (spade(1),)), hidden=(0,) * 10, tail=())
-    result = reference_solve(pos, rules)
+    result = reference_solve(pos, rules, reductions=PRESETS["none"])
     assert result.status == "lost" and result.deadlock_checks == 0
     assert result.nodes > 1
+    result = reference_solve(pos, rules)  # 2S can never leave 4S (successor-above): dead at the root
+    assert (result.status, result.dead_at_root, result.nodes) == ("lost", True, 1)
 
 
 def test_mice_reserve_cards_win_and_lose():
@@ -118,13 +121,20 @@ def test_a_position_and_its_copy_swapped_twin_are_one_visited_entry():
 
 # Deals the twin wins in a few thousand nodes, with the nodes and the line's length it takes today: the kernel,
 # once it plays these games, must search the same nodes in the same order (as it does the twin's one-deck search).
-SMALL_WINS = [("mice", 3, 173, 50), ("double", 1, 1430, 223), ("double-dealt", 2, 919, 138)]
+# (mode, number, nodes, line length, deadlock tests, prunes): Three Blind Mice tests its root only, Double
+# Scorpion the root and every child made (two prunes spare double-dealt deal 2 two of the 919 nodes it took
+# without the test).
+SMALL_WINS = [
+    ("mice", 3, 173, 50, 1, 0),
+    ("double", 1, 1430, 223, 223, 0),
+    ("double-dealt", 2, 917, 138, 199, 2),
+]
 
 
-@pytest.mark.parametrize(("mode", "number", "nodes", "length"), SMALL_WINS)
-def test_the_twin_wins_deals_of_the_new_games_and_the_line_replays(mode, number, nodes, length):
+@pytest.mark.parametrize(("mode", "number", "nodes", "length", "checks", "prunes"), SMALL_WINS)
+def test_the_twin_wins_deals_of_the_new_games_and_the_line_replays(mode, number, nodes, length, checks, prunes):
     rules = get_rules(mode)
     result = reference_solve(deal(number, rules), rules, Limits(nodes=30_000))
     assert (result.status, result.nodes, len(result.line)) == ("won", nodes, length)
-    assert result.deadlock_checks == (1 if mode == "mice" else 0)  # Three Blind Mice tests its root
+    assert (result.deadlock_checks, result.deadlock_prunes) == (checks, prunes)
     assert is_won(check_solution(deal(number, rules), result.line, rules), rules)

@@ -53,32 +53,62 @@ card already dealt: it can lead at any time (so it starts as a top) and
 nothing ever lands on it. A win sweeps it too, so a non-King reserve card
 must land on its successor (which must be able to become a top), and a King
 in the reserve can leave only into an empty column (so some column must be
-able to become empty). The kernel plays that game in its wide layout, whose
-search does not run this test; the solver runs it on the root position
+able to become empty). The solver runs the test there on the root position
 only (``search.solve``), in this plain code, which is also what the twin
-search does for it. Double Scorpion (two copies of each card, so two
-successors) is not covered: the test stays off there.
+search does for it.
+
+Double Scorpion (two copies of each face, ids ``face`` and ``face + 52``):
+every fact above holds with "its successor" read as "a copy of its
+successor" (``successor_copies``). A non-King card leads only onto a copy of
+the face one rank up that is a top at that moment; every win sweeps it lying
+on such a copy (a run may mix copies), so a card not on one must land on one,
+which must be able to become a top; a King sweeps with its Queen of either
+copy on it. The successor-above rule holds per copy: a copy lying above the
+card in its own column is reached only once a card from just above the card
+up to that copy has left (a sweep of one of them takes the copy too, and the
+card may still reach the other copy), so the card leaves when some copy is
+a possible top and free in that sense. The tail of four is like the tail of
+three. What does not carry over is which moves can make a passing position
+fail (``needs_deadlock_check``): a build covers one copy of a successor,
+which the other copy of the built card may have counted on, so a two-deck
+search runs the test after every move (``kernel._wide_deadlocked``, the
+kernel's twin of this test for the wide layout). tests/test_deadlock_relatives.py
+checks it against exhaustive search on small positions of both games.
 """
 
 from __future__ import annotations
 
-from ..game.cards import NUM_CARDS, is_ace, is_king
+from ..game.cards import MAX_DECKS, NUM_CARDS, face_of, is_ace, is_king
 from ..game.engine import TAIL, Move
 from ..game.position import Position, frozen_floor
 from ..game.rules import SPACE_ANY, Rules
 
+CARD_IDS = MAX_DECKS * NUM_CARDS  # ids 0..103: a two-deck game's second copies are 52..103
+
 
 def can_become_top(pos: Position, rules: Rules, successor_above: bool = True) -> tuple[list[bool], bool]:
-    """(can_top per card, whether some column can ever be empty)."""
+    """(can_top per card id of the rules' decks, whether some column can ever be empty)."""
     can_top, _, space = least_fixed_point(pos, rules, successor_above)
-    return can_top, space
+    return can_top[: NUM_CARDS * rules.decks], space
+
+
+def successor_copies(card: int) -> tuple[int, int]:
+    """The ids the card's successor may have: its face one rank up, in either deck (a one-deck game
+    holds only the first)."""
+    face = face_of(card) + 1
+    return face, face + NUM_CARDS
+
+
+def lies_on_successor(col, idx: int) -> bool:
+    """Does the card at ``col[idx]`` lie directly on a copy of its successor?"""
+    return idx > 0 and face_of(col[idx - 1]) == face_of(col[idx]) + 1
 
 
 def least_fixed_point(pos: Position, rules: Rules, successor_above: bool = True) -> tuple[list[bool], list[bool], bool]:
-    """(can_top per card, can_leave per card, whether some column can ever be empty)."""
-    can_top = [False] * NUM_CARDS
-    can_leave = [False] * NUM_CARDS
-    present = [False] * NUM_CARDS
+    """(can_top per card id, can_leave per card id, whether some column can ever be empty)."""
+    can_top = [False] * CARD_IDS
+    can_leave = [False] * CARD_IDS
+    present = [False] * CARD_IDS
     where: dict[int, tuple[int, int]] = {}
     floors = [frozen_floor(pos, i) for i in range(len(pos.columns))]
     for i, col in enumerate(pos.columns):
@@ -93,12 +123,12 @@ def least_fixed_point(pos: Position, rules: Rules, successor_above: bool = True)
     space = any(not col for col in pos.columns)
     any_card_spaces = rules.space == SPACE_ANY
 
-    def successor_free(i: int, idx: int, card: int) -> bool:
-        """Successor-above rule: card + 1 lying above the card in its column leaves it only
-        with a card from just above the card up to card + 1 (nothing lands between them)."""
-        if card + 1 not in where or where[card + 1][0] != i or where[card + 1][1] < idx:
+    def successor_free(i: int, idx: int, successor: int) -> bool:
+        """Successor-above rule: a successor lying above the card in its column leaves it only
+        with a card from just above the card up to that successor (nothing lands between them)."""
+        if successor not in where or where[successor][0] != i or where[successor][1] < idx:
             return True
-        return any(can_leave[c] for c in pos.columns[i][idx + 1 : where[card + 1][1] + 1])
+        return any(can_leave[c] for c in pos.columns[i][idx + 1 : where[successor][1] + 1])
 
     def leaves(i: int, idx: int, card: int) -> bool:
         """Can the card at (column i, idx) lead a move away (or be swept)?"""
@@ -106,14 +136,14 @@ def least_fixed_point(pos: Position, rules: Rules, successor_above: bool = True)
             return False
         if idx < pos.hidden[i] and not can_top[card]:
             return False
+        col = pos.columns[i]
         if is_king(card):
-            if rules.sweeps and (
-                can_top[card] or (idx + 1 < len(pos.columns[i]) and pos.columns[i][idx + 1] == card - 1)
-            ):
+            if rules.sweeps and (can_top[card] or (idx + 1 < len(col) and face_of(col[idx + 1]) == face_of(card) - 1)):
                 return True
             return space and idx > 0
-        if present[card + 1] and can_top[card + 1] and (not successor_above or successor_free(i, idx, card)):
-            return True
+        for successor in successor_copies(card):
+            if present[successor] and can_top[successor] and (not successor_above or successor_free(i, idx, successor)):
+                return True
         return any_card_spaces and space and idx > 0
 
     changed = True
@@ -136,20 +166,22 @@ def least_fixed_point(pos: Position, rules: Rules, successor_above: bool = True)
 def is_deadlocked(pos: Position, rules: Rules, successor_above: bool = True) -> bool:
     """True when the position is provably lost by the argument above."""
     can_top, can_leave, space = least_fixed_point(pos, rules, successor_above)
+
+    def successor_can_top(card: int) -> bool:
+        return any(can_top[successor] for successor in successor_copies(card))
+
     for i, col in enumerate(pos.columns):
         for idx in range(pos.hidden[i]):
             if not can_top[col[idx]]:
                 return True
         for idx, c in enumerate(col):
-            if is_king(c):
+            if is_king(c) or lies_on_successor(col, idx):
                 continue
-            if idx > 0 and col[idx - 1] == c + 1:
-                continue
-            if can_top[c + 1] and (not successor_above or can_leave[c]):
+            if successor_can_top(c) and (not successor_above or can_leave[c]):
                 continue
             return True
     for c in pos.tail + pos.reserves:
-        if not is_king(c) and not can_top[c + 1]:
+        if not is_king(c) and not successor_can_top(c):
             return True
     # a King in the reserve leaves it only into an empty column (the tail's Kings are dealt onto columns)
     return any(is_king(c) for c in pos.reserves) and not space

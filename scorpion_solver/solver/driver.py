@@ -120,9 +120,9 @@ class Buffers:
 
     def __init__(self) -> None:
         self.counters = np.zeros(kernel.COUNTERS_SIZE, dtype=np.int64)
-        self.can_top = np.zeros(52, dtype=np.bool_)
+        self.can_top = np.zeros(kernel.W_NUM_CARDS, dtype=np.bool_)  # a wide state's cards: the most
         self.found_keys = np.zeros((2 * kernel.MAX_MOVES, 2), dtype=np.uint64)
-        self.dead_scratch = np.zeros(kernel.DEAD_SCRATCH, dtype=np.int8)
+        self.dead_scratch = np.zeros(max(kernel.DEAD_SCRATCH, kernel.W_DEAD_SCRATCH), dtype=np.int8)
         self.deals = DealWriter()
 
     def fresh(self) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:

@@ -1218,6 +1218,135 @@ def _deadlocked(s, can_top, scratch, sweeps, space_any, took_last_space, success
     return False
 
 
+assert W_RESERVE == W_TAIL + 4  # _wide_deadlocked reads the tail and the reserve as one row
+W_DEAD_SCRATCH = 2 * W_NUM_CARDS  # int8 scratch of the wide deadlock test: can_leave, present
+
+
+@nb.njit(**INLINE)
+def _wide_successor_free(s, can_leave, col, idx, t):
+    """The successor-above rule for one copy t of the successor of the card at (col, idx): may that
+    card lead onto t? Not when t lies above it in its own column and no card from just above it up
+    to t has been found able to leave (the argument: ``_successor_free``, which holds per copy: a
+    sweep of a card between them takes t, and the card may still reach the other copy)."""
+    L = layout(s)
+    if s[L.LOCCOL + t] != col or s[L.LOCIDX + t] < idx:
+        return True
+    base = L.COLS + L.COL_CAP * np.int64(col)
+    for h in range(idx + 1, np.int64(s[L.LOCIDX + t]) + 1):
+        if can_leave[_u(s[_u(base + h)])]:
+            return True
+    return False
+
+
+@nb.njit(**JIT)
+def _wide_deadlocked(s, can_top, scratch, sweeps, space_any, successor_above):
+    """The deadlock test on a wide state (twin: ``deadlock.is_deadlocked``, whose docstring has the
+    argument, for two copies of a face and for reserve cards): the least fixed point of can_top /
+    can_leave over the cards on the table, swept to a fixed point column by column, top down.
+
+    A non-King card leaves when some copy of its successor is present, can become a top and (with
+    successor_above) is not held above it in its own column; a King when it may be swept (a top,
+    or its Queen on it) or a column can become empty. Lost when a face-down card never becomes a
+    top, a non-King card not on a copy of its successor has no such copy that can become a top
+    (or, with successor_above, never leaves), or a reserve King has no column that can become empty.
+    Plainer than the one-deck ``_deadlocked`` (no worklist, no early stop): it runs after every
+    move of a two-deck search, where a build can newly fail the test (the other copy of the group's
+    card lost the top it was counting on). can_top: W_NUM_CARDS booleans; scratch: W_DEAD_SCRATCH.
+    """
+    L = layout(s)
+    can_leave = scratch[:W_NUM_CARDS]
+    present = scratch[W_NUM_CARDS : 2 * W_NUM_CARDS]
+    for c in range(W_NUM_CARDS):
+        can_top[c] = False
+        can_leave[c] = 0
+        present[c] = 0
+    space = False
+    for col in range(L.NCOLS):
+        length = np.int64(s[L.LEN + col])
+        base = L.COLS + L.COL_CAP * col
+        if length == 0:
+            space = True
+            continue
+        can_top[_u(s[_u(base + length - 1)])] = True
+        for idx in range(length):
+            present[_u(s[_u(base + idx)])] = 1
+    for t in range(L.NTAIL + L.NRES):  # the tail and the reserve slots lie next to each other
+        c = np.int64(s[L.TAIL + t])
+        if c >= 0:
+            can_top[c] = True
+            present[c] = 1
+    changed = True
+    while changed:
+        changed = False
+        for col in range(L.NCOLS):
+            length = np.int64(s[L.LEN + col])
+            base = L.COLS + L.COL_CAP * col
+            hid = np.int64(s[L.HID + col])
+            floor = np.int64(s[L.FLOOR + col])
+            for idx in range(length - 1, floor - 1, -1):
+                c = np.int64(s[_u(base + idx)])
+                if can_leave[c] or (idx < hid and not can_top[c]):
+                    continue
+                face = c % 52
+                if face % 13 == 12:
+                    queen_on = idx + 1 < length and np.int64(s[_u(base + idx + 1)]) % 52 == face - 1
+                    leaves = (sweeps != 0 and (can_top[c] or queen_on)) or (space and idx > 0)
+                else:
+                    leaves = space_any != 0 and space and idx > 0
+                    for t in (face + 1, face + 53):
+                        if (
+                            not leaves
+                            and present[t]
+                            and can_top[t]
+                            and (not successor_above or _wide_successor_free(s, can_leave, col, idx, t))
+                        ):
+                            leaves = True
+                if not leaves:
+                    continue
+                can_leave[c] = 1
+                changed = True
+                if idx > 0:
+                    can_top[_u(s[_u(base + idx - 1)])] = True
+                else:
+                    space = True
+    for col in range(L.NCOLS):
+        length = np.int64(s[L.LEN + col])
+        base = L.COLS + L.COL_CAP * col
+        hid = np.int64(s[L.HID + col])
+        for idx in range(length):
+            c = np.int64(s[_u(base + idx)])
+            if idx < hid and not can_top[c]:
+                return True  # a face-down card that can never be turned up
+            face = c % 52
+            if face % 13 == 12:
+                continue
+            if idx > 0 and np.int64(s[_u(base + idx - 1)]) % 52 == face + 1:
+                continue  # already on a copy of its successor
+            if (can_top[face + 1] or can_top[face + 53]) and (not successor_above or can_leave[c]):
+                continue
+            return True
+    for t in range(L.NTAIL + L.NRES):
+        c = np.int64(s[L.TAIL + t])
+        if c < 0:
+            continue
+        face = c % 52
+        if face % 13 != 12:
+            if not (can_top[face + 1] or can_top[face + 53]):
+                return True
+        elif t >= L.NTAIL and not space:
+            return True  # a reserve King leaves only into an empty column
+    return False
+
+
+@nb.njit(**ALLOC)
+def wide_is_deadlocked(s, sweeps, space_any, successor_above):
+    """``_wide_deadlocked`` with its own scratch, and the can_top it found (for the tests)."""
+    can_top = np.zeros(W_NUM_CARDS, dtype=np.bool_)
+    scratch = np.zeros(W_DEAD_SCRATCH, dtype=np.int8)
+    dead = _wide_deadlocked(s, can_top, scratch, sweeps, space_any, successor_above)
+    return dead, can_top
+
+
 # ---------------------------------------------------------------------------
 # safe leads (twin: search_twin.safe_lead, where the rule is tested on winning lines)
 
@@ -1565,14 +1694,21 @@ def _deadlock_cut(parent, child, code, flags, counters, can_top, dead_scratch):
     build onto a column holding a predecessor of a card of its group
     (``_lands_over_predecessor``); with PRUNE_EVERY_MOVE after every move.
     After the last space was taken, a column that can plainly empty again
-    (``_space_by_chains``) passes without the full test. Counts the tests
+    (``_space_by_chains``) passes without the full test. In the wide layout
+    the test (``_wide_deadlocked``) runs after every move. Counts the tests
     run (C_CHECKS) and the prunes (C_PRUNES). Twin: ``deadlock.needs_deadlock_check``
     then ``deadlock.is_deadlocked``.
     """
-    if layout(parent).WIDE or not (flags & PRUNE_DEADLOCK):  # a one-deck proof: off for the wide layout
+    if not (flags & PRUNE_DEADLOCK):
         return False
     sweeps, _, space_any, _ = _rules_of(flags)
     successor_above = (flags & PRUNE_SUCCESSOR_ABOVE) != 0
+    if layout(parent).WIDE:  # after every move: which moves cannot newly fail is a one-deck argument
+        counters[C_CHECKS] += 1
+        if _wide_deadlocked(child, can_top, dead_scratch, sweeps, space_any, successor_above):
+            counters[C_PRUNES] += 1
+            return True
+        return False
     check = False
     took_last_space = False
     if code == TAIL_CODE or (flags & PRUNE_EVERY_MOVE):

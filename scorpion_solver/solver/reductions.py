@@ -70,25 +70,22 @@ class Reductions:
     def proven_for(self, rules) -> Reductions:
         """These reductions less those whose proof does not cover the rules' game.
 
-        Every proof assumes one deck (``Rules.is_scorpion_shape`` for all of
-        them): the deadlock test and safe leads rest on each card having one
-        successor. The deadlock test also covers Three Blind Mice's ten
-        columns and reserve cards (``deadlock``'s docstring), where it runs on
-        the root only (:meth:`in_search`); safe leads do not. For Double
-        Scorpion every cut is off (docs/design.md, "Relatives: several game
-        shapes in one search").
+        The deadlock test (and its successor-above rule) covers every game
+        here: the seven-column games, Three Blind Mice's ten columns and
+        reserve cards, and Double Scorpion's two copies of each face
+        (``deadlock``'s docstring). Safe leads rest on each card having one
+        successor and no reserve: the seven-column games only.
         """
         if rules.is_scorpion_shape:
             return self
-        if rules.decks == 1:
-            return Reductions(prune=self.prune, safe_leads=False, successor_above=self.successor_above)
-        return PRESETS["none"]
+        return Reductions(prune=self.prune, safe_leads=False, successor_above=self.successor_above)
 
     @staticmethod
     def in_search(rules) -> bool:
-        """Whether the cuts run inside the search, as well as on the root: in the seven-column games only (the
-        kernel's wide layout has no deadlock test of its own: the root's is the plain one, ``deadlock``)."""
-        return rules.is_scorpion_shape
+        """Whether the deadlock test runs inside the search, as well as on the root: everywhere but Three
+        Blind Mice, where it runs on the root only (the wide kernel's test, ``kernel._wide_deadlocked``,
+        came after its results folder was begun; the search there is the one that folder was made with)."""
+        return rules.is_scorpion_shape or rules.decks == 2
 
     def record(self) -> dict:
         """The switches as a results folder records them (``{"prune": true, ...}``)."""

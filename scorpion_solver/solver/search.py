@@ -303,12 +303,12 @@ def _solve_from_root(
     loading = compiling.seconds_loading  # jobs first used in this solve are loaded in it, off its seconds
     reductions = reductions.proven_for(rules)
     root_checked = False
-    if stack.wide and reductions.prune:  # Three Blind Mice: the plain deadlock test, on the root only
+    if stack.wide and reductions.prune:  # the wide kernel's root step has no test: the plain one, on the root
         root_checked = True
         if is_deadlocked(position, rules, reductions.successor_above):
             return _dead_root(rules, start)
-    if stack.wide:
-        reductions = NO_REDUCTIONS  # the wide layout's kernel makes none of the one-deck cuts
+    if stack.wide and not reductions.in_search(rules):
+        reductions = NO_REDUCTIONS  # Three Blind Mice: the test on the root only, for now
     driver.root_keys(stack)
     if debug:
         debug_check(position, stack.states[0], stack.keys[0], "the root")

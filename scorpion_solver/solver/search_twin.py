@@ -23,9 +23,11 @@ puts that successor above it; any other build only takes blockers away.
 With ``Reductions.safe_leads`` a position that has a safe
 lead (``safe_lead``) is expanded with that one move, as in the kernel.
 
-Double Scorpion is searched here with no reduction (``Reductions.proven_for``:
-the proofs assume one deck), so its ``lost`` is exhaustive; Three Blind Mice
-with the deadlock test on the root only (as the kernel's caller runs it:
+Double Scorpion is searched with the deadlock test after every move, as the
+kernel runs it there: the argument above that a build cannot make a passing
+position fail is a one-deck one (with two decks the build covers a copy of
+the successor that the other copy of its card may have been counting on);
+Three Blind Mice with the deadlock test on the root only (as the kernel's caller runs it:
 ``search._solve_from_root``), a root it proves dead being ``lost`` at once.
 Their winning line is returned as found, as the cut of detours
 (``shortest.shorten_line``) names moves by card and column, not by the
@@ -195,7 +197,7 @@ def reference_solve(
         child = apply_move(here, move, rules)
         if is_won(child, rules):
             return finish(WON, path + [move])
-        if in_search and needs_deadlock_check(here, move, child, reductions.successor_above):
+        if in_search and (rules.decks == 2 or needs_deadlock_check(here, move, child, reductions.successor_above)):
             result.deadlock_checks += 1
             if is_deadlocked(child, rules, reductions.successor_above):
                 result.deadlock_prunes += 1
