@@ -71,6 +71,8 @@ def _check(name: str, arr, dtype: np.dtype, shape: tuple) -> None:
         or (shape[-1] is not None and got[-1] != shape[-1])
     ):
         raise ValueError(f"{name}: expected shape {shape} (None: any size), got {got}")
+    if len(got) == 1 and got[0] < _AT_LEAST.get(name, 0):
+        raise ValueError(f"{name}: expected at least {_AT_LEAST[name]} entries, got {got[0]}")
 
 
 def _address(arr: np.ndarray) -> int:
@@ -94,10 +96,12 @@ _ARRAYS = (
     ("zh", _U64, (2, kernel.COL_CAP)),
     ("salt", _U64, (2, 8)),
     ("misc", _U64, (2, kernel.MISC_SIZE)),
-    ("can_top", _BOOL, (52,)),
+    ("can_top", _BOOL, (None,)),
     ("found_keys", _U64, (2 * kernel.MAX_MOVES, 2)),
-    ("dead_scratch", _I8, (kernel.DEAD_SCRATCH,)),
+    ("dead_scratch", _I8, (None,)),
 )
+# The driver's buffers serve the two-deck kernel too, so these may be longer than the one-deck search reads.
+_AT_LEAST = {"can_top": 52, "dead_scratch": kernel.DEAD_SCRATCH}
 # where scorpion_search_packed expects each array's pointer, and the integers
 _ARRAY_SLOTS = (0, 1, 2, 3, 4, 6, 8, 16, 17, 18, 19, 20, 21, 22)
 _DEPTH, _TABLE_CAP, _NODE_LIMIT, _MAX_ENTRIES, _FLAGS = 5, 7, 9, 10, 11  # flags: 11..15
