@@ -78,7 +78,8 @@ def winnable(start: Position, rules, budget: int) -> bool:
 
 def jit_deadlocked(pos: Position, rules, successor_above: bool) -> tuple[bool, list[bool]]:
     sweeps, _, space_any, _ = rule_flags(rules)
-    dead, can_top = kernel.wide_is_deadlocked(to_compact(pos), sweeps, space_any, successor_above)
+    early, dead, can_top = kernel.wide_is_deadlocked(to_compact(pos), sweeps, space_any, successor_above)
+    assert early == dead  # the search's early stop changes no answer
     return bool(dead), [bool(x) for x in can_top[: NUM_CARDS * rules.decks]]
 
 

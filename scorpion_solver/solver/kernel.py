@@ -1219,7 +1219,10 @@ def _deadlocked(s, can_top, scratch, sweeps, space_any, took_last_space, success
 
 
 assert W_RESERVE == W_TAIL + 4  # _wide_deadlocked reads the tail and the reserve as one row
-W_DEAD_SCRATCH = 2 * W_NUM_CARDS  # int8 scratch of the wide deadlock test: can_leave, present
+# int8 scratch of the wide deadlock test: can_leave, present, then the worklist (at most 3 + 8 + 104 to
+# start, 3 a card marked a top, 104 when the space flag turns on, 104 a look at the blocked cards; 7 x 104
+# is room for all of them with room to spare)
+W_DEAD_SCRATCH = 2 * W_NUM_CARDS + 7 * W_NUM_CARDS
 
 
 @nb.njit(**INLINE)
@@ -1238,20 +1241,31 @@ def _wide_successor_free(s, can_leave, col, idx, t):
     return False
 
 
+@nb.njit(**INLINE)
+def _card_bit(c):
+    """Card c's bit in a pair of uint64 words (ids 0-63 in the first, 64-103 in the second): (word, bit)."""
+    return c >> 6, np.uint64(1) << np.uint64(c & 63)
+
+
 @nb.njit(**JIT)
-def _wide_deadlocked(s, can_top, scratch, sweeps, space_any, successor_above):
+def _wide_deadlocked(s, can_top, scratch, sweeps, space_any, successor_above, stop_when_met):
     """The deadlock test on a wide state (twin: ``deadlock.is_deadlocked``, whose docstring has the
     argument, for two copies of a face and for reserve cards): the least fixed point of can_top /
-    can_leave over the cards on the table, swept to a fixed point column by column, top down.
+    can_leave over the cards on the table, found by a worklist (the one-deck ``_can_become_top``'s).
 
     A non-King card leaves when some copy of its successor is present, can become a top and (with
     successor_above) is not held above it in its own column; a King when it may be swept (a top,
     or its Queen on it) or a column can become empty. Lost when a face-down card never becomes a
     top, a non-King card not on a copy of its successor has no such copy that can become a top
     (or, with successor_above, never leaves), or a reserve King has no column that can become empty.
-    Plainer than the one-deck ``_deadlocked`` (no worklist, no early stop): it runs after every
-    move of a two-deck search, where a build can newly fail the test (the other copy of the group's
-    card lost the top it was counting on). can_top: W_NUM_CARDS booleans; scratch: W_DEAD_SCRATCH.
+    It runs after every move of a two-deck search, where a build can newly fail the test (the
+    other copy of the group's card lost the top it was counting on).
+
+    With stop_when_met the requirements are gathered first (the face-down cards, the faces some
+    copy of which must become a top, the cards that must leave, a column that must empty) as bit
+    masks and cleared as the fixed point marks them; once none is left the answer is "not dead"
+    and the fixed point stops unfinished (can_top only grows). Without it can_top is complete
+    (the tests compare it with the twin's). can_top: W_NUM_CARDS booleans; scratch: W_DEAD_SCRATCH.
     """
     L = layout(s)
     can_leave = scratch[:W_NUM_CARDS]
@@ -1260,55 +1274,165 @@ def _wide_deadlocked(s, can_top, scratch, sweeps, space_any, successor_above):
         can_top[c] = False
         can_leave[c] = 0
         present[c] = 0
+    zero = np.uint64(0)
+    down0, down1 = zero, zero  # face-down cards, which must become tops
+    leave0, leave1 = zero, zero  # cards off their successor, which must leave (successor_above)
+    faces = zero  # bit f: some copy of face f must become a top
     space = False
+    need_space = False
     for col in range(L.NCOLS):
         length = np.int64(s[L.LEN + col])
         base = L.COLS + L.COL_CAP * col
         if length == 0:
             space = True
             continue
-        can_top[_u(s[_u(base + length - 1)])] = True
+        hid = np.int64(s[L.HID + col])
+        below = np.int64(-1)
         for idx in range(length):
-            present[_u(s[_u(base + idx)])] = 1
+            c = np.int64(s[_u(base + idx)])
+            present[c] = 1
+            word, bit = _card_bit(c)
+            if idx < hid:
+                if word == 0:
+                    down0 |= bit
+                else:
+                    down1 |= bit
+            face = c % 52
+            if face % 13 != 12 and (below < 0 or below % 52 != face + 1):
+                faces |= np.uint64(1) << np.uint64(face + 1)
+                if successor_above:
+                    if word == 0:
+                        leave0 |= bit
+                    else:
+                        leave1 |= bit
+            below = c
     for t in range(L.NTAIL + L.NRES):  # the tail and the reserve slots lie next to each other
         c = np.int64(s[L.TAIL + t])
         if c >= 0:
-            can_top[c] = True
             present[c] = 1
-    changed = True
-    while changed:
-        changed = False
-        for col in range(L.NCOLS):
+            face = c % 52
+            if face % 13 != 12:
+                faces |= np.uint64(1) << np.uint64(face + 1)
+            elif t >= L.NTAIL:
+                need_space = True  # a reserve King leaves only into an empty column
+    if need_space and space:
+        need_space = False
+    # Worklist: a card's leaving depends on can_top of itself (face down, or a King to be swept) and
+    # of the copies of its successor, on the space flag and (successor-above rule) on cards above it
+    # leaving. So a card newly marked a top re-examines itself and both copies of its predecessor;
+    # the space flag re-examines the Kings (every card under Wasp rules); a card waiting only for the
+    # successor-above rule is kept in ``blocked`` and looked at again when the worklist runs dry.
+    pending = scratch[2 * W_NUM_CARDS :]
+    n = 0
+    for col in range(L.NCOLS + L.NTAIL + L.NRES):  # the first tops: column tops, the tail, the reserve
+        if col < L.NCOLS:
             length = np.int64(s[L.LEN + col])
+            if length == 0:
+                continue
+            x = np.int64(s[_u(L.COLS + L.COL_CAP * col + length - 1)])
+        else:
+            x = np.int64(s[L.TAIL + col - L.NCOLS])
+            if x < 0:
+                continue
+        can_top[x] = True
+        word, bit = _card_bit(x)
+        if word == 0:
+            down0 &= ~bit
+        else:
+            down1 &= ~bit
+        faces &= ~(np.uint64(1) << np.uint64(x % 52))
+        pending[n] = x
+        n += 1
+        if x % 13 != 0:
+            pending[n] = x % 52 - 1
+            pending[n + 1] = x % 52 + 51
+            n += 2
+    for king in range(12, W_NUM_CARDS, 13):  # a King with its Queen on it leaves by sweeping
+        pending[n] = king
+        n += 1
+    if space and space_any != 0:
+        for k in range(W_NUM_CARDS):
+            pending[n] = k
+            n += 1
+    blocked0, blocked1 = zero, zero
+    while True:
+        if stop_when_met and (down0 | down1 | leave0 | leave1 | faces) == zero and not need_space:
+            return False
+        if n == 0:
+            if (blocked0 | blocked1) == zero:
+                break
+            for y in range(W_NUM_CARDS):  # look again at the cards waiting for the successor-above rule
+                word, bit = _card_bit(y)
+                if ((blocked0 if word == 0 else blocked1) & bit) != zero:
+                    pending[n] = y
+                    n += 1
+            blocked0, blocked1 = zero, zero
+            progress = False
+        else:
+            progress = True
+        while n > 0:
+            n -= 1
+            y = np.int64(pending[n])
+            col = np.int64(s[L.LOCCOL + y])
+            if col < 0 or col >= L.NCOLS or can_leave[y]:
+                continue  # off the table, in the tail or the reserve, or known already
+            idx = np.int64(s[L.LOCIDX + y])
+            if idx < s[L.FLOOR + col] or (idx < s[L.HID + col] and not can_top[y]):
+                continue
             base = L.COLS + L.COL_CAP * col
-            hid = np.int64(s[L.HID + col])
-            floor = np.int64(s[L.FLOOR + col])
-            for idx in range(length - 1, floor - 1, -1):
-                c = np.int64(s[_u(base + idx)])
-                if can_leave[c] or (idx < hid and not can_top[c]):
-                    continue
-                face = c % 52
-                if face % 13 == 12:
-                    queen_on = idx + 1 < length and np.int64(s[_u(base + idx + 1)]) % 52 == face - 1
-                    leaves = (sweeps != 0 and (can_top[c] or queen_on)) or (space and idx > 0)
-                else:
-                    leaves = space_any != 0 and space and idx > 0
-                    for t in (face + 1, face + 53):
-                        if (
-                            not leaves
-                            and present[t]
-                            and can_top[t]
-                            and (not successor_above or _wide_successor_free(s, can_leave, col, idx, t))
-                        ):
+            face = y % 52
+            if face % 13 == 12:
+                queen_on = idx + 1 < s[L.LEN + col] and np.int64(s[_u(base + idx + 1)]) % 52 == face - 1
+                leaves = (sweeps != 0 and (can_top[y] or queen_on)) or (space and idx > 0)
+            else:
+                leaves = space_any != 0 and space and idx > 0
+                waiting = False
+                for t in (face + 1, face + 53):
+                    if not leaves and present[t] and can_top[t]:
+                        if not successor_above or _wide_successor_free(s, can_leave, col, idx, t):
                             leaves = True
-                if not leaves:
-                    continue
-                can_leave[c] = 1
-                changed = True
-                if idx > 0:
-                    can_top[_u(s[_u(base + idx - 1)])] = True
-                else:
-                    space = True
+                        else:
+                            waiting = True
+                if waiting and not leaves:
+                    word, bit = _card_bit(y)
+                    if word == 0:
+                        blocked0 |= bit
+                    else:
+                        blocked1 |= bit
+            if not leaves:
+                continue
+            progress = True
+            can_leave[y] = 1
+            word, bit = _card_bit(y)
+            if word == 0:
+                leave0 &= ~bit
+            else:
+                leave1 &= ~bit
+            if idx > 0:
+                x = np.int64(s[_u(base + idx - 1)])
+                if not can_top[x]:
+                    can_top[x] = True
+                    word, bit = _card_bit(x)
+                    if word == 0:
+                        down0 &= ~bit
+                    else:
+                        down1 &= ~bit
+                    faces &= ~(np.uint64(1) << np.uint64(x % 52))
+                    pending[n] = x
+                    n += 1
+                    if x % 13 != 0:
+                        pending[n] = x % 52 - 1
+                        pending[n + 1] = x % 52 + 51
+                        n += 2
+            elif not space:
+                space = True
+                need_space = False
+                for k in range(W_NUM_CARDS):
+                    if (k % 13 == 12 or space_any != 0) and not can_leave[k]:
+                        pending[n] = k
+                        n += 1
+        if not progress:
+            break
     for col in range(L.NCOLS):
         length = np.int64(s[L.LEN + col])
         base = L.COLS + L.COL_CAP * col
@@ -1340,11 +1464,13 @@ def _wide_deadlocked(s, can_top, scratch, sweeps, space_any, successor_above):
 
 @nb.njit(**ALLOC)
 def wide_is_deadlocked(s, sweeps, space_any, successor_above):
-    """``_wide_deadlocked`` with its own scratch, and the can_top it found (for the tests)."""
+    """``_wide_deadlocked`` with its own scratch, for the tests: its answer as the search gets it (with
+    the early stop), its answer and can_top in full (without)."""
     can_top = np.zeros(W_NUM_CARDS, dtype=np.bool_)
     scratch = np.zeros(W_DEAD_SCRATCH, dtype=np.int8)
-    dead = _wide_deadlocked(s, can_top, scratch, sweeps, space_any, successor_above)
-    return dead, can_top
+    early = _wide_deadlocked(s, can_top, scratch, sweeps, space_any, successor_above, np.bool_(True))
+    dead = _wide_deadlocked(s, can_top, scratch, sweeps, space_any, successor_above, np.bool_(False))
+    return early, dead, can_top
 
 
 # ---------------------------------------------------------------------------
@@ -1705,7 +1831,7 @@ def _deadlock_cut(parent, child, code, flags, counters, can_top, dead_scratch):
     successor_above = (flags & PRUNE_SUCCESSOR_ABOVE) != 0
     if layout(parent).WIDE:  # after every move: which moves cannot newly fail is a one-deck argument
         counters[C_CHECKS] += 1
-        if _wide_deadlocked(child, can_top, dead_scratch, sweeps, space_any, successor_above):
+        if _wide_deadlocked(child, can_top, dead_scratch, sweeps, space_any, successor_above, np.bool_(True)):
             counters[C_PRUNES] += 1
             return True
         return False
