@@ -34,7 +34,7 @@ PACKAGE = "datapackage.json"
 PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
 RESOURCE_PROFILE = "https://datapackage.org/profiles/2.0/dataresource.json"
 TABLE_SCHEMA_PROFILE = "https://datapackage.org/profiles/2.0/tableschema.json"
-DATA_VERSION = "1.0.0"
+DATA_VERSION = "1.1.0"
 DATA_LICENSE = "MIT"  # the repository's licence (LICENSE, pyproject.toml) covers the data it holds
 
 STATUSES = ("won", "lost", "unknown")
@@ -64,7 +64,11 @@ _ARROW_TO_TABLE_SCHEMA = {
 }
 
 # Each column's meaning and unit ("" where it has none), by kind. Kept beside the schemas they describe.
-_DEAL = ("The deal: PySolFC's Scorpion game number (deal N here is game N in PySolFC).", "")
+_DEAL = (
+    "The deal: PySolFC's game number of the preset's game (deal N here is game N of that game in PySolFC; "
+    "Scorpion's relatives on one deck share Scorpion's numbers).",
+    "",
+)
 _MODE = ("The rules preset the deal was played under (docs/rules.md).", "")
 FIELD_NOTES: dict[str, dict[str, tuple[str, str]]] = {
     "results": {
