@@ -19,15 +19,16 @@ from scorpion_solver.batch.play_runs import PlaySettings, read_play_folder, run_
 from scorpion_solver.batch.play_stats import summarize_play
 from scorpion_solver.batch.runner import run_batch
 from scorpion_solver.cli import main
+from scorpion_solver.game.cards import is_king
 from scorpion_solver.game.deal import deal
-from scorpion_solver.game.engine import apply_move, is_won, legal_moves, parse_moves, replay
+from scorpion_solver.game.engine import apply_move, is_won, lead_index, legal_moves, parse_moves, replay
 from scorpion_solver.game.position_text import format_position
-from scorpion_solver.game.rules import CLASSIC, CLEAR, MICE
+from scorpion_solver.game.rules import CLASSIC, CLEAR, DOUBLE, DOUBLE_DEALT, MICE
 from scorpion_solver.game.view import Observation, sample_positions
 from scorpion_solver.game.view_text import format_view
 from scorpion_solver.play import History, PolicySpec, make_policy, play_game
 from scorpion_solver.play.fair import fair_hint
-from scorpion_solver.play.greedy import greedy_order, move_score
+from scorpion_solver.play.greedy import BREAKS_RUN, greedy_order, move_score
 from scorpion_solver.solver.result import Limits
 from scorpion_solver.solver.search import solve
 
@@ -91,6 +92,46 @@ def test_three_blind_mice_each_policy_chooses_the_same_move_whatever_the_hidden_
         chosen = {policy.choose(Observation.of(position), History()) for position in [truth, *redeals]}
         assert len(chosen) == 1, policy.name
         assert chosen.pop() in legal_moves(truth, MICE)
+
+
+@pytest.mark.parametrize("rules", [DOUBLE, DOUBLE_DEALT], ids=lambda r: r.name)
+@pytest.mark.parametrize("number, steps", [(1, 0), (2, 7)])
+def test_double_scorpion_greedy_and_hop_choose_the_same_move_whatever_the_hidden_cards(rules, number, steps):
+    """The same proof in Double Scorpion for the players that grade its deals (greedy and hop, for the
+    server's graded pool): a move names a face and which face-up copy, the unseen cards are the faces not
+    accounted for, and re-dealing them leaves every choice alone."""
+    truth, _ = _walk(number, rules, steps, seed=number)
+    view = Observation.of(truth, rules.decks)
+    redeals = sample_positions(view, 6, seed=99)
+    assert len(set(redeals)) == 6
+    for policy in _policies(rules)[1:3]:
+        chosen = set()
+        for position in [truth, *redeals]:
+            seen = Observation.of(position, rules.decks)
+            assert seen == view
+            chosen.add(policy.choose(seen, History()))
+        assert len(chosen) == 1, policy.name
+        assert chosen.pop() in legal_moves(truth, rules)
+
+
+def test_greedy_reads_double_scorpion_copies():
+    """greedy scores a Double Scorpion move by the face it leads and the copy it names: deal 3, which it
+    wins, replays to a win, and a run broken by moving a card off either copy of its successor is scored
+    as one."""
+    record = play_game(deal(3, DOUBLE), DOUBLE, make_policy("greedy", DOUBLE), proof_nodes=None)
+    assert record.outcome == "won" and is_won(replay(deal(3, DOUBLE), record.moves, DOUBLE), DOUBLE)
+    for number in range(1, 6):
+        pos = deal(number, DOUBLE)
+        view = Observation.of(pos, 2)
+        for move in legal_moves(pos, DOUBLE):
+            if move.is_tail:
+                continue
+            col = pos.columns[move.src]
+            index = lead_index(pos, move, 2)
+            below = col[index - 1] if index > 0 else None
+            breaks = below is not None and index - 1 >= pos.hidden[move.src] and not is_king(move.card)
+            breaks = breaks and below % 52 == move.card % 52 + 1
+            assert (move_score(view, move, DOUBLE) == BREAKS_RUN) == breaks, (number, str(move))
 
 
 def test_players_play_three_blind_mice_and_their_records_replay():

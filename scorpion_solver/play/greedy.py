@@ -25,8 +25,8 @@ done from that view could have been done when it was first seen.
 
 from __future__ import annotations
 
-from ..game.cards import is_ace, is_king
-from ..game.engine import RESERVE, Move
+from ..game.cards import face_of, is_ace, is_king
+from ..game.engine import RESERVE, Move, lead_index
 from ..game.rules import CLEAR, Rules
 from ..game.view import UNKNOWN, Observation
 
@@ -42,10 +42,14 @@ RESERVE_SCORE = 2  # as a build that enables nothing: the card leaves the reserv
 
 
 def _face_up_movable(view: Observation, card: int) -> bool:
-    for i, col in enumerate(view.columns):
-        if card in col:
-            return col.index(card) >= view.hidden[i]
-    return False
+    """Whether ``card`` (with two decks: either copy of its face) lies face up in a column."""
+    if view.decks == 1:
+        for i, col in enumerate(view.columns):
+            if card in col:
+                return col.index(card) >= view.hidden[i]
+        return False
+    face = face_of(card)
+    return any(c != UNKNOWN and face_of(c) == face for i, col in enumerate(view.columns) for c in col[view.hidden[i] :])
 
 
 def move_score(view: Observation, move: Move, rules: Rules = CLEAR) -> int:
@@ -55,7 +59,7 @@ def move_score(view: Observation, move: Move, rules: Rules = CLEAR) -> int:
     if move.src == RESERVE:  # Three Blind Mice: a reserve card played alone; it uncovers nothing
         return RESERVE_SCORE
     col = view.columns[move.src]
-    index = col.index(move.card)
+    index = lead_index(view, move, view.decks)  # with two decks the move names a face and which copy
     to_space = not view.columns[move.dst]
     if index == 0:
         if to_space:
@@ -71,7 +75,7 @@ def move_score(view: Observation, move: Move, rules: Rules = CLEAR) -> int:
         return REVEAL - view.hidden[move.src]
     if index - 1 < view.hidden[move.src]:
         return REVEAL // 2  # a known face-down card turns up: it frees the column
-    if not is_king(move.card) and below == move.card + 1:
+    if not is_king(move.card) and face_of(below) == face_of(move.card) + 1:
         return BREAKS_RUN
     enables = not is_ace(below) and _face_up_movable(view, below - 1)
     if to_space:
