@@ -789,8 +789,9 @@
     var request = { version: game.version, controller: controller };
     hintRequest = request;
     render();
-    say("Asking for a fair hint: the solver samples " + FAIR_SAMPLES + " layouts of the cards you cannot see.");
-    ask("/hint", { kind: "fair", samples: FAIR_SAMPLES }, function (data) {
+    var samples = (game.rules && game.rules.hint_samples) || FAIR_SAMPLES;  // the game's (serve/games.py)
+    say("Asking for a fair hint: the solver samples " + samples + " layouts of the cards you cannot see.");
+    ask("/hint", { kind: "fair", samples: samples }, function (data) {
       hint = { version: data.version, data: data.hint };
       var top = data.hint.moves[0];
       say(top ? "Fair hint: " + moveWords(top.move) + ", winnable in " + pct(top.share) + " of sampled layouts" +
