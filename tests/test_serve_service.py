@@ -152,6 +152,16 @@ def test_double_scorpion_deals_by_number_and_at_random_but_has_no_graded_deals(t
         shuffled = service.state(service.create(mode, random="any"))
         assert shuffled["deal"] is None and shuffled["secret"] is True and shuffled["rules"]["decks"] == 2
         assert mode not in GRADED and mode not in service.config.pool_modes
+        state = numbered
+        for _ in range(3):  # three moves, exported and imported: the same position, the game named
+            state = service.move(numbered["id"], state["version"], state["legal"][0]["move"])
+        export, name = service.export(numbered["id"])
+        assert export.startswith(f"# deal 1 mode {mode}\n") and name.endswith(f"-{mode}.txt")
+        imported = service.state(service.create(mode, deal=1, moves=export))
+        assert imported["view"] == state["view"] and imported["imported"] and imported["mode"] == mode
+        stats = service.stats()
+        assert stats["names"][mode] == GAMES[mode].name and stats["chosen"][mode]["games"] == 1  # the import apart
+        assert stats["chosen"][mode]["imported"] == 1
     finally:
         service.close()
 
