@@ -339,6 +339,7 @@
   // readable) instead of every card of the board shrinking for it; only a column that does not fit even
   // then shrinks the cards (CARDS.fitWidth).
   var MIN_UP_STEP = 0.32;
+  var GROW_STEP = 4;  // px: a card size that could grow by less stays as it is
   var fitted = null;  // the --cw-fit set last ("" for none)
   function sizeBoard(board, measured) {
     var steps = CARDS.STEPS;
@@ -360,8 +361,12 @@
       }
       return [down, up > 1 ? 1 + (up - 1) * step / steps.up : up];
     });
-    var width = CARDS.fitWidth(extents, cw, measured.height - measured.boardTop - 16);
-    var value = width < cw - 0.5 ? width.toFixed(2) + "px" : "";
+    // in whole pixels, and not grown by less than GROW_STEP: every change of the card size restyles, lays
+    // out and paints every card, and the board's top moves by fractions of a pixel from move to move
+    var width = Math.floor(CARDS.fitWidth(extents, cw, measured.height - measured.boardTop - 16));
+    var current = fitted ? parseFloat(fitted) : cw;
+    if (width > current && width - current < GROW_STEP) width = current;
+    var value = width < cw - 0.5 ? width + "px" : "";
     if (value !== fitted) {
       if (value) document.documentElement.style.setProperty("--cw-fit", value);
       else document.documentElement.style.removeProperty("--cw-fit");
