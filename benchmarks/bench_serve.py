@@ -17,7 +17,19 @@ client):
 * **fair hints, N clients at once**: one hint request from each client at the
   same time: how many were answered and how many the bounded pool refused
   (503, by design: 2 workers and a queue of 8);
-* **server memory**: the server's peak resident set (VmHWM from /proc).
+* **server memory**: the server's peak resident set (VmHWM from /proc);
+* **moves in every game** (``--parts games``): one client plays the solver's line of a won deal of each game
+  the server offers (:data:`GAME_DEALS`), p50 and p95 of each move's round trip and of the app's time;
+* **the page's cost of a move** (``--parts page``): headless Chromium (Playwright; Debian's ``chromium``)
+  plays ``--page-moves`` moves of the line by clicks as a person does (the card's corner, then the column's
+  number, waiting until the page shows the move) in Clear runs and in Double Scorpion, and reads the
+  renderer's own counters (the DevTools protocol's ``Performance.getMetrics``, thread CPU time): the
+  task, script, layout and style time a move costs, and the wall time from the first click to the move
+  shown;
+* **Double Scorpion's fair hint** (``--parts double-hint``): the fair hint the page asks (the game's own
+  number of samples) on each two-deck game's line after 0, 15 and 40 moves, its wall time and answer, and
+  meanwhile the round trips of another client's moves (deal 5's line in Clear runs, over and over): the
+  server stays responsive while a long hint runs.
 
 Each answer carries the time the app itself spent (its ``Server-Timing``
 header), reported beside the round trip: the difference is the network, uvicorn
@@ -30,6 +42,7 @@ within 2 s at p95, zero errors in the concurrent move run. Everything is bounded
 
     python benchmarks/bench_serve.py                      # 3 rounds, 20 clients, 10 hints at K=30 after 8 moves
     python benchmarks/bench_serve.py --rounds 1 --clients 4 --hints 3 --quick
+    python benchmarks/bench_serve.py --parts games,page --label after   # every game's moves and the page's cost
 """
 
 from __future__ import annotations
@@ -52,7 +65,27 @@ from common import machine_record, write_report  # noqa: E402
 
 from scorpion_solver.game.deal import deal  # noqa: E402
 from scorpion_solver.game.rules import get_rules  # noqa: E402
+from scorpion_solver.serve.games import PLAYABLE  # noqa: E402
 from scorpion_solver.solver.search import solve  # noqa: E402
+
+# a deal the solver wins in each game (the browser tests play the same ones), whose line the games part plays
+GAME_DEALS = {
+    "clear": 5,
+    "classic": 5,
+    "scorpion2": 5,
+    "wasp": 5,
+    "goodsol": 5,
+    "mice": 4,
+    "double": 1,
+    "double-dealt": 2,
+}
+PAGE_GAMES = ("clear", "double")  # the page's cost: one deck in seven columns, two decks in ten
+PAGE_SIZE = (1280, 800)
+PARTS = ("latency", "games", "page", "double-hint")
+DOUBLE_HINT_PLIES = (0, 15, 40)  # the positions of each two-deck game's line a fair hint is timed at
+# the renderer's counters of a move (Performance.getMetrics, seconds): all its tasks, and of them its
+# scripts, its layouts and its style recalculations
+RENDERER_METRICS = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -65,7 +98,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def start_server(db: Path) -> tuple[subprocess.Popen, str]:
-    command = [sys.executable, "-m", "scorpion_solver", "serve", "--port", "0", "--db", str(db)]
+    # no graded pool: its grading in the background would share the cores with what is timed
+    command = [sys.executable, "-m", "scorpion_solver", "serve", "--port", "0", "--db", str(db), "--pool", "0"]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     url = re.search(r"http://\S+/", server.stdout.readline()).group(0)
     for _ in range(200):
@@ -186,6 +220,16 @@ def main() -> None:
     parser.add_argument(
         "--work-only", action="store_true", help="print one move's work (engine calls, SQL statements) and stop"
     )
+    parser.add_argument(
+        "--parts",
+        default=",".join(PARTS),
+        help="what to measure, comma-separated: latency (deal 5's moves and hints, one client and many), "
+        "games (every game's moves), page (the renderer's CPU a move in Chromium), double-hint (Double "
+        "Scorpion's fair hint, and other moves meanwhile)",
+    )
+    parser.add_argument("--game-rounds", type=int, default=1, help="rounds of each game's line in the games part")
+    parser.add_argument("--page-moves", type=int, default=40, help="moves the page part times in each game")
+    parser.add_argument("--label", default="", help="appended to the report's name (before, after)")
     args = parser.parse_args()
 
     clear = get_rules("clear")
@@ -194,10 +238,28 @@ def main() -> None:
     if args.work_only:
         print(json.dumps(work, indent=1))
         return
+    parts = [part.strip() for part in args.parts.split(",")]
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        parser.error(f"--parts takes {', '.join(PARTS)}; not {', '.join(sorted(unknown))}")
+    lines = {
+        mode: winning_line(mode)
+        for mode in PLAYABLE
+        if "games" in parts or mode in PAGE_GAMES or ("double-hint" in parts and get_rules(mode).decks == 2)
+    }
+    settings = {k: v for k, v in vars(args).items() if k != "out"}  # no machine path in a committed report
+    report: dict = {"settings": settings}
     with tempfile.TemporaryDirectory() as folder:
         server, url = start_server(Path(folder) / "games.sqlite3")
         try:
-            report = run(args, url, line, server.pid)
+            if "latency" in parts:
+                report |= run(args, url, line, server.pid)
+            if "games" in parts:
+                report["moves_by_game"] = moves_by_game(url, lines, args.game_rounds)
+            if "page" in parts:
+                report["page"] = page_cost(url, lines, args.page_moves)
+            if "double-hint" in parts:
+                report["double_hint"] = double_hint(url, lines, line)
         finally:
             server.terminate()
             server.communicate(timeout=30)
@@ -207,12 +269,191 @@ def main() -> None:
     if args.quick:
         print(markdown)
     else:
-        write_report(args.out, "serve", report, markdown)
+        write_report(args.out, "serve", report, markdown, args.label)
+
+
+def winning_line(mode: str) -> list[str]:
+    rules = get_rules(mode)
+    result = solve(deal(GAME_DEALS[mode], rules), rules)
+    if result.status != "won":
+        raise SystemExit(f"validation failed: {mode} deal {GAME_DEALS[mode]} is {result.status}, not won")
+    return result.solution.split()
+
+
+def moves_by_game(url: str, lines: dict[str, list[str]], rounds: int) -> dict:
+    """Each game's line played ``rounds`` times by one client: each move's round trip and app time."""
+    out = {}
+    with httpx.Client(timeout=120) as client:
+        for mode, line in lines.items():
+            timings: list[float] = []
+            errors: list[str] = []
+            app: list[float] = []
+            for _ in range(rounds):
+                game = client.post(url + "api/games", json={"deal": GAME_DEALS[mode], "mode": mode}).json()["game"]
+                for text in line:
+                    start = time.perf_counter()
+                    r = client.post(
+                        url + f"api/games/{game['id']}/move", json={"move": text, "version": game["version"]}
+                    )
+                    timings.append(time.perf_counter() - start)
+                    app.append(app_seconds(r))
+                    if r.status_code != 200:
+                        errors.append(f"{r.status_code} {r.text[:80]}")
+                        break
+                    game = r.json()["game"]
+                if not errors and game["status"] != "won":
+                    errors.append(f"the line ended {game['status']}")
+            out[mode] = summary(timings, errors, app) | {"deal": GAME_DEALS[mode], "line_moves": len(line)}
+    return out
+
+
+CORNER = {"x": 10, "y": 6}  # where a person clicks a card: its corner, in sight under the card above it
+
+
+def click_move(page, move: str, ply: int, expect) -> None:
+    """One move as a person plays it: the tail button, or the card's corner then the column's number."""
+    if move == "tail":
+        page.locator("#tail").click()
+    else:
+        leader, columns = move.split(":")
+        source, target = columns.split(">")
+        face, upper = leader[:2], leader.endswith("+")  # 6C+: the second face-up 6C of its column
+        cards = page.locator(f'#board .column[data-column="{source}"] .card[data-card="{face}"]')
+        (cards.nth(1) if upper else cards.first).click(position=CORNER)
+        page.locator(f'#board .column[data-column="{target}"] .number').click()
+    expect(page.locator("body")).to_have_attribute("data-ply", str(ply), timeout=60_000)
+
+
+def page_cost(url: str, lines: dict[str, list[str]], moves: int) -> dict:
+    """What a move costs the page in Chromium: the renderer's CPU (thread time) per move over ``moves``
+    moves of each game's line, after two moves not counted (the first drawing, the fonts), and the wall
+    time of a move from its first click until the page shows it."""
+    sys.path.insert(0, str(HERE.parent / "tests"))
+    from chromium import find_chromium
+    from playwright.sync_api import expect, sync_playwright
+
+    program = find_chromium()
+    if program is None:
+        raise SystemExit("the page part needs Chromium: apt-get install chromium (or set SCORPION_CHROMIUM)")
+    out = {}
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=program)
+        try:
+            for mode in PAGE_GAMES:
+                line = lines[mode]
+                context = browser.new_context(viewport={"width": PAGE_SIZE[0], "height": PAGE_SIZE[1]}, base_url=url)
+                page = context.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
+                page.goto(f"/?deal={GAME_DEALS[mode]}&mode={mode}")
+                expect(page.locator("body")).to_have_attribute("data-ply", "0")
+                warm = 2
+                for ply, move in enumerate(line[:warm], start=1):
+                    click_move(page, move, ply, expect)
+                session = context.new_cdp_session(page)
+                session.send("Performance.enable", {"timeDomain": "threadTicks"})
+                before = renderer_metrics(session)
+                walls = []
+                counted = line[warm : warm + moves]
+                for ply, move in enumerate(counted, start=warm + 1):
+                    start = time.perf_counter()
+                    click_move(page, move, ply, expect)
+                    walls.append(time.perf_counter() - start)
+                after = renderer_metrics(session)
+                cards = page.locator("#board .card").count()
+                context.close()
+                if errors:
+                    raise SystemExit(f"the page failed in {mode}: {errors[:3]}")
+                per_move = {
+                    name: round((after[name] - before[name]) * 1000 / len(counted), 2) for name in RENDERER_METRICS
+                }
+                out[mode] = {
+                    "deal": GAME_DEALS[mode],
+                    "moves": len(counted),
+                    "cards_on_board_at_end": cards,
+                    "renderer_ms_per_move": per_move,
+                    "wall_p50_ms": round(percentile(walls, 0.5) * 1000, 1),
+                    "wall_p95_ms": round(percentile(walls, 0.95) * 1000, 1),
+                }
+        finally:
+            browser.close()
+    return out
+
+
+def double_hint(url: str, lines: dict[str, list[str]], clear_line: list[str]) -> dict:
+    """Each two-deck game's fair hint, as the page asks it, at DOUBLE_HINT_PLIES of its line, while another
+    client plays moves: the hints' wall times and answers, and the moves' round trips meanwhile."""
+    hints = []
+    moves: list[float] = []
+    errors: list[str] = []
+    with httpx.Client(timeout=300) as client:
+        for mode in (m for m in PLAYABLE if get_rules(m).decks == 2):
+            for plies in DOUBLE_HINT_PLIES:
+                game = client.post(url + "api/games", json={"deal": GAME_DEALS[mode], "mode": mode}).json()["game"]
+                for text in lines[mode][:plies]:
+                    game = client.post(
+                        url + f"api/games/{game['id']}/move", json={"move": text, "version": game["version"]}
+                    ).json()["game"]
+                done = threading.Event()
+                mover = threading.Thread(target=keep_moving, args=(url, clear_line, done, moves, errors))
+                mover.start()
+                start = time.perf_counter()
+                r = client.post(url + f"api/games/{game['id']}/hint", json={"kind": "fair", "version": game["version"]})
+                seconds = time.perf_counter() - start
+                done.set()
+                mover.join()
+                answer = r.json()
+                hint = answer.get("hint") or {}
+                hints.append(
+                    {
+                        "mode": mode,
+                        "deal": GAME_DEALS[mode],
+                        "plies": plies,
+                        "status": r.status_code,
+                        "seconds": round(seconds, 2),
+                        "samples": hint.get("samples"),
+                        "legal_moves": len(hint.get("moves", [])),
+                        "solves": hint.get("solves"),
+                        "nodes": hint.get("nodes"),
+                        "unknown_judgements": sum(m["unknown"] for m in hint.get("moves", [])),
+                        "best": hint.get("best"),
+                        "error": answer.get("error"),
+                    }
+                )
+    answered = [h["seconds"] for h in hints if h["status"] == 200]
+    return {
+        "hints": hints,
+        "answered": len(answered),
+        "p50_s": round(percentile(answered, 0.5), 2),
+        "p95_s": round(percentile(answered, 0.95), 2),
+        "moves_meanwhile": summary(moves, errors),
+    }
+
+
+def keep_moving(url: str, line: list[str], done: threading.Event, timings: list[float], errors: list[str]) -> None:
+    """Deal 5's line in Clear runs, game after game, until ``done``: each move's round trip."""
+    with httpx.Client(timeout=120) as client:
+        while not done.is_set():
+            game = client.post(url + "api/games", json={"deal": 5, "mode": "clear"}).json()["game"]
+            for text in line:
+                if done.is_set():
+                    return
+                start = time.perf_counter()
+                r = client.post(url + f"api/games/{game['id']}/move", json={"move": text, "version": game["version"]})
+                timings.append(time.perf_counter() - start)
+                if r.status_code != 200:
+                    errors.append(f"{r.status_code} {r.text[:80]}")
+                    return
+                game = r.json()["game"]
+
+
+def renderer_metrics(session) -> dict[str, float]:
+    metrics = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
+    return {name: metrics.get(name, 0.0) for name in RENDERER_METRICS}
 
 
 def run(args, url: str, line: list[str], pid: int) -> dict:
-    settings = {k: v for k, v in vars(args).items() if k != "out"}  # no machine path in a committed report
-    report: dict = {"settings": settings, "line_moves": len(line)}
+    report: dict = {"line_moves": len(line)}
     with httpx.Client(timeout=120) as client:
         # validation: the server plays the solver's line to the announced win
         timings: list[float] = []
@@ -332,49 +573,109 @@ def summary(timings: list[float], errors: list[str], app: list[float] | None = N
 
 
 def to_markdown(report: dict) -> str:
-    one, many = report["moves_one_client"], report["moves_concurrent"]
-    hint, hints = report["fair_hint_one_client"], report["fair_hints_concurrent"]
-    m = report["machine"]
-    s = report["settings"]
-    return "\n".join(
-        [
-            f"# scorpion serve: latency over loopback ({time.strftime('%Y-%m-%d %H:%M')})",
+    m, s = report["machine"], report["settings"]
+    lines = [
+        f"# scorpion serve: latency over loopback ({time.strftime('%Y-%m-%d %H:%M')})",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, load average {m['load_average']}; Python {m['python']}.",
+        f"Command: `python benchmarks/bench_serve.py --parts {s['parts']} --rounds {s['rounds']} "
+        f"--clients {s['clients']} --hints {s['hints']} --samples {s['samples']} --ply {s['ply']} "
+        f"--game-rounds {s['game_rounds']} --page-moves {s['page_moves']}`",
+        "",
+    ]
+    if "moves_one_client" in report:
+        lines += latency_markdown(report)
+    if "moves_by_game" in report:
+        lines += [
+            "Moves in every game, one client, the solver's line of a won deal (round trip over loopback; the "
+            "app's own time from Server-Timing); target p95 <= 50 ms:",
             "",
-            f"Machine: {m['cpu']}, {m['cores']} cores, load average {m['load_average']}; Python {m['python']}.",
-            f"Command: `python benchmarks/bench_serve.py --rounds {s['rounds']} --clients {s['clients']} "
-            f"--hints {s['hints']} --samples {s['samples']} --ply {s['ply']}`",
-            "",
-            "| part | requests | errors | p50 | p95 | max | target |",
-            "|---|---|---|---|---|---|---|",
-            f"| move, 1 client (deal 5's line x{s['rounds']}) | {one['requests']} | {one['errors']} | "
-            f"{one['p50_ms']} ms | {one['p95_ms']} ms | {one['max_ms']} ms | p95 <= 50 ms |",
-            f"| move, {many['clients']} clients at once | {many['requests']} | {many['errors']} | "
-            f"{many['p50_ms']} ms | {many['p95_ms']} ms | {many['max_ms']} ms | 0 errors |",
-            f"| (time in the app, 1 client / {many['clients']} clients: Server-Timing) | | | "
-            f"{one['app_p50_ms']} / {many['app_p50_ms']} ms | {one['app_p95_ms']} / {many['app_p95_ms']} ms | | |",
-            f"| fair hint K={s['samples']}, 1 client, after {s['ply']} moves | {hint['requests']} | "
-            f"{hint['errors']} | {hint['p50_ms'] / 1000:.3f} s | {hint['p95_ms'] / 1000:.3f} s | "
-            f"{hint['max_ms'] / 1000:.3f} s | p95 <= 2 s |",
-            "",
-            f"Mid-game view: {report.get('hint_shape')} (legal moves, unseen cards); mean winnable share "
-            f"{hint['winnable_share_mean']}.",
-            f"Fair hints from {hints['clients']} clients at once: {hints['answered']} answered "
-            f"(p50 {hints['p50_s']} s, p95 {hints['p95_s']} s), {hints['refused_503']} refused with 503 by the "
-            f"bounded pool (2 workers, queue 8: by design), other statuses {hints['other']}.",
-            f"{many['clients']} clients' move run took {many['wall_seconds']} s of wall time "
-            f"({many['unfinished_clients']} clients unfinished).",
-            f"Server peak RSS: {report['server_peak_rss_mb']} MB (VmHWM).",
-            "",
-            f"One move's work over deal 5's line ({report['one_move_work']['moves']} moves, in process), mean "
-            f"(most): "
-            + ", ".join(
-                f"{k} {report['one_move_work']['mean'][k]} ({report['one_move_work']['most'][k]})"
-                for k in report["one_move_work"]["mean"]
+            "| game | deal | moves | errors | p50 | p95 | max | app p50 | app p95 |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for mode, g in report["moves_by_game"].items():
+            lines.append(
+                f"| {mode} | {g['deal']} | {g['requests']} | {g['errors']} | {g['p50_ms']} ms | {g['p95_ms']} ms | "
+                f"{g['max_ms']} ms | {g['app_p50_ms']} ms | {g['app_p95_ms']} ms |"
             )
-            + ".",
+        lines.append("")
+    if "page" in report:
+        lines += [
+            f"The page's cost of a move in headless Chromium at {PAGE_SIZE[0]}x{PAGE_SIZE[1]}, played by clicks "
+            "(the card's corner, then the column's number): the renderer's thread CPU time per move "
+            "(DevTools Performance.getMetrics deltas), and the wall time from the first click until the page "
+            "shows the move; target: the renderer's tasks <= 30 ms a move:",
+            "",
+            "| game | deal | moves timed | tasks | of them script | layout | style | wall p50 | wall p95 |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for mode, g in report["page"].items():
+            r = g["renderer_ms_per_move"]
+            lines.append(
+                f"| {mode} | {g['deal']} | {g['moves']} | {r['TaskDuration']} ms | {r['ScriptDuration']} ms | "
+                f"{r['LayoutDuration']} ms | {r['RecalcStyleDuration']} ms | {g['wall_p50_ms']} ms | "
+                f"{g['wall_p95_ms']} ms |"
+            )
+        lines.append("")
+    if "double_hint" in report:
+        d = report["double_hint"]
+        m = d["moves_meanwhile"]
+        lines += [
+            "Double Scorpion's fair hint as the page asks it (the game's samples, 100,000 nodes a solve), on the "
+            "solver's line after 0, 15 and 40 moves, while another client plays Clear runs' moves:",
+            "",
+            "| game | deal | moves in | status | seconds | samples | legal moves | solves | nodes | unknown judgements |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        for h in d["hints"]:
+            lines.append(
+                f"| {h['mode']} | {h['deal']} | {h['plies']} | {h['status']} | {h['seconds']} | {h['samples']} | "
+                f"{h['legal_moves']} | {h['solves']} | {h['nodes']} | {h['unknown_judgements']} |"
+            )
+        lines += [
+            "",
+            f"Answered {d['answered']} of {len(d['hints'])}: p50 {d['p50_s']} s, p95 {d['p95_s']} s. Moves of the "
+            f"other client meanwhile: {m['requests']} moves, {m['errors']} errors, p50 {m['p50_ms']} ms, p95 "
+            f"{m['p95_ms']} ms, max {m['max_ms']} ms.",
             "",
         ]
-    )
+    work = report["one_move_work"]
+    lines += [
+        f"One move's work over deal 5's line ({work['moves']} moves, in process), mean (most): "
+        + ", ".join(f"{k} {work['mean'][k]} ({work['most'][k]})" for k in work["mean"])
+        + ".",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def latency_markdown(report: dict) -> list[str]:
+    one, many = report["moves_one_client"], report["moves_concurrent"]
+    hint, hints = report["fair_hint_one_client"], report["fair_hints_concurrent"]
+    s = report["settings"]
+    return [
+        "| part | requests | errors | p50 | p95 | max | target |",
+        "|---|---|---|---|---|---|---|",
+        f"| move, 1 client (deal 5's line x{s['rounds']}) | {one['requests']} | {one['errors']} | "
+        f"{one['p50_ms']} ms | {one['p95_ms']} ms | {one['max_ms']} ms | p95 <= 50 ms |",
+        f"| move, {many['clients']} clients at once | {many['requests']} | {many['errors']} | "
+        f"{many['p50_ms']} ms | {many['p95_ms']} ms | {many['max_ms']} ms | 0 errors |",
+        f"| (time in the app, 1 client / {many['clients']} clients: Server-Timing) | | | "
+        f"{one['app_p50_ms']} / {many['app_p50_ms']} ms | {one['app_p95_ms']} / {many['app_p95_ms']} ms | | |",
+        f"| fair hint K={s['samples']}, 1 client, after {s['ply']} moves | {hint['requests']} | "
+        f"{hint['errors']} | {hint['p50_ms'] / 1000:.3f} s | {hint['p95_ms'] / 1000:.3f} s | "
+        f"{hint['max_ms'] / 1000:.3f} s | p95 <= 2 s |",
+        "",
+        f"Mid-game view: {report.get('hint_shape')} (legal moves, unseen cards); mean winnable share "
+        f"{hint['winnable_share_mean']}.",
+        f"Fair hints from {hints['clients']} clients at once: {hints['answered']} answered "
+        f"(p50 {hints['p50_s']} s, p95 {hints['p95_s']} s), {hints['refused_503']} refused with 503 by the "
+        f"bounded pool (2 workers, queue 8: by design), other statuses {hints['other']}.",
+        f"{many['clients']} clients' move run took {many['wall_seconds']} s of wall time "
+        f"({many['unfinished_clients']} clients unfinished).",
+        f"Server peak RSS: {report['server_peak_rss_mb']} MB (VmHWM).",
+        "",
+    ]
 
 
 if __name__ == "__main__":

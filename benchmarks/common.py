@@ -130,13 +130,14 @@ def validate_known_verdicts() -> None:
             raise SystemExit(f"validation failed: {name} won {sorted(won)}, expected {sorted(expected)}")
 
 
-def write_report(out: str | Path, stem: str, report: dict, markdown: str) -> None:
-    """Write REPORT as STEM-<date>.json and .md under OUT, and print the markdown."""
+def write_report(out: str | Path, stem: str, report: dict, markdown: str, label: str = "") -> None:
+    """Write REPORT as STEM-<date>.json and .md under OUT (STEM-<date>-LABEL: a run of a before/after pair),
+    and print the markdown."""
     import json
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    stamped = f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+    stamped = f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}" + (f"-{label}" if label else "")
     (folder / f"{stamped}.json").write_text(json.dumps(report, indent=1))
     (folder / f"{stamped}.md").write_text(markdown)
     print(markdown)

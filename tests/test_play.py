@@ -23,7 +23,7 @@ from scorpion_solver.game.cards import is_king
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.engine import apply_move, is_won, lead_index, legal_moves, parse_moves, replay
 from scorpion_solver.game.position_text import format_position
-from scorpion_solver.game.rules import CLASSIC, CLEAR, DOUBLE, DOUBLE_DEALT, MICE
+from scorpion_solver.game.rules import CLASSIC, CLEAR, DOUBLE, DOUBLE_DEALT, MICE, get_rules
 from scorpion_solver.game.view import Observation, sample_positions
 from scorpion_solver.game.view_text import format_view
 from scorpion_solver.play import History, PolicySpec, make_policy, play_game
@@ -152,6 +152,31 @@ def test_players_play_three_blind_mice_and_their_records_replay():
     assert hint_reason(Observation.of(deal(4, MICE)), move, MICE) == (
         "it plays the ace of diamonds from the reserve onto the two of diamonds"
     )
+
+
+@pytest.mark.parametrize("mode, number", [("double", 1), ("double-dealt", 2)])
+def test_a_hints_reason_reads_double_scorpions_two_copies(mode, number):
+    """Issue 52: the fair hint's reason in Double Scorpion: a move naming the upper copy (6C+), a run joined
+    across copies, a suit's second run swept, the tail of four; a sentence for every move along the solver's
+    line, and the sweeps and the tail said as they happen."""
+    from scorpion_solver.analysis.hint_reasons import hint_reason
+    from scorpion_solver.game.engine import UPPER_COPY, apply_move, parse_move
+    from scorpion_solver.solver.search import solve
+
+    rules = get_rules(mode)
+    position = deal(number, rules)
+    said, uppers = [], 0
+    for text in solve(position, rules).solution.split():
+        move = parse_move(text)
+        uppers += move.card >= UPPER_COPY
+        reason = hint_reason(Observation.of(position, rules.decks), move, rules)
+        said.append(reason)
+        assert reason.startswith("it ") and "??" not in reason, (text, reason)
+        position = apply_move(position, move, rules)
+    assert uppers > 0
+    assert sum(r.startswith("it completes the ") and r.endswith("swept off the table") for r in said) == 8
+    if rules.tail_size:
+        assert "it deals the tail: four new cards onto columns 1, 2, 3 and 4" in said
 
 
 def test_a_policy_refuses_a_position():

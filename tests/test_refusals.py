@@ -414,6 +414,19 @@ def test_the_tail_is_dealt_once():
     )
 
 
+def test_the_tail_refusal_says_the_games_tail():
+    """Double Scorpion's tail is four cards onto columns 1-4; a game without a tail has none to deal."""
+    double = get_rules("double")
+    dealt = apply_move(deal(1, double), TAIL, double)
+    assert refusal(dealt, TAIL, double) == Refusal(
+        "tail-once", "the tail has been dealt already: it is dealt once, onto columns 1, 2, 3 and 4."
+    )
+    for mode in ("double-dealt", "mice"):
+        assert refusal(deal(1, get_rules(mode)), TAIL, get_rules(mode)) == Refusal(
+            "tail-once", "this game has no tail to deal: every card is dealt at the start."
+        )
+
+
 def test_a_finished_game_refuses_every_move():
     won = Position(((), (), (), (), (), (), ()), (0,) * 7, (), frozenset())  # Clear runs: all four suits swept
     assert refusal(won, parse_move("AH:1>2"), CLEAR) == Refusal(

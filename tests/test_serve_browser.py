@@ -203,6 +203,13 @@ def column(page, number: int):
     return page.locator(f'#board .column[data-column="{number}"] .number')
 
 
+def leading_card(page, leader: str, source: int):
+    """The card a move names in its column: ``6C``, or in Double Scorpion ``6C+``, the upper of two face-up
+    copies in the column (the lower is the first face-up 6C there)."""
+    copies = card(page, leader[:2], source)
+    return copies.nth(1) if leader.endswith("+") else copies.first
+
+
 def click_move(page, move: str, ply: int) -> None:
     """Play one move with two clicks (the card, then its column), and wait for the page to show it."""
     if move == "tail":
@@ -210,8 +217,8 @@ def click_move(page, move: str, ply: int) -> None:
     else:
         leader, columns = move.split(":")
         source, target = columns.split(">")
-        card(page, leader, int(source)).click(position=CORNER)
-        expect(page.locator("body")).to_have_attribute("data-picked", leader)
+        leading_card(page, leader, int(source)).click(position=CORNER)
+        expect(page.locator("body")).to_have_attribute("data-picked", leader[:2])
         column(page, int(target)).click()
     expect(page.locator("body")).to_have_attribute("data-ply", str(ply))
 

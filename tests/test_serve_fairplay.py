@@ -51,7 +51,7 @@ MAX_PLIES, MIN_PLIES = 20, 12  # a game's probes stop at MAX_PLIES; a game that 
 
 def moved_bottoms(position: Position) -> Position:
     """The same view, other hidden cards: the bottom face-down cards of the columns dealt with some (columns
-    1-4 in Scorpion, 1-3 in Easy Scorpion) change places."""
+    1-4 in Scorpion, 1-3 in Easy Scorpion, 1-5 in Double Scorpion) change places."""
     columns = [list(c) for c in position.columns]
     covered = [i for i, hidden in enumerate(position.hidden) if hidden]
     bottoms = [columns[i][0] for i in covered]
@@ -61,7 +61,7 @@ def moved_bottoms(position: Position) -> Position:
 
 
 def moved_tail(position: Position) -> Position:
-    """The same view, other hidden cards: the tail's three cards change places."""
+    """The same view, other hidden cards: the tail's cards (three, or Double Scorpion's four) change places."""
     return dataclasses.replace(position, tail=position.tail[1:] + position.tail[:1])
 
 
@@ -194,6 +194,10 @@ NUMBERED_CASES = [
     (3, "wasp", moved_tail),
     (5, "goodsol", moved_bottoms),
     (4, "mice", moved_bottoms),
+    # Double Scorpion: two copies of each face, the second copy of a hidden card among the unseen ones
+    (1, "double", moved_bottoms),
+    (3, "double", moved_tail),
+    (2, "double-dealt", moved_bottoms),
 ]
 
 
@@ -448,6 +452,8 @@ SECRET_CASES = [
     ("wasp", moved_bottoms, "address"),
     ("goodsol", moved_bottoms, "api"),
     ("mice", moved_bottoms, "address"),
+    ("double", moved_tail, "api"),
+    ("double-dealt", moved_bottoms, "address"),
 ]
 
 

@@ -7,8 +7,11 @@ at both sizes, a few moves in, with the fair hint on the board.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from test_serve_browser import (
+    CORNER,
     DESKTOP,
     PHONE,
     SOLVER_WAIT,
@@ -19,6 +22,9 @@ from test_serve_browser import (
     column,
     drawn,
     expect,
+    focused,
+    keys_to,
+    leading_card,
     seen_columns,
     server,  # noqa: F401 (a fixture)
     shots,  # noqa: F401 (a fixture)
@@ -27,12 +33,15 @@ from test_serve_browser import (
 
 from scorpion_solver.game.cards import card_text
 from scorpion_solver.game.deal import deal
+from scorpion_solver.game.engine import lead_index, parse_move, play
 from scorpion_solver.game.rules import get_rules
 from scorpion_solver.serve.games import GAMES
 
-RELATIVES = ("scorpion2", "wasp", "goodsol", "mice")  # Double Scorpion: not offered yet (serve/games.py)
+RELATIVES = ("scorpion2", "wasp", "goodsol", "mice", "double", "double-dealt")
 DEALS = {"scorpion2": 5, "wasp": 5, "goodsol": 5, "mice": 4, "double": 1, "double-dealt": 2}  # won in each
-LONG = 18  # Double Scorpion: a column this long is checked (and shot) when the line first makes one
+# Double Scorpion: a column this long is checked (and shot) when the line first makes one, and the longest
+# column of the line (50 cards in deal 1, 52 in all-dealt deal 2) is checked too
+LONG = 20
 
 # Per face-up card on the board: whether the browser finds the card itself at the middle of its corner once
 # the corner is scrolled into view (what a person sees there), and the corner's type size.
@@ -55,6 +64,15 @@ def assert_corners_readable(page) -> None:
 
 
 DEAL = 5
+
+
+def longest_column(number: int, rules, line: list[str]) -> int:
+    """The most cards a column holds along ``line`` from deal ``number`` (the engine's count)."""
+    position, most = deal(number, rules), 0
+    for move in line:
+        position = play(position, parse_move(move), rules)
+        most = max(most, *(len(c) for c in position.columns))
+    return most
 
 
 def play_move(page, move: str, ply: int) -> None:
@@ -93,6 +111,12 @@ def test_a_relative_chosen_on_the_start_page_is_played_to_a_win_with_a_fair_hint
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     label = "phone" if size == PHONE else "desktop"
     choice.check()
+    grades = page.locator("button[data-random]:not([data-random='any'])")
+    for k in range(3):  # Double Scorpion has no graded deals: its buttons are off and a note says why
+        expect(grades.nth(k)).to_be_enabled() if game.graded else expect(grades.nth(k)).to_be_disabled()
+    expect(page.locator("#grades-note")).to_be_hidden() if game.graded else expect(
+        page.locator("#grades-note")
+    ).to_contain_text("no graded deals")
     if mode == RELATIVES[0]:  # the start page with its choice of game, once a size
         page.screenshot(path=str(shots / f"serve-start-{label}.png"), full_page=True)
     number = DEALS[mode]
@@ -130,14 +154,19 @@ def test_a_relative_chosen_on_the_start_page_is_played_to_a_win_with_a_fair_hint
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     assert_corners_readable(page)
     page.screenshot(path=str(shots / f"serve-{mode}-{label}.png"), full_page=True)
-    long_seen = False
+    longest = longest_column(number, rules, line)
+    checked: set[int] = set()
     for ply, move in enumerate(line[played:], start=played + 1):
         play_move(page, move, ply)
-        if rules.decks == 2 and not long_seen and max(len(c) for c in drawn(page)) >= LONG:
-            long_seen = True  # the longest columns of the game: still every corner in sight, at both sizes
-            assert_corners_readable(page)
-            page.screenshot(path=str(shots / f"serve-{mode}-long-{label}.png"), full_page=True)
-    assert long_seen or rules.decks == 1
+        if rules.decks == 2:
+            length = max(len(c) for c in drawn(page))
+            for mark in sorted({LONG, longest} - checked):
+                if length >= mark:  # the long columns of the game: still every corner in sight, at both sizes
+                    checked.add(mark)
+                    assert_corners_readable(page)
+                    if mark == LONG:
+                        page.screenshot(path=str(shots / f"serve-{mode}-long-{label}.png"), full_page=True)
+    assert checked == ({LONG, longest} if rules.decks == 2 else set())
     expect(page.locator("#banner")).to_contain_text("You won!")
     expect(page.locator("#announce")).to_contain_text("You won")
     page.goto("/stats")
@@ -164,3 +193,54 @@ def test_a_refused_drop_in_wasp_and_in_clear_runs_links_to_the_rule_it_breaks(br
     link.click()
     expect(page.locator('[id="moving-cards"]')).to_be_in_viewport()
     context.close()
+
+
+@pytest.mark.parametrize("mode", ["double", "double-dealt"])
+def test_a_double_scorpion_game_plays_by_drag_and_by_keyboard_with_undo_and_redo(browser, server, mode):  # noqa: F811
+    """The board's other ways to move, in the two-deck games: a drag, then the keyboard only (arrow keys to
+    the card, Enter, arrow keys to the column, Enter), then the undo and redo keys; the board drawn is the
+    engine's view after each."""
+    context = browser.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]}, base_url=server)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    rules, number = get_rules(mode), DEALS[mode]
+    line = solver_line(number, rules)[:2]
+    page.goto(f"/?deal={number}&mode={mode}")
+    expect(page.locator("body")).to_have_attribute("data-ply", "0")
+    positions = [deal(number, rules)]
+    for move in line:
+        positions.append(play(positions[-1], parse_move(move), rules))
+    leader, columns = line[0].split(":")
+    source, target = (int(c) for c in columns.split(">"))
+    leading_card(page, leader, source).drag_to(
+        page.locator(f'#board .column[data-column="{target}"]'), source_position=CORNER
+    )
+    expect(page.locator("body")).to_have_attribute("data-ply", "1")
+    assert drawn(page) == seen_columns(positions[1])
+    for _ in range(20):  # Tab until the board has the focus
+        page.keyboard.press("Tab")
+        if focused(page)[0] >= 0:
+            break
+    move = parse_move(line[1])
+    keys_to(page, move.src, lead_index(positions[1], move, rules.decks))
+    page.keyboard.press("Enter")
+    expect(page.locator("body")).to_have_attribute("data-picked", line[1][:2])
+    expect(page.locator(f'#board .column[data-column="{move.dst + 1}"]')).to_have_class(re.compile(r"\bdest\b"))
+    keys_to(page, move.dst, len(positions[1].columns[move.dst]) - 1)
+    page.keyboard.press("Enter")
+    expect(page.locator("body")).to_have_attribute("data-ply", "2")
+    assert drawn(page) == seen_columns(positions[2])
+    page.keyboard.press("u")
+    expect(page.locator("body")).to_have_attribute("data-ply", "1")
+    assert drawn(page) == seen_columns(positions[1])
+    page.keyboard.press("Control+z")
+    expect(page.locator("body")).to_have_attribute("data-ply", "0")
+    assert drawn(page) == seen_columns(positions[0])
+    page.keyboard.press("r")
+    expect(page.locator("body")).to_have_attribute("data-ply", "1")
+    page.keyboard.press("Control+y")
+    expect(page.locator("body")).to_have_attribute("data-ply", "2")
+    assert drawn(page) == seen_columns(positions[2])
+    context.close()
+    assert errors == [], errors

@@ -22,7 +22,7 @@ from scorpion_solver.serve import pool as pool_module
 from scorpion_solver.serve import service as service_module
 from scorpion_solver.serve.config import Config
 from scorpion_solver.serve.errors import BadRequest, Busy, Conflict, NeedsPeek, NotFound
-from scorpion_solver.serve.games import GAMES, PLAYABLE
+from scorpion_solver.serve.games import GAMES, GRADED, PLAYABLE
 from scorpion_solver.serve.helpers import Budget
 from scorpion_solver.serve.lessons import LessonService, lessons
 from scorpion_solver.serve.service import GameService
@@ -89,9 +89,10 @@ def test_lessons_share_the_games_store_and_pool_through_its_public_interface(gam
 def test_the_graded_pool_is_stocked_in_the_background_and_each_pick_deals_an_undealt_secret_deal(tmp_path):
     """Issue 47 item 2: the server grades secret shuffles itself (a worker process), keeps them, and a graded
     pick deals one no game has dealt, graded as asked: the grade replays from the layout. Every game the server
-    offers has its graded deals (issue 52)."""
-    one_deck = tuple(m for m in PLAYABLE if get_rules(m).decks == 1)  # Double Scorpion grades ~25 s a deal
-    config = Config(db=tmp_path / "g.sqlite3", budget=BUDGET, pool_target=2, pool_modes=one_deck)
+    offers has its graded deals (issue 52), but Double Scorpion: the players that grade play one deck."""
+    one_deck = GRADED
+    assert set(one_deck) == {m for m in PLAYABLE if get_rules(m).decks == 1}
+    config = Config(db=tmp_path / "g.sqlite3", budget=BUDGET, pool_target=2)
     service = GameService.open(config)
     service.start()
     try:
@@ -134,6 +135,35 @@ def test_a_graded_pick_from_an_empty_pool_says_why(tmp_path):
     with pytest.raises(BadRequest, match="no hard deal remains"):  # dealt once: never dealt again
         service.create("classic", random="hard")
     service.close()
+
+
+@pytest.mark.parametrize("mode", ["double", "double-dealt"])
+def test_double_scorpion_deals_by_number_and_at_random_but_has_no_graded_deals(tmp_path, mode):
+    """Issue 52: Double Scorpion is offered; its graded pick says in a sentence why there is none (the grading
+    players play one deck), and the pool never grades it."""
+    service = GameService.open(Config(db=tmp_path / "g.sqlite3", budget=BUDGET))
+    try:
+        for grade in GRADES:
+            with pytest.raises(BadRequest, match=f"^{GAMES[mode].name} has no graded deals: the players that grade"):
+                service.create(mode, random=grade)
+        numbered = service.state(service.create(mode, deal=1))
+        assert numbered["rules"]["graded"] is False and numbered["rules"]["hint_samples"] == 10
+        assert len([c for col in numbered["view"]["columns"] for c in col]) == 100 + 4 * (mode == "double-dealt")
+        shuffled = service.state(service.create(mode, random="any"))
+        assert shuffled["deal"] is None and shuffled["secret"] is True and shuffled["rules"]["decks"] == 2
+        assert mode not in GRADED and mode not in service.config.pool_modes
+        state = numbered
+        for _ in range(3):  # three moves, exported and imported: the same position, the game named
+            state = service.move(numbered["id"], state["version"], state["legal"][0]["move"])
+        export, name = service.export(numbered["id"])
+        assert export.startswith(f"# deal 1 mode {mode}\n") and name.endswith(f"-{mode}.txt")
+        imported = service.state(service.create(mode, deal=1, moves=export))
+        assert imported["view"] == state["view"] and imported["imported"] and imported["mode"] == mode
+        stats = service.stats()
+        assert stats["names"][mode] == GAMES[mode].name and stats["chosen"][mode]["games"] == 1  # the import apart
+        assert stats["chosen"][mode]["imported"] == 1
+    finally:
+        service.close()
 
 
 def test_a_graded_pick_while_the_pool_is_stocked_asks_to_wait(tmp_path, monkeypatch):
@@ -278,7 +308,8 @@ def test_a_database_of_mains_code_reads_as_before_and_its_games_keep_counting_be
 @pytest.mark.parametrize("mode", PLAYABLE)
 def test_every_game_deals_by_number_at_random_and_graded_and_names_itself(games, mode):
     """Issue 52 item 1: each game the server offers opens by number, as a secret shuffle and from its graded
-    pool; STATE, the list and the export name the game; its layout is the preset's own."""
+    pool (Double Scorpion has none); STATE, the list and the export name the game; its layout is the preset's
+    own."""
     rules = get_rules(mode)
     numbered = games.state(games.create(mode, deal=7))
     assert numbered["mode"] == mode and numbered["rules"]["name"] == GAMES[mode].name
@@ -289,6 +320,10 @@ def test_every_game_deals_by_number_at_random_and_graded_and_names_itself(games,
     )
     secret = games.state(games.create(mode, random="any"))
     assert secret["secret"] and secret["deal"] is None and secret["rules"]["name"] == GAMES[mode].name
+    if not GAMES[mode].graded:  # Double Scorpion: no graded deals (its own test below)
+        listed = {g["id"]: (g["mode"], g["name"]) for g in games.summaries()}
+        assert set(listed.values()) == {(mode, GAMES[mode].name)} and len(listed) == 2
+        return
     graded_cards = list(range(51, -1, -1))  # a deck in reverse: a layout of its own, kept as graded
     games.store.add_secret(mode, graded_cards, "medium", 0.1)
     graded = games.state(games.create(mode, random="medium"))

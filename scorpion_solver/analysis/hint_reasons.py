@@ -12,13 +12,17 @@ in Clear runs, frozen in classic, built and left in the Goodsol rules); it turns
 tail; it plays a reserve card (Three Blind Mice); it empties a column for a King (for any card in Wasp); it puts a
 King into an empty column; it joins a same-suit run. Sentences name cards, never columns (the page may
 show the columns in another order than the engine's, ``serve/table.py``),
-except columns 1-3, where the tail lands.
+except the columns where the tail lands (1-3, or 1-4 in Double Scorpion). In Double Scorpion a move names a
+face and which of its face-up copies in the column leads (``engine.lead_index``); a run joins either copy,
+so runs are read by face.
 """
 
 from __future__ import annotations
 
-from ..game.cards import SUITS, is_king, rank_of, suit_of
-from ..game.engine import RESERVE, Move, apply_move, complete_run_on_top
+from collections import Counter
+
+from ..game.cards import SUITS, face_of, is_king, rank_of, suit_of
+from ..game.engine import RESERVE, Move, apply_move, complete_run_on_top, lead_index
 from ..game.rules import CLEAR, RUNS_LEFT, SPACE_ANY, Rules
 from ..game.view import UNKNOWN, Observation
 
@@ -34,11 +38,19 @@ def card_words(card: int) -> str:
 def _run_length(column: tuple[int, ...], hidden: int, top: int) -> int:
     """How many face-up cards, from index ``top`` down, run in one suit one rank apart."""
     length = 1
-    while top - length >= hidden and column[top - length] == column[top - length + 1] + 1:
+    while top - length >= hidden and face_of(column[top - length]) == face_of(column[top - length + 1]) + 1:
         if is_king(column[top - length + 1]):
             break
         length += 1
     return length
+
+
+TAIL_WORDS = {3: "three", 4: "four"}
+
+
+def _tail_columns(rules: Rules) -> str:
+    """``columns 1, 2 and 3``: where the tail lands."""
+    return "columns " + ", ".join(str(c + 1) for c in range(rules.tail_size - 1)) + f" and {rules.tail_size}"
 
 
 def hint_reason(view: Observation, move: Move | None, rules: Rules = CLEAR) -> str:
@@ -48,10 +60,11 @@ def hint_reason(view: Observation, move: Move | None, rules: Rules = CLEAR) -> s
     legal = view.legal_moves(rules)
     if move.is_tail:
         alone = " (the only move left)" if legal == [move] else ""
-        return f"it deals the tail: three new cards onto columns 1, 2 and 3{alone}"
+        return f"it deals the tail: {TAIL_WORDS.get(rules.tail_size, rules.tail_size)} new cards onto {_tail_columns(rules)}{alone}"
     before = view.stand_in()
     after = apply_move(before, move, rules)
-    done = set(after.swept_suits()) - set(before.swept_suits())
+    # a suit's second run (two decks) leaves after its first: counted, not as a set
+    done = set(Counter(after.swept_suits(rules.decks)) - Counter(before.swept_suits(rules.decks)))
     frozen = set(after.frozen) - set(before.frozen)
     if done or frozen:
         suit = SUIT_WORDS[SUITS[min(done or frozen)]]
@@ -66,9 +79,9 @@ def hint_reason(view: Observation, move: Move | None, rules: Rules = CLEAR) -> s
         where = f"onto {card_words(move.card + 1)}" if view.columns[move.dst] else "into an empty column"
         return f"it plays {card_words(move.card)} from the reserve {where}"
     column = view.columns[move.src]
-    index = column.index(move.card)
-    if index == 0 and not view.tail_dealt and move.src < 3 <= move.dst:
-        return f"it moves {card_words(move.card)} out of columns 1-3, where the tail would land on it"
+    index = lead_index(view, move, rules.decks)
+    if index == 0 and not view.tail_dealt and move.src < rules.tail_size <= move.dst:
+        return f"it moves {card_words(move.card)} out of columns 1-{rules.tail_size}, where the tail would land on it"
     if index == 0:
         kings = [c for col in view.columns for j, c in enumerate(col) if j > 0 and c != UNKNOWN and is_king(c)]
         if rules.space == SPACE_ANY:  # Wasp: any card may go there

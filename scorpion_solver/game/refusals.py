@@ -28,11 +28,12 @@ rule                the move breaks
 ``king``            a King goes on no card: only into an empty column
 ``space-king``      only a King (with what lies on it) enters an empty column
 ``changes-nothing`` a whole column into an empty column changes nothing (both
-                    columns interchangeable: columns 4-7, or any once the
-                    tail is dealt)
+                    columns interchangeable: those the tail cannot reach,
+                    4-7 in Scorpion, or any once the tail is dealt)
 ``space-leftmost``  of interchangeable empty columns, a move names the
                     leftmost (the game is the same whichever takes the group)
-``tail-once``       the tail is dealt once, and it is gone
+``tail-once``       the tail is dealt once, and it is gone (or the game has
+                    none: Three Blind Mice, Double Scorpion all dealt)
 ``tail-when-stuck`` classic: the tail only when no other move exists
 ``reserve``         Three Blind Mice: a reserve card moves alone from the
                     reserve (``2H:r>5``), and only a reserve card moves from it
@@ -89,7 +90,7 @@ def refusal(pos: Position, move: Move, rules: Rules) -> Refusal | None:
     if not legal:
         return Refusal("game-over", "the game is over: no move is legal any more.")
     if move.is_tail:
-        return _tail_refusal(pos, legal)
+        return _tail_refusal(pos, legal, rules)
     name = card_text(move.card)
     width = len(pos.columns)
     if move.dst >= width or (move.src != RESERVE and move.src >= width):
@@ -207,9 +208,12 @@ def whole_column_refusal(card: int, src: int) -> Refusal:
     )
 
 
-def _tail_refusal(pos: Position, legal: list[Move]) -> Refusal:
+def _tail_refusal(pos: Position, legal: list[Move], rules: Rules) -> Refusal:
+    if not rules.tail_size:  # Three Blind Mice, Double Scorpion all dealt
+        return Refusal("tail-once", "this game has no tail to deal: every card is dealt at the start.")
     if not pos.tail:
-        return Refusal("tail-once", "the tail has been dealt already: it is dealt once, onto columns 1, 2 and 3.")
+        onto = ", ".join(str(c + 1) for c in range(rules.tail_size - 1)) + f" and {rules.tail_size}"
+        return Refusal("tail-once", f"the tail has been dealt already: it is dealt once, onto columns {onto}.")
     other = next(m for m in legal if not is_relocation(pos, m))  # what keeps the tail locked (engine._may_deal_tail)
     return Refusal(
         "tail-when-stuck",

@@ -54,12 +54,14 @@ def shell_page(name: str) -> HTMLResponse:
 
 
 def game_choices() -> str:
-    """The start page's choice of game (``serve.games``): a radio button each, with its line on how it differs."""
+    """The start page's choice of game (``serve.games``): a radio button each, with its line on how it differs
+    (a game without graded deals says so to the page's script, which turns its "Winnable" buttons off)."""
     items = []
     for k, game in enumerate(GAMES.values()):
         checked = " checked" if k == 0 else ""
+        graded = "" if game.graded else ' data-graded="false"'
         items.append(
-            f'<li><label><input type="radio" name="mode" value="{game.mode}"{checked} '
+            f'<li><label><input type="radio" name="mode" value="{game.mode}"{checked}{graded} '
             f'aria-describedby="differs-{game.mode}"> <b>{html.escape(game.name)}</b></label>'
             f' <span class="differs" id="differs-{game.mode}">{html.escape(game.differs)}</span></li>'
         )

@@ -8,7 +8,7 @@ from typing import Callable
 
 from ..game.deal import secret_shuffle
 from . import helpers
-from .games import PLAYABLE
+from .games import GRADED
 from .guard import LOOPBACK_NAMES
 from .store import new_token
 
@@ -38,4 +38,4 @@ class Config:
     # undealt deals of each grade and mode the graded pool keeps (serve.pool; `scorpion serve --pool`, 50 there);
     # 0: no grading in the background (a graded pick then takes what the pool holds)
     pool_target: int = 0
-    pool_modes: tuple[str, ...] = PLAYABLE  # the games the graded pool stocks (the tests stock fewer)
+    pool_modes: tuple[str, ...] = GRADED  # the games the graded pool stocks (the tests stock fewer)

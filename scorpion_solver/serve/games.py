@@ -20,6 +20,12 @@ class Game:
     name: str  # what the player reads
     differs: str  # one line: how it differs from Scorpion (Clear runs)
     section: str  # the id of its part of docs/playing.md (GitHub's heading ids)
+    # the layouts the page's fair hint samples (a hint asked without ``samples`` too): Double Scorpion's
+    # 104 cards make each solve slower and each layout judge more moves (docs/serve.md: its cost measured)
+    hint_samples: int = 30
+    # whether the graded pool grades its deals (serve.pool): the grades are those of ``scorpion deals``,
+    # whose players (greedy, the look-ahead player) play one deck only, so Double Scorpion has none
+    graded: bool = True
 
     @property
     def rules(self) -> Rules:
@@ -39,6 +45,8 @@ class Game:
             "tail_size": rules.tail_size,
             "decks": rules.decks,
             "reserves": rules.reserves,
+            "hint_samples": self.hint_samples,
+            "graded": self.graded,
         }
 
 
@@ -77,31 +85,26 @@ GAMES: dict[str, Game] = {
             "onto the table and are never refilled",
             "three-blind-mice",
         ),
-    )
-}
-PLAYABLE = tuple(GAMES)  # the modes a game may be played in, in the start page's order
-
-# Not offered yet: Double Scorpion (``double``, ``double-dealt``). The server, the board and the refusals
-# play its two copies of a face, but the fair hint fails on its layouts (the solver's line for a sampled
-# layout does not replay: solver.lines.VerificationError, issue 52's report), and a game without its fair
-# hint is not offered. Its entries, for when the hint plays it:
-DOUBLE_GAMES = {
-    g.mode: g
-    for g in (
         Game(
             "double",
             "Double Scorpion",
             "two decks in ten columns of ten, face down in columns 1-5; eight runs to sweep; a tail of four",
             "double-scorpion",
+            hint_samples=10,
+            graded=False,
         ),
         Game(
             "double-dealt",
             "Double Scorpion, all dealt",
             "Double Scorpion with its four tail cards dealt at the start onto columns 1-4: no tail",
             "double-scorpion",
+            hint_samples=10,
+            graded=False,
         ),
     )
 }
+PLAYABLE = tuple(GAMES)  # the modes a game may be played in, in the start page's order
+GRADED = tuple(mode for mode, game in GAMES.items() if game.graded)  # the modes of graded deals
 
 
 def game_of(mode: str) -> Game:
@@ -132,6 +135,9 @@ OWN_RULES = {
     "wasp": ("changes-nothing", "space-leftmost"),
     "goodsol": ("game-over",),
     "scorpion2": (),
+    # a tail of four onto columns 1-4 (or none): the empty columns it cannot reach are others than Scorpion's
+    "double": ("tail-once", "changes-nothing", "space-leftmost"),
+    "double-dealt": ("tail-once", "changes-nothing", "space-leftmost"),
 }
 
 

@@ -23,7 +23,7 @@ from typing import Callable
 from ..batch.deal_grades import GRADES, grade_layout
 from ..game.deal import layout, secret_shuffle
 from ..game.rules import get_rules
-from .games import PLAYABLE
+from .games import GRADED
 
 DEFAULT_TARGET = 50
 log = logging.getLogger("scorpion.serve.pool")
@@ -45,16 +45,14 @@ def wanted(stock: dict[tuple[str, str], int], modes, target: int) -> list[tuple[
 
 def emptiest(needed: list[tuple[str, str]], stock: dict[tuple[str, str], int]) -> str:
     """The mode to grade a layout of next: that of the wanted bucket with the fewest deals, so every mode's
-    grades fill side by side (a player of either mode waits as little as the other); the one-deck games
-    first, since a two-deck deal takes about 25 s to grade and half of them get no grade (unknown): Double
-    Scorpion's buckets fill once the others are full, and its graded pick says it is being prepared."""
-    return min(needed, key=lambda bucket: (get_rules(bucket[0]).decks, stock.get(bucket, 0)))[0]
+    grades fill side by side (a player of either mode waits as little as the other)."""
+    return min(needed, key=lambda bucket: stock.get(bucket, 0))[0]
 
 
 def stock_pool(
     store,
     target: int,
-    modes=PLAYABLE,
+    modes=GRADED,
     grade: Callable[[str, int], Graded | None] = grade_secret_deal,
     stopping: Callable[[], bool] = lambda: False,
     kept: Callable[[], None] = lambda: None,
@@ -101,7 +99,7 @@ class PoolStocker:
     """Keeps the graded pool stocked to ``target`` in the background: a thread that sends the grading to
     one worker process (niced), and logs the stock as it grows."""
 
-    def __init__(self, store, target: int, modes=PLAYABLE) -> None:
+    def __init__(self, store, target: int, modes=GRADED) -> None:
         self.store, self.target, self.modes = store, target, tuple(modes)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

@@ -383,6 +383,11 @@ class GameService:
             return Draft("", 0, mode, None, True, cards=tuple(self.config.shuffle(get_rules(mode).num_cards)))
         if kind not in GRADES:
             raise BadRequest(f"'random' must be any, {', '.join(GRADES)}; got {json.dumps(kind)[:40]}")
+        if not game_of(mode).graded:
+            raise BadRequest(
+                f"{game_of(mode).name} has no graded deals: the players that grade a deal play one deck only; "
+                "ask for any random deal of it, or a deal by number"
+            )
         secret_id = self.store.pool_pick(mode, kind, secrets.choice)
         if secret_id is None:
             ready = self.store.pool_stock()
@@ -499,7 +504,8 @@ class GameService:
         self._expect(version, row, table)
         if kind in PEEK_KINDS and not row.peek:
             raise NeedsPeek(f"'{kind}' reads the hidden cards: switch peeking on for this game first")
-        samples = whole("samples", samples, required=False, default=DEFAULT_SAMPLES, low=1, high=MAX_SAMPLES)
+        default = GAMES[row.mode].hint_samples if row.mode in GAMES else DEFAULT_SAMPLES  # the game's own
+        samples = whole("samples", samples, required=False, default=default, low=1, high=MAX_SAMPLES)
         seed = whole("seed", seed, required=False, default=row.version, low=0, high=2**32 - 1)
         budget, rules, perm = self.config.budget, table.rules, table.perm
         deadline = time.monotonic() + self.config.hint_deadline

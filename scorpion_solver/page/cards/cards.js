@@ -61,17 +61,22 @@
     board.appendChild(probe);
     var byWidth = probe.getBoundingClientRect().width;
     board.removeChild(probe);
+    var top = board.getBoundingClientRect().top + window.scrollY;
+    var width = fitWidth(extents, byWidth, window.innerHeight - top - (reserve || 16));
+    if (width < byWidth - 0.5) root.style.setProperty("--cw-fit", width.toFixed(2) + "px");
+    return width;
+  }
+  // fit's arithmetic, without measuring: the card width (px) that lets the tallest of `extents` fit in
+  // `room` px of height, at most `byWidth` (the width's own limit) and at least CW_MIN. The game's board
+  // measures once and calls this (serve/static/game.js), so a move forces no layout of its own.
+  function fitWidth(extents, byWidth, room) {
     var units = HEIGHT;
     extents.forEach(function (e) {
       var down = e[0], up = e[1];
       var last = up > 0 ? down * DOWN_STEP + (up - 1) * UP_STEP : Math.max(0, down - 1) * DOWN_STEP;
       units = Math.max(units, last + HEIGHT);
     });
-    var top = board.getBoundingClientRect().top + window.scrollY;
-    var room = window.innerHeight - top - (reserve || 16);
-    var width = Math.min(byWidth, Math.max(Math.min(CW_MIN, byWidth), room / units));
-    if (width < byWidth - 0.5) root.style.setProperty("--cw-fit", width.toFixed(2) + "px");
-    return width;
+    return Math.min(byWidth, Math.max(Math.min(CW_MIN, byWidth), room / units));
   }
 
   window.ScorpionCards = {
@@ -87,6 +92,7 @@
     back: back,
     place: place,
     stackHeight: stackHeight,
-    fit: fit
+    fit: fit,
+    fitWidth: fitWidth
   };
 })();

@@ -200,97 +200,178 @@
     return (card ? CARDS.cardName(card) : "face-down card") + ", column " + (col + 1) + (extra || "");
   }
 
+  // The board is drawn once per STATE, and only in part: a column's cards are built again only when its
+  // cards changed (a move changes two or three columns of seven or ten), and what a pick, a hint or a
+  // suggestion marks (classes, names) is set on the cards already there (markBoard), with no drawing. The
+  // window is measured before anything is written and the card size is set after, so a move costs the
+  // browser one layout, its own, and no forced one (docs/serve.md, "One drawing a move").
+  var drawnColumns = [];  // per column: {key, node, cards, extent} as last built
+
+  function columnKey(col) {
+    return col.map(function (slot) { return slot.card === null ? "?" : slot.card + (slot.frozen ? "*" : ""); }).join(" ");
+  }
+
+  function buildColumn(i, col) {
+    // The column is a group of cards; its number is the column itself for the keyboard and a screen
+    // reader (a button: "column 3, 5 cards, top: seven of hearts"), so no button sits inside another.
+    var column = el("div", "column");
+    column.dataset.column = i + 1;
+    column.setAttribute("role", "group");
+    column.setAttribute("aria-label", "column " + (i + 1));
+    var number = el("div", "number", String(i + 1));
+    number.setAttribute("role", "button");
+    number.tabIndex = -1;
+    column.appendChild(number);
+    var stack = el("div", "stack");
+    stack.appendChild(el("div", "base"));
+    var d = 0, u = 0, cards = [];
+    for (var j = 0; j < col.length; j++) {
+      var slot = col[j];
+      var node;
+      if (slot.card === null) {
+        node = CARDS.back();
+      } else {
+        var cls = "";
+        if (slot.frozen) cls = slot.card[0] === "K" && !(j && col[j - 1].frozen) ? "frozen run-king" : "frozen";
+        node = CARDS.face(slot.card, cls);
+        node.title = CARDS.short(slot.card) + (slot.frozen ? " (frozen run)" : "");
+      }
+      node.setAttribute("role", "button");
+      node.tabIndex = -1;
+      node.dataset.col = i;
+      node.dataset.idx = j;
+      stack.appendChild(CARDS.place(node, d, u));
+      cards.push(node);
+      if (slot.card === null) d++; else u++;
+    }
+    stack.style.height = col.length ? CARDS.stackHeight(u > 0 ? d : d - 1, u > 0 ? u - 1 : 0) : "var(--ch)";
+    column.appendChild(stack);
+    return { key: columnKey(col), node: column, number: number, cards: cards, extent: [d, u], step: null };
+  }
+
   function drawBoard() {
     var board = document.getElementById("board");
     var hadFocus = board.contains(document.activeElement);
-    board.textContent = "";
+    var view = game.view;
+    var width = view.columns.length;  // 7, or 10 in the wide games
+    if (drawnColumns.length !== width) {  // the first drawing: the grid and the card width for this many columns
+      board.textContent = "";
+      drawnColumns = [];
+      board.style.gridTemplateColumns = "repeat(" + width + ", var(--cw))";
+      document.documentElement.dataset.columns = width;  // game.css: the card width that fits them across
+    }
+    var measured = measureBoard(board);  // read before any write: the layout of the last frame, no new one
+    for (var i = 0; i < width; i++) {
+      var key = columnKey(view.columns[i]);
+      var drawn = drawnColumns[i];
+      if (drawn && drawn.key === key) continue;
+      var fresh = buildColumn(i, view.columns[i]);
+      if (drawn) board.replaceChild(fresh.node, drawn.node); else board.appendChild(fresh.node);
+      drawnColumns[i] = fresh;
+    }
+    sizeBoard(board, measured);
+    markBoard();
+    var target = focusTarget();
+    if (hadFocus) target.focus({ preventScroll: true });
+    document.dispatchEvent(new CustomEvent("scorpion:render", { detail: game }));  // lesson.js shows its step
+  }
+
+  // What a pick, the fair hint or a suggestion shows on the cards drawn: the picked group, the legal
+  // columns, the hinted card and column, every card's and column's name, the board's one Tab stop.
+  function markBoard() {
     var view = game.view;
     var dests = destinations();
     var best = hint && hint.version === game.version && hint.data.best ? parseMove(hint.data.best) : null;
     var shown = suggestion ? parseMove(suggestion.move) : null;
-    var extents = [];
-    var width = view.columns.length;  // 7, or 10 in the wide games
-    board.style.gridTemplateColumns = "repeat(" + width + ", var(--cw))";
-    document.documentElement.dataset.columns = width;  // game.css: the card width that fits them across
-    for (var i = 0; i < width; i++) {
+    drawnColumns.forEach(function (drawn, i) {
       var col = view.columns[i];
-      // The column is a group of cards; its number is the column itself for the keyboard and a screen
-      // reader (a button: "column 3, 5 cards, top: seven of hearts"), so no button sits inside another.
-      var column = el("div", "column");
-      column.dataset.column = i + 1;
-      column.setAttribute("role", "group");
-      column.setAttribute("aria-label", "column " + (i + 1));
       var topCard = col.length ? col[col.length - 1].card : null;
-      var number = el("div", "number", String(i + 1));
-      number.setAttribute("role", "button");
-      number.tabIndex = -1;
-      number.setAttribute("aria-label", "column " + (i + 1) + (col.length
+      drawn.node.classList.toggle("dest", !!dests[i]);
+      drawn.node.classList.toggle("hint-dest", !!(best && best.to === i) || !!(shown && shown.to === i));
+      setLabel(drawn.number, "column " + (i + 1) + (col.length
         ? ", " + col.length + " card" + (col.length === 1 ? "" : "s") + (topCard ? ", top: " + CARDS.cardName(topCard) : "")
         : ", empty") + (dests[i] ? ", a legal destination" : ""));
-      if (dests[i]) column.classList.add("dest");
-      if (best && best.to === i) column.classList.add("hint-dest");
-      if (shown && shown.to === i) column.classList.add("hint-dest");
-      column.appendChild(number);
-      var stack = el("div", "stack");
-      stack.appendChild(el("div", "base"));
-      var d = 0, u = 0;
-      for (var j = 0; j < col.length; j++) {
+      drawn.number.tabIndex = -1;
+      drawn.cards.forEach(function (node, j) {
         var slot = col[j];
-        var node;
-        if (slot.card === null) {
-          node = CARDS.back();
-          node.setAttribute("aria-label", cardLabel(null, i));
-        } else {
-          var cls = [];
-          if (slot.frozen) cls.push(slot.card[0] === "K" && !(j && col[j - 1].frozen) ? "frozen run-king" : "frozen");
-          if (picked && picked.col === i && j >= picked.idx) cls.push("picked");
-          if (best && best.card === slot.card) cls.push("hint-card");
-          if (shown && shown.card === slot.card) cls.push("hint-card");
-          node = CARDS.face(slot.card, cls.join(" "));
-          var extra = (slot.frozen ? ", frozen" : "") + (picked && picked.col === i && j === picked.idx ? ", picked up" : "");
-          node.setAttribute("aria-label", cardLabel(slot.card, i, extra));
-          node.title = CARDS.short(slot.card) + (slot.frozen ? " (frozen run)" : "");
-        }
-        node.setAttribute("role", "button");
         node.tabIndex = -1;
-        node.dataset.col = i;
-        node.dataset.idx = j;
-        stack.appendChild(CARDS.place(node, d, u));
-        if (slot.card === null) d++; else u++;
-      }
-      extents.push([d, u]);
-      stack.style.height = col.length
-        ? CARDS.stackHeight(u > 0 ? d : d - 1, u > 0 ? u - 1 : 0) : "var(--ch)";
-      column.appendChild(stack);
-      board.appendChild(column);
-    }
-    CARDS.fit(board, squeezeLongColumns(board, extents));
-    var target = focusTarget();
-    target.tabIndex = 0;
-    if (hadFocus) target.focus({ preventScroll: true });
-    document.dispatchEvent(new CustomEvent("scorpion:render", { detail: game }));  // lesson.js marks its cards
+        if (slot.card === null) { setLabel(node, cardLabel(null, i)); return; }
+        var isPicked = !!picked && picked.col === i && j >= picked.idx;
+        node.classList.toggle("picked", isPicked);
+        node.classList.toggle("hint-card", !!(best && best.card === slot.card) || !!(shown && shown.card === slot.card));
+        setLabel(node, cardLabel(slot.card, i, (slot.frozen ? ", frozen" : "") +
+          (isPicked && j === picked.idx ? ", picked up" : "")));
+      });
+    });
+    focusTarget().tabIndex = 0;
+    document.dispatchEvent(new CustomEvent("scorpion:marked", { detail: game }));  // lesson.js rings its cards
+  }
+  function setLabel(node, text) {
+    if (node.getAttribute("aria-label") !== text) node.setAttribute("aria-label", text);
   }
 
-  // A column too long for the window shows less of each face-up card (down to MIN_UP_STEP of a card width,
-  // where the rank stays readable) instead of every card of the board shrinking for it; only a column
-  // that does not fit even then makes CARDS.fit shrink the cards. Returns the extents CARDS.fit sees.
+  // The measures the card size is made of, read from the page as last laid out: the card width the
+  // window's width allows (--cw-width, on a probe that never changes the page), where the columns' cards
+  // begin, and the window's height. Before any column is drawn (the first drawing), the read lays the
+  // page out once.
+  var widthProbe = null;
+  function measureBoard(board) {
+    if (!widthProbe) {
+      widthProbe = el("div");
+      widthProbe.setAttribute("aria-hidden", "true");
+      widthProbe.style.cssText = "position:absolute;visibility:hidden;height:0;width:var(--cw-width)";
+      document.body.appendChild(widthProbe);
+    }
+    var first = drawnColumns.length ? drawnColumns[0].node.querySelector(".stack") : null;
+    var boardTop = board.getBoundingClientRect().top;
+    var stackTop = first ? first.getBoundingClientRect().top : null;
+    return {
+      byWidth: widthProbe.getBoundingClientRect().width,
+      boardTop: boardTop + window.scrollY,
+      // the column numbers' row: measured on a drawn column, else the page's own first drawing
+      stackTop: stackTop === null ? null : stackTop + window.scrollY,
+      height: window.innerHeight
+    };
+  }
+
+  // The card size from the measures (written once, and only when it changed): a column too long for the
+  // window shows less of each face-up card (down to MIN_UP_STEP of a card width, where the rank stays
+  // readable) instead of every card of the board shrinking for it; only a column that does not fit even
+  // then shrinks the cards (CARDS.fitWidth).
   var MIN_UP_STEP = 0.32;
-  function squeezeLongColumns(board, extents) {
+  var GROW_STEP = 4;  // px: a card size that could grow by less stays as it is
+  var fitted = null;  // the --cw-fit set last ("" for none)
+  function sizeBoard(board, measured) {
     var steps = CARDS.STEPS;
-    document.documentElement.style.removeProperty("--cw-fit");
-    var cw = board.querySelector(".column .base").getBoundingClientRect().width;
-    var top = board.querySelector(".column .stack").getBoundingClientRect().top;  // below the column numbers
-    var room = (window.innerHeight - top - 16) / cw;  // in card widths
-    var columns = board.querySelectorAll(".column");
-    return extents.map(function (e, i) {
-      var down = e[0], up = e[1], step = steps.up;
+    var cw = measured.byWidth;
+    if (measured.stackTop === null) {  // the first drawing: where the stacks begin, read once now
+      measured.stackTop = drawnColumns[0].node.querySelector(".stack").getBoundingClientRect().top + window.scrollY;
+    }
+    var room = (measured.height - measured.stackTop - 16) / cw;  // in card widths
+    var extents = drawnColumns.map(function (drawn) {
+      var down = drawn.extent[0], up = drawn.extent[1], step = steps.up;
       if (up > 1 && down * steps.down + (up - 1) * steps.up + steps.height > room) {
         step = Math.max(MIN_UP_STEP, (room - steps.height - down * steps.down) / (up - 1));
       }
-      if (step < steps.up) columns[i].style.setProperty("--up-step", step.toFixed(3));
-      else columns[i].style.removeProperty("--up-step");
+      var value = step < steps.up ? step.toFixed(3) : null;
+      if (value !== drawn.step) {
+        if (value === null) drawn.node.style.removeProperty("--up-step");
+        else drawn.node.style.setProperty("--up-step", value);
+        drawn.step = value;
+      }
       return [down, up > 1 ? 1 + (up - 1) * step / steps.up : up];
     });
+    // in whole pixels, and not grown by less than GROW_STEP: every change of the card size restyles, lays
+    // out and paints every card, and the board's top moves by fractions of a pixel from move to move
+    var width = Math.floor(CARDS.fitWidth(extents, cw, measured.height - measured.boardTop - 16));
+    var current = fitted ? parseFloat(fitted) : cw;
+    if (width > current && width - current < GROW_STEP) width = current;
+    var value = width < cw - 0.5 ? width + "px" : "";
+    if (value !== fitted) {
+      if (value) document.documentElement.style.setProperty("--cw-fit", value);
+      else document.documentElement.style.removeProperty("--cw-fit");
+      fitted = value;
+    }
   }
 
   function focusTarget() {
@@ -354,10 +435,14 @@
     if (focusCard) focusCard.focus({ preventScroll: true });
   }
 
+  var drawnFoundations = null;  // the runs swept (and how many runs), as last drawn
   function drawFoundations() {
     var found = document.getElementById("foundations");
-    found.textContent = "";
     var runs = 4 * ((game.rules && game.rules.decks) || 1);
+    var key = runs + ":" + game.view.swept.join("");
+    if (key === drawnFoundations) return;
+    drawnFoundations = key;
+    found.textContent = "";
     for (var k = 0; k < runs; k++) {
       var suit = SUITS[k % 4];
       var slot = el("div", "slot");
@@ -376,11 +461,16 @@
 
   function pct(x) { return (100 * x).toFixed(0) + "%"; }
 
+  var drawnHint = { shows: undefined, key: null };  // what the hint panel shows, as last drawn
   function drawHint() {
     var panel = document.getElementById("hint-panel");
     var list = document.getElementById("hint-list");
     var head = document.getElementById("hint-head");
-    if (!hint || hint.version !== game.version) {
+    var shows = hint && hint.version === game.version ? hint : null;
+    var key = [!!hintRequest, game.can_undo, game.version].join();
+    if (shows === drawnHint.shows && key === drawnHint.key) return;
+    drawnHint = { shows: shows, key: key };
+    if (!shows) {
       panel.hidden = !hintRequest;
       list.textContent = "";
       head.textContent = hintRequest ? "The solver is sampling layouts of the cards you cannot see\u2026" : "";
@@ -432,21 +522,28 @@
     });
   }
 
+  // The moves played: the items the list already holds stay (a move adds one, an undo takes one away).
   function drawMoves() {
     var list = document.getElementById("move-list");
-    list.textContent = "";
-    game.moves.forEach(function (move, k) {
-      var item = el("li");
-      var button = el("button", k === game.moves.length - 1 ? "current" : "", moveShort(move));
-      button.type = "button";
-      button.title = "go back to the position after this move";
-      button.setAttribute("aria-label", "move " + (k + 1) + ": " + moveWords(move) + "; go back to the position after it");
-      button.addEventListener("click", function () {
-        change("/goto", { ply: k + 1 }, function () { return "Back to the position after move " + (k + 1) + "."; });
-      });
-      item.appendChild(button);
-      list.appendChild(item);
+    var items = list.children;
+    var kept = 0;
+    while (kept < items.length && kept < game.moves.length && items[kept].dataset.move === game.moves[kept]) kept++;
+    while (items.length > kept) list.removeChild(list.lastChild);
+    for (var k = kept; k < game.moves.length; k++) list.appendChild(moveItem(game.moves[k], k));
+    for (var j = 0; j < items.length; j++) items[j].firstChild.classList.toggle("current", j === game.moves.length - 1);
+  }
+  function moveItem(move, k) {
+    var item = el("li");
+    item.dataset.move = move;
+    var button = el("button", "", moveShort(move));
+    button.type = "button";
+    button.title = "go back to the position after this move";
+    button.setAttribute("aria-label", "move " + (k + 1) + ": " + moveWords(move) + "; go back to the position after it");
+    button.addEventListener("click", function () {
+      change("/goto", { ply: k + 1 }, function () { return "Back to the position after move " + (k + 1) + "."; });
     });
+    item.appendChild(button);
+    return item;
   }
 
   function drawPeek() {
@@ -528,7 +625,7 @@
     picked = { col: col, idx: idx, card: slot.card };
     var moves = legalAt(picked);
     var group = col === "r" ? 1 : game.view.columns[col].length - idx;
-    render();
+    showPicked();
     say(CARDS.cardName(slot.card) + (group > 1 ? " and the " + (group - 1) + " card" + (group > 2 ? "s" : "") + " on it" : "") +
       " picked up: " + (moves.length
         ? "it can go to column " + moves.map(function (m) { return m.to; }).join(" or ")
@@ -537,14 +634,21 @@
   function drop() {
     if (!picked) return;
     picked = null;
-    render();
+    showPicked();
     say("put back.");
+  }
+
+  // A pick, a put-back or a move sent: only the marks change; the board is drawn when the server answers.
+  function showPicked() {
+    markBoard();
+    drawReserve();
+    document.body.dataset.picked = picked ? picked.card : "";
   }
 
   function play(move) {
     picked = null;
     suggestion = null;
-    render();
+    showPicked();
     return change("/move", { move: move }, function (state) { return lastWords(state); });
   }
 
@@ -571,7 +675,7 @@
       link.href = "/rules#three-blind-mice";
       say("nothing is put on a reserve card: " + CARDS.cardName(picked.card) + " stays where it was.", true, link);
       picked = null;
-      render();
+      showPicked();
       return;
     }
     focusAt = { col: "r", idx: idx };
@@ -621,7 +725,7 @@
       drag.started = true;
       if (!(picked && picked.col === drag.at.col && picked.idx === drag.at.idx)) {
         picked = { col: drag.at.col, idx: drag.at.idx, card: slotAt(drag.at.col, drag.at.idx).card };
-        render();
+        showPicked();
       }
       var ghost = el("div", "drag-ghost");
       ghost.setAttribute("aria-hidden", "true");
@@ -680,7 +784,7 @@
     var dests = destinations();
     if (col >= 0 && dests[col]) play(dests[col]);
     else if (picked && col >= 0 && col !== picked.col) play(leadName(picked.col, picked.idx) + ":" + moveFrom(picked.col) + ">" + (col + 1));  // the server says why not
-    else if (picked) { picked = null; render(); say("not a legal place: put back.", true); }
+    else if (picked) { picked = null; showPicked(); say("not a legal place: put back.", true); }
   }
   function onPointerCancel() { endDrag(); drag = null; }
 
@@ -789,8 +893,9 @@
     var request = { version: game.version, controller: controller };
     hintRequest = request;
     render();
-    say("Asking for a fair hint: the solver samples " + FAIR_SAMPLES + " layouts of the cards you cannot see.");
-    ask("/hint", { kind: "fair", samples: FAIR_SAMPLES }, function (data) {
+    var samples = (game.rules && game.rules.hint_samples) || FAIR_SAMPLES;  // the game's (serve/games.py)
+    say("Asking for a fair hint: the solver samples " + samples + " layouts of the cards you cannot see.");
+    ask("/hint", { kind: "fair", samples: samples }, function (data) {
       hint = { version: data.version, data: data.hint };
       var top = data.hint.moves[0];
       say(top ? "Fair hint: " + moveWords(top.move) + ", winnable in " + pct(top.share) + " of sampled layouts" +

@@ -70,13 +70,6 @@
     }
     if (said !== lesson.say) { byId("lesson-say").textContent = lesson.say; said = lesson.say; }
     byId("lesson-try").textContent = lesson.done || state.ply ? "" : lesson.try;
-    byId("tail").classList.toggle("lesson-mark", lesson.highlight.indexOf("tail") >= 0);
-    lesson.highlight.forEach(function (card) {
-      document.querySelectorAll('#board .card[data-card="' + card + '"]').forEach(function (node) {
-        node.classList.add("lesson-mark");
-        node.setAttribute("aria-label", node.getAttribute("aria-label") + ", this lesson's card");
-      });
-    });
     var finished = state.status === "done" || state.status === "won";
     var banner = byId("banner");
     if (finished) {
@@ -98,6 +91,23 @@
     document.title = "Scorpion: " + state.title;
   }
 
+  // The cards of the current step, ringed and named, each time game.js marks the board ("scorpion:marked":
+  // a move drawn, a pick, a put-back): it keeps the cards that did not change, so the marks are set again.
+  var MARK_NAME = ", this lesson's card";
+  function markCards(state) {
+    var lesson = state.lesson;
+    if (!lesson) return;
+    byId("tail").classList.toggle("lesson-mark", lesson.highlight.indexOf("tail") >= 0);
+    document.querySelectorAll("#board .lesson-mark").forEach(function (node) { node.classList.remove("lesson-mark"); });
+    lesson.highlight.forEach(function (card) {
+      document.querySelectorAll('#board .card[data-card="' + card + '"]').forEach(function (node) {
+        node.classList.add("lesson-mark");
+        var label = node.getAttribute("aria-label");
+        if (label.slice(-MARK_NAME.length) !== MARK_NAME) node.setAttribute("aria-label", label + MARK_NAME);
+      });
+    });
+  }
+
   function showRefusal(data) {
     var why = byId("lesson-why");
     var sentence = (data.error || "the server refused that move").replace(/^\S+ is not legal here: /, "");
@@ -115,10 +125,11 @@
 
   if (document.body.classList.contains("lesson-page")) {
     document.addEventListener("scorpion:render", function (event) { showLesson(event.detail); });
+    document.addEventListener("scorpion:marked", function (event) { markCards(event.detail); });
     document.addEventListener("scorpion:refused", function (event) { showRefusal(event.detail); });
     // the board may have been drawn while this script was still loading: catch up with it
     var drawn = window.scorpionGame && window.scorpionGame.state();
-    if (drawn) showLesson(drawn);
+    if (drawn) { showLesson(drawn); markCards(drawn); }
     fetch("/api/lessons").then(function (r) { return r.json(); }).then(function (data) { lessons = data; });
     byId("full-game").addEventListener("click", function () {
       openFullGame(byId("full-game"), byId("full-game-error"), (lessons && lessons.full_game) || { random: "easy", mode: "clear" });
