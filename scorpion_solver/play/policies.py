@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..game.engine import RESERVE, Move
+from ..game.engine import RESERVE, Move, lead_index
 from ..game.rules import CLEAR, Rules
 from ..game.view import Observation, sample_positions
 from ..solver.judge import judge_move, judge_moves
@@ -213,7 +213,7 @@ class RandomPolicy(Policy):
         useful = [  # not a column's bottom card moved into a space: that changes nothing
             m
             for m in moves
-            if m.is_tail or m.src == RESERVE or view.columns[m.src].index(m.card) > 0 or view.columns[m.dst]
+            if m.is_tail or m.src == RESERVE or lead_index(view, m, view.decks) > 0 or view.columns[m.dst]
         ]
         pool = useful or moves
         return pool[int(self.rng(history).integers(len(pool)))]
