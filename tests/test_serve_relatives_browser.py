@@ -112,7 +112,7 @@ def test_a_relative_chosen_on_the_start_page_is_played_to_a_win_with_a_fair_hint
     label = "phone" if size == PHONE else "desktop"
     choice.check()
     grades = page.locator("button[data-random]:not([data-random='any'])")
-    for k in range(3):  # Double Scorpion has no graded deals: its buttons are off and a note says why
+    for k in range(3):  # every game has graded deals; a game without would turn its buttons off, with a note
         expect(grades.nth(k)).to_be_enabled() if game.graded else expect(grades.nth(k)).to_be_disabled()
     expect(page.locator("#grades-note")).to_be_hidden() if game.graded else expect(
         page.locator("#grades-note")

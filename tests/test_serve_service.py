@@ -89,10 +89,11 @@ def test_lessons_share_the_games_store_and_pool_through_its_public_interface(gam
 def test_the_graded_pool_is_stocked_in_the_background_and_each_pick_deals_an_undealt_secret_deal(tmp_path):
     """Issue 47 item 2: the server grades secret shuffles itself (a worker process), keeps them, and a graded
     pick deals one no game has dealt, graded as asked: the grade replays from the layout. Every game the server
-    offers has its graded deals (issue 52), but Double Scorpion: the players that grade play one deck."""
-    one_deck = GRADED
-    assert set(one_deck) == {m for m in PLAYABLE if get_rules(m).decks == 1}
-    config = Config(db=tmp_path / "g.sqlite3", budget=BUDGET, pool_target=2)
+    offers has its graded deals (issue 52); this pool stocks the one-deck games, whose layouts grade in
+    hundredths of a second (Double Scorpion's take seconds: its grading has its own test below)."""
+    assert GRADED == PLAYABLE
+    one_deck = tuple(m for m in GRADED if get_rules(m).decks == 1)
+    config = Config(db=tmp_path / "g.sqlite3", budget=BUDGET, pool_target=2, pool_modes=one_deck)
     service = GameService.open(config)
     service.start()
     try:
@@ -138,20 +139,22 @@ def test_a_graded_pick_from_an_empty_pool_says_why(tmp_path):
 
 
 @pytest.mark.parametrize("mode", ["double", "double-dealt"])
-def test_double_scorpion_deals_by_number_and_at_random_but_has_no_graded_deals(tmp_path, mode):
-    """Issue 52: Double Scorpion is offered; its graded pick says in a sentence why there is none (the grading
-    players play one deck), and the pool never grades it."""
+def test_double_scorpion_deals_by_number_at_random_and_graded(tmp_path, mode):
+    """Issue 52: Double Scorpion is offered with all three kinds of deal; a graded pick deals a 104-card secret
+    layout from the pool; STATE, the export, an import and the statistics name the game."""
     service = GameService.open(Config(db=tmp_path / "g.sqlite3", budget=BUDGET))
     try:
-        for grade in GRADES:
-            with pytest.raises(BadRequest, match=f"^{GAMES[mode].name} has no graded deals: the players that grade"):
-                service.create(mode, random=grade)
         numbered = service.state(service.create(mode, deal=1))
-        assert numbered["rules"]["graded"] is False and numbered["rules"]["hint_samples"] == 10
+        assert numbered["rules"]["graded"] is True and numbered["rules"]["hint_samples"] == 10
         assert len([c for col in numbered["view"]["columns"] for c in col]) == 100 + 4 * (mode == "double-dealt")
         shuffled = service.state(service.create(mode, random="any"))
         assert shuffled["deal"] is None and shuffled["secret"] is True and shuffled["rules"]["decks"] == 2
-        assert mode not in GRADED and mode not in service.config.pool_modes
+        assert mode in GRADED and mode in service.config.pool_modes
+        cards = list(range(103, -1, -1))  # two decks in reverse: a layout of its own, kept as graded
+        service.store.add_secret(mode, cards, "easy", 0.1)
+        graded = service.state(service.create(mode, random="easy"))
+        assert graded["grade"] == "easy" and graded["secret"] is True and graded["mode"] == mode
+        assert service.table(service.row(graded["id"])).position_at(0) == layout(cards, get_rules(mode))
         state = numbered
         for _ in range(3):  # three moves, exported and imported: the same position, the game named
             state = service.move(numbered["id"], state["version"], state["legal"][0]["move"])
@@ -164,6 +167,17 @@ def test_double_scorpion_deals_by_number_and_at_random_but_has_no_graded_deals(t
         assert stats["chosen"][mode]["imported"] == 1
     finally:
         service.close()
+
+
+@pytest.mark.parametrize(("mode", "number"), [("double", 21), ("double-dealt", 25)])
+def test_the_pool_grades_a_double_scorpion_layout_by_the_same_rule(mode, number):
+    """The grading of the pool's worker on two decks: the exact search (at the two-deck budget) proves the layout
+    winnable, and greedy, which reads both copies, wins it: easy. Deals 21 and 25 are such layouts."""
+    from scorpion_solver.solver.result import Limits
+
+    rules = get_rules(mode)
+    graded = grade_layout(layout_of(number, rules), rules, 0, Limits(nodes=pool_module.TWO_DECK_GRADE_NODES))
+    assert (graded.grade, graded.verdict) == ("easy", "won")
 
 
 def test_a_graded_pick_while_the_pool_is_stocked_asks_to_wait(tmp_path, monkeypatch):
@@ -308,8 +322,7 @@ def test_a_database_of_mains_code_reads_as_before_and_its_games_keep_counting_be
 @pytest.mark.parametrize("mode", PLAYABLE)
 def test_every_game_deals_by_number_at_random_and_graded_and_names_itself(games, mode):
     """Issue 52 item 1: each game the server offers opens by number, as a secret shuffle and from its graded
-    pool (Double Scorpion has none); STATE, the list and the export name the game; its layout is the preset's
-    own."""
+    pool; STATE, the list and the export name the game; its layout is the preset's own."""
     rules = get_rules(mode)
     numbered = games.state(games.create(mode, deal=7))
     assert numbered["mode"] == mode and numbered["rules"]["name"] == GAMES[mode].name
@@ -320,11 +333,7 @@ def test_every_game_deals_by_number_at_random_and_graded_and_names_itself(games,
     )
     secret = games.state(games.create(mode, random="any"))
     assert secret["secret"] and secret["deal"] is None and secret["rules"]["name"] == GAMES[mode].name
-    if not GAMES[mode].graded:  # Double Scorpion: no graded deals (its own test below)
-        listed = {g["id"]: (g["mode"], g["name"]) for g in games.summaries()}
-        assert set(listed.values()) == {(mode, GAMES[mode].name)} and len(listed) == 2
-        return
-    graded_cards = list(range(51, -1, -1))  # a deck in reverse: a layout of its own, kept as graded
+    graded_cards = list(range(rules.num_cards - 1, -1, -1))  # the decks in reverse: a layout of its own, kept as graded
     games.store.add_secret(mode, graded_cards, "medium", 0.1)
     graded = games.state(games.create(mode, random="medium"))
     assert graded["grade"] == "medium" and graded["mode"] == mode
@@ -351,3 +360,13 @@ def test_a_refusal_names_the_games_own_rule_and_its_part_of_the_rules_page(games
     with pytest.raises(GameError) as refused:
         games.move(clear, clear_state["version"], into_space[0]["move"])
     assert (refused.value.rule, refused.value.section) == ("space-king", "empty-columns")
+
+
+def test_the_pool_fills_the_one_deck_games_before_double_scorpion():
+    """A Double Scorpion layout takes seconds to grade where a one-deck one takes hundredths: the worker grades
+    the emptiest one-deck bucket first, Double's emptiest only once every one-deck bucket is full."""
+    needed = [("double", "easy"), ("clear", "medium"), ("mice", "hard")]
+    assert pool_module.emptiest(needed, {("clear", "medium"): 9, ("mice", "hard"): 4}) == "mice"
+    assert pool_module.emptiest([("double-dealt", "hard"), ("double", "easy")], {("double", "easy"): 1}) == (
+        "double-dealt"
+    )

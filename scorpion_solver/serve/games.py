@@ -23,8 +23,9 @@ class Game:
     # the layouts the page's fair hint samples (a hint asked without ``samples`` too): Double Scorpion's
     # 104 cards make each solve slower and each layout judge more moves (docs/serve.md: its cost measured)
     hint_samples: int = 30
-    # whether the graded pool grades its deals (serve.pool): the grades are those of ``scorpion deals``,
-    # whose players (greedy, the look-ahead player) play one deck only, so Double Scorpion has none
+    # whether the graded pool grades its deals (serve.pool), by the rule of ``scorpion deals`` (the exact
+    # search, greedy, the look-ahead player): every game offered today; False keeps a game whose players
+    # cannot grade it out of the pool, its graded pick a 400 that says why
     graded: bool = True
 
     @property
@@ -91,7 +92,6 @@ GAMES: dict[str, Game] = {
             "two decks in ten columns of ten, face down in columns 1-5; eight runs to sweep; a tail of four",
             "double-scorpion",
             hint_samples=10,
-            graded=False,
         ),
         Game(
             "double-dealt",
@@ -99,7 +99,6 @@ GAMES: dict[str, Game] = {
             "Double Scorpion with its four tail cards dealt at the start onto columns 1-4: no tail",
             "double-scorpion",
             hint_samples=10,
-            graded=False,
         ),
     )
 }
