@@ -51,7 +51,19 @@ def test_the_card_header_parses_and_its_configs_name_files_that_exist():
     assert header["license"] == "mit"
     assert header["pretty_name"] and header["size_categories"] and header["tags"]
     names = [c["config_name"] for c in header["configs"]]
-    assert names == ["exact", "shortest", "wasp", "scorpion2", "goodsol", "play", "bound", "losses", "mice", "double", "nopeek"]
+    assert names == [
+        "exact",
+        "shortest",
+        "wasp",
+        "scorpion2",
+        "goodsol",
+        "play",
+        "bound",
+        "losses",
+        "mice",
+        "double",
+        "nopeek",
+    ]
     covered = set()
     for config in header["configs"]:
         files = config["data_files"]
