@@ -14,7 +14,7 @@
 # ---
 
 # %% [markdown]
-# # The relatives: Wasp, Scorpion II and Goodsol rules
+# # The relatives: Wasp, Scorpion II, Goodsol rules, Three Blind Mice and Double Scorpion
 #
 # Win rates of the three relatives of docs/rules.md ("Relatives"), each solved exactly by the same
 # engine with other rule flags (`scorpion_solver.game.rules`), and the paired comparisons the
@@ -229,3 +229,86 @@ for c in comparisons:
     only = both[(w[1][iw] == "lost") & (s[1][i_s] == "won")]
     print(f"won in {strong}, lost in {weak}: {len(only):,} deals, first {', '.join(map(str, only[:8]))}"
           + (f"; e.g. scorpion solve {only[0]} --mode {strong} --solution" if len(only) else ""))
+
+# %% [markdown]
+# ## The two new games: Three Blind Mice and Double Scorpion
+#
+# Three Blind Mice (PySolFC's game 305: ten columns of five, nine cards face down, two reserve
+# cards, no tail) and Double Scorpion (game 511: two decks, ten columns of ten, a tail of four;
+# `double-dealt` deals the tail at the start) number their deals their own way, so deal N is
+# another shuffle than Scorpion's deal N and they stay off the common ground above: each is shown
+# on the deals its own folder holds. The folders are named by `SCORPION_NEW_GAMES` (separated by
+# `os.pathsep`; default `results/deals-1-100000-{mice,double,double-dealt}`, those that exist). The
+# rate is given as the range from unknown counted lost to unknown counted won, with the 95%
+# Wilson interval over both ends (`stats.win_rate`): a Double Scorpion folder leaves deals unknown
+# at its budget, and they are neither dropped nor guessed.
+
+# %%
+default_new = [ROOT / "results" / f"deals-1-100000-{m}" for m in ("mice", "double", "double-dealt")]
+listed = os.environ.get("SCORPION_NEW_GAMES")
+NEW_FOLDERS = [Path(p).resolve() for p in listed.split(os.pathsep) if p] if listed else default_new
+NEW, NEW_SOURCES, new_rows = {}, {}, []
+for folder in NEW_FOLDERS:
+    name = folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder
+    if not any(folder.glob(CHUNK_GLOB)):
+        print(f"{name}: no chunk files yet, skipped")
+        continue
+    meta = read_metadata(folder) or {}
+    part = pd.read_parquet(folder, columns=COLUMNS + ["dead_at_root"])
+    wanted = (meta.get("deals") or {}).get("count")
+    for m in sorted(set(part["mode"])):
+        rows_m = part[part["mode"] == m].drop_duplicates("deal")
+        NEW[m], NEW_SOURCES[m] = rows_m, str(name)
+        counts = rows_m["status"].value_counts()
+        r = stats.win_rate(int(counts.get("won", 0)), int(counts.get("lost", 0)), int(counts.get("unknown", 0)))
+        n = len(rows_m)
+        print(f"{name}: {m}, {n:,} deals ({rows_m['deal'].min()}-{rows_m['deal'].max()})"
+              + (f" of {wanted:,}" + (": PARTIAL RESULTS" if n < wanted else "") if wanted else ""))
+        new_rows.append({"mode": m, "folder": str(name), "deals": n, "won": r.won, "lost": r.lost,
+                         "unknown": r.unknown, "win rate": f"{pct(r.won / n)} - {pct((r.won + r.unknown) / n)}",
+                         "95% interval": f"{pct(r.low)} - {pct(r.high)}",
+                         "median solution": rows_m.loc[rows_m["status"] == "won", "solution_length"].median(),
+                         "dead at the root": int(rows_m["dead_at_root"].sum()),
+                         "median nodes": rows_m["nodes"].median(), "mean seconds": rows_m["seconds"].mean()})
+if new_rows:
+    display(pd.DataFrame(new_rows).set_index("mode"))
+    fig, ax = plt.subplots(figsize=(8, 3.8))
+    for i, row in enumerate(new_rows):
+        rows_m = NEW[row["mode"]]
+        n = len(rows_m)
+        low, high = row["won"] / n, (row["won"] + row["unknown"]) / n
+        r = stats.win_rate(row["won"], row["lost"], row["unknown"])
+        ax.bar(i, high - low, bottom=low, color=f"C{i}", alpha=0.35, width=0.6)  # the unknown deals' span
+        ax.errorbar(i, (low + high) / 2, yerr=[[(low + high) / 2 - r.low], [r.high - (low + high) / 2]],
+                    color="k", capsize=5, lw=1)
+        ax.plot([i - 0.3, i + 0.3], [low, low], color=f"C{i}", lw=2.5)
+        ax.text(i, r.high + 0.03, f"{pct(low, 1)}" + (f" - {pct(high, 1)}" if high > low else "")
+                + f"\n{n:,} deals", ha="center", fontsize=9)
+    ax.set_xticks(range(len(new_rows)), [row["mode"] for row in new_rows])
+    ax.set(ylim=(0, 1.15), ylabel="win rate",
+           title="the new games: rate (unknown counted lost to won), 95% Wilson interval")
+    ax.yaxis.set_major_formatter(PercentFormatter(1))
+    fig.tight_layout()
+    plt.show()
+
+# %% [markdown]
+# Paired by deal number: Double Scorpion against Scorpion's Clear runs (the same numbers, other
+# shuffles: a measure of how much easier two decks make the game, not a rule implication) and its
+# two layouts against each other (the rules order these: dealing the tail at once is one of the
+# ways `double` may play, so every deal won in `double-dealt` is won in `double`, and a deal won
+# there and lost here is a rules bug).
+
+# %%
+pool = [every[["deal", "mode", "status"]]] + [NEW[m][["deal", "mode", "status"]] for m in NEW]
+new_verdicts = stats.mode_verdicts({c: pd.concat(pool)[c].to_numpy() for c in ("deal", "mode", "status")})
+new_pairs = [p for p in (("clear", "double"), ("classic", "double"), ("double-dealt", "double"))
+             if set(p) <= set(new_verdicts)]
+new_sources = {**SOURCES, **NEW_SOURCES}
+for a, b in new_pairs:
+    c = stats.compare_modes(a, b, new_verdicts[a], new_verdicts[b])
+    print(stats.format_comparison(c, new_sources))
+    if c["violations"]:
+        display(Markdown(f"## ⚠ RULES BUG\n\n{len(c['violations'])} deal(s) won in {a} but lost in {b}: "
+                         + ", ".join(map(str, c["violations"][:50]))))
+if not new_pairs:
+    print("no Double Scorpion folder beside Scorpion's: nothing to pair")
