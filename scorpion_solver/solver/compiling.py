@@ -91,7 +91,7 @@ COMMAND_JOBS: dict[str, tuple[str, ...]] = {
 JOB_COST = {
     "search": 21,
     "rehash": 0.1,
-    "lines": 6.5,
+    "lines": 5,
     "shortest": 2.2,
     "deals": 1,
     "screen": 0.8,

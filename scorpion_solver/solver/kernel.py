@@ -364,6 +364,52 @@ def _layout_of(s):
     return lambda s: constants
 
 
+# A branch on ``L.WIDE`` folds away in LLVM, after numba has typed and lowered both sides: a wide-only
+# helper called there is compiled into every one-deck kernel too (the two-deck deadlock test, called
+# from the search, was a separate int8 compile of about 6 s of CPU). The calls below are chosen by the
+# state's element type at typing time instead, like ``layout``: a one-deck kernel sees only the
+# one-deck answer (issue 50: the one-deck commands' compile does not grow with the two-deck games).
+
+
+def _wide_cut(child, can_top, scratch, sweeps, space_any, successor_above):
+    """Whether the two-deck deadlock test (stopping early) finds the wide state ``child`` lost; False
+    for a one-deck state, whose test is ``_deadlock_cut``'s own."""
+    raise NotImplementedError("_wide_cut is chosen by numba from the state's element type")
+
+
+@overload(_wide_cut, inline="always")
+def _wide_cut_of(child, can_top, scratch, sweeps, space_any, successor_above):
+    if child.dtype != nb.types.int16:
+        return lambda child, can_top, scratch, sweeps, space_any, successor_above: False
+    return lambda child, can_top, scratch, sweeps, space_any, successor_above: _wide_deadlocked(
+        child, can_top, scratch, sweeps, space_any, successor_above, np.bool_(True)
+    )
+
+
+def _copies_onto(s, out, n, dst, length):
+    """``_push_copies`` for a wide state; n unchanged for a one-deck state (never called there)."""
+    raise NotImplementedError("_copies_onto is chosen by numba from the state's element type")
+
+
+@overload(_copies_onto, inline="always")
+def _copies_onto_of(s, out, n, dst, length):
+    if s.dtype != nb.types.int16:
+        return lambda s, out, n, dst, length: n
+    return lambda s, out, n, dst, length: _push_copies(s, out, n, dst, length)
+
+
+def _remap_wide(orig, actual, code):
+    """``_remap_copies`` for a wide state; the code unchanged for a one-deck state (never called there)."""
+    raise NotImplementedError("_remap_wide is chosen by numba from the state's element type")
+
+
+@overload(_remap_wide, inline="always")
+def _remap_wide_of(orig, actual, code):
+    if orig.dtype != nb.types.int16:
+        return lambda orig, actual, code: code
+    return lambda orig, actual, code: _remap_copies(orig, actual, code)
+
+
 # ---------------------------------------------------------------------------
 # small helpers
 
@@ -567,7 +613,7 @@ def generate_moves(s, out, space_any, tail_when_stuck, won_by_sweeps):
     for dst in range(L.NCOLS):
         length = s[L.LEN + dst]
         if length > 0 and L.WIDE:
-            n = _push_copies(s, out, n, dst, length)
+            n = _copies_onto(s, out, n, dst, length)
         elif length > 0:
             # Branch-free: whether the card one below the top can land here
             # is data the branch predictor cannot learn, and a mispredicted
@@ -1831,7 +1877,7 @@ def _deadlock_cut(parent, child, code, flags, counters, can_top, dead_scratch):
     successor_above = (flags & PRUNE_SUCCESSOR_ABOVE) != 0
     if layout(parent).WIDE:  # after every move: which moves cannot newly fail is a one-deck argument
         counters[C_CHECKS] += 1
-        if _wide_deadlocked(child, can_top, dead_scratch, sweeps, space_any, successor_above, np.bool_(True)):
+        if _wide_cut(child, can_top, dead_scratch, sweeps, space_any, successor_above):
             counters[C_PRUNES] += 1
             return True
         return False
@@ -2232,7 +2278,7 @@ def _remap(orig, actual, code):
     if code == L.TAIL_CODE:
         return code
     if L.WIDE:
-        return _remap_copies(orig, actual, code)
+        return _remap_wide(orig, actual, code)
     c = code // L.MOVE_BASE
     dst = code % L.MOVE_BASE
     length = orig[L.LEN + dst]
