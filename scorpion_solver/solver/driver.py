@@ -235,14 +235,20 @@ def root_keys(stack: Stack) -> None:
 
 
 def run_search(
-    stack: Stack, rules: Rules, limits: Limits, start: float, reductions: Reductions = FULL
+    stack: Stack,
+    rules: Rules,
+    limits: Limits,
+    start: float,
+    reductions: Reductions = FULL,
+    reveals_first: bool = False,
 ) -> tuple[int, list[int], str, Stack]:
     """Run ``kernel.search`` from the root frame of ``stack`` (keys computed: :func:`root_keys`) to a
     verdict or a limit, making the cuts of ``reductions``: (status, the counters as ints, stopped_by,
-    the stack, grown perhaps)."""
+    the stack, grown perhaps). ``reveals_first``: the wide search's second move order
+    (``kernel.ORDER_REVEALS_FIRST``; no effect on a one-deck stack)."""
     table = _Table(max(FIRST_TABLE, max_table_entries(limits.memory_mb)), costs=False)
     counters, scratch = buffers().fresh()
-    flags = rule_bits(rules) | reductions.kernel_bits()
+    flags = rule_bits(rules) | reductions.kernel_bits() | (kernel.ORDER_REVEALS_FIRST if reveals_first else 0)
     frames = [stack]
 
     def step(table: np.ndarray, slice_limit: int, load: int) -> int:

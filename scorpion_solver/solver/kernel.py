@@ -161,6 +161,10 @@ PRUNE_SAFE_LEADS = 2  # after the tail deal, a safe lead is a node's only child 
 PRUNE_SUCCESSOR_ABOVE = 4  # the deadlock test's successor-above rule (``_successor_free``)
 PRUNE_EVERY_MOVE = 8  # tests only: the deadlock test after every move (the same nodes: tests/test_successor_above.py)
 PRUNE_BITS = 15
+# The wide search's second move order (docs/design.md, "Two move orders"): moves whose group lies on a
+# face-down card first. The driver searches a two-deck position in this order when the first, the
+# generation order, runs out of nodes. Not a reduction: every move is still tried.
+ORDER_REVEALS_FIRST = 256
 # bits of the rules in the same ``flags`` word (the layout is in the module docstring)
 RULE_SWEEPS = 16
 RULE_FREEZES = 32
@@ -396,6 +400,24 @@ def _copies_onto_of(s, out, n, dst, length):
     if s.dtype != nb.types.int16:
         return lambda s, out, n, dst, length: n
     return lambda s, out, n, dst, length: _push_copies(s, out, n, dst, length)
+
+
+def _wide_order(s, out, n, flags):
+    """With ORDER_REVEALS_FIRST, a wide state's moves reordered for the search (``_reveals_first``);
+    nothing for a one-deck state."""
+    raise NotImplementedError("_wide_order is chosen by numba from the state's element type")
+
+
+@overload(_wide_order, inline="always")
+def _wide_order_of(s, out, n, flags):
+    if s.dtype != nb.types.int16:
+        return lambda s, out, n, flags: None
+
+    def reorder(s, out, n, flags):
+        if flags & ORDER_REVEALS_FIRST:
+            _reveals_first(s, out, n)
+
+    return reorder
 
 
 def _remap_wide(orig, actual, code):
@@ -1759,6 +1781,7 @@ def _expand(
     s_keys = keys[sp]
     out = moves[sp]
     n = generate_moves(s, out, space_any, tail_when_stuck, sweeps)
+    _wide_order(s, out, n, flags)
     # (the safe-lead proof is a one-deck proof: off for the wide layout, docs/design.md)
     if not layout(s).WIDE and (flags & PRUNE_SAFE_LEADS) and s[DEALT] == 1 and space_any == 0 and freezes == 0:
         for j in range(n):
@@ -2320,6 +2343,28 @@ def _twin_column(orig, col, actual, skip):
 
 
 @nb.njit(**INLINE)
+def _reveals_first(s, out, n):
+    """Moves out[:n] of a wide state reordered, stably: first those whose group lies on a face-down card
+    (twin: ``search_twin.search_order``). In place, by insertion: a node has a few dozen moves."""
+    L = layout(s)
+    k = 0
+    for j in range(n):
+        m = out[j]
+        if m == L.TAIL_CODE:
+            continue
+        c = m // L.MOVE_BASE
+        src = s[L.LOCCOL + c]
+        if src == RESERVE_COLUMN:
+            continue
+        idx = s[L.LOCIDX + c]
+        if idx > 0 and idx == s[L.HID + src]:
+            for i in range(j, k, -1):
+                out[i] = out[i - 1]
+            out[k] = m
+            k += 1
+
+
+@nb.njit(**JIT)  # called, not inlined: inlined into _remap_wide's overload, numba's SSA check warned on its locals
 def _remap_copies(orig, actual, code):
     """``_remap`` in the wide layout, where the line's positions are matched by keys that read faces: actual
     equals orig up to the order of interchangeable columns and the copies of each face. The move's group

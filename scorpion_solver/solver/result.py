@@ -79,6 +79,19 @@ class SolveResult:
     def solution_length(self) -> int:
         return len(self.line)
 
+    def after(self, first: SolveResult) -> SolveResult:
+        """This result, of a second search of the same position, with the first one's work counted in: the
+        nodes, moves made and deadlock tests added, the peak entries and depth the larger (two-deck games
+        search in a second move order when the first runs out of nodes: docs/design.md, "Two move
+        orders")."""
+        self.nodes += first.nodes
+        self.moves_made += first.moves_made
+        self.deadlock_checks += first.deadlock_checks
+        self.deadlock_prunes += first.deadlock_prunes
+        self.peak_entries = max(self.peak_entries, first.peak_entries)
+        self.max_depth = max(self.max_depth, first.max_depth)
+        return self
+
     def as_row(self) -> dict:
         """The record as the batch's and ``solve --json``'s row: ``ROW_FIELDS``, the line as text."""
         return {name: getattr(self, name) for name in ROW_FIELDS}

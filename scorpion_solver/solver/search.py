@@ -314,6 +314,10 @@ def _solve_from_root(
         debug_check(position, stack.states[0], stack.keys[0], "the root")
     status, counted, stopped_by, stack = driver.run_search(stack, rules, limits, start, reductions)
     result = _counted_result(status, counted, rules, stopped_by)
+    if stack.wide and stopped_by == "nodes":  # the second move order, with the same budget again
+        first = result
+        status, counted, stopped_by, stack = driver.run_search(stack, rules, limits, start, reductions, True)
+        result = _counted_result(status, counted, rules, stopped_by).after(first)
     result.deadlock_checks += root_checked
     if status == kernel.S_WON:
         path = winning_path(stack, counted[kernel.C_SP])

@@ -39,7 +39,7 @@ from __future__ import annotations
 import time
 
 from ..game.cards import face_of, is_ace, is_king
-from ..game.engine import Move, apply_move, canonical_key, is_won, legal_moves
+from ..game.engine import RESERVE, Move, apply_move, canonical_key, is_won, lead_index, legal_moves
 from ..game.position import Position, frozen_floor
 from ..game.rules import CLEAR, SPACE_ANY, Rules
 from .deadlock import is_deadlocked, needs_deadlock_check
@@ -78,9 +78,22 @@ def visited_key(pos: Position, rules: Rules) -> tuple:
     return canonical_key(faces)
 
 
-def search_order(pos: Position, rules: Rules) -> list[Move]:
-    """The legal moves in the order the search tries them (twin of the kernel's)."""
-    return legal_moves(pos, rules)
+def search_order(pos: Position, rules: Rules, reveals_first: bool = False) -> list[Move]:
+    """The legal moves in the order the search tries them (twin of the kernel's). ``reveals_first``, the
+    two-deck search's second order (``kernel._reveals_first``): first the moves whose group lies on a
+    face-down card, each part in the legal moves' order."""
+    moves = legal_moves(pos, rules)
+    if not reveals_first or rules.is_scorpion_shape:  # the one-deck kernel has one order
+        return moves
+    return sorted(moves, key=lambda move: not _reveals(pos, move, rules))
+
+
+def _reveals(pos: Position, move: Move, rules: Rules) -> bool:
+    """Whether the group ``move`` takes lies on a face-down card."""
+    if move.is_tail or move.src == RESERVE:
+        return False
+    index = lead_index(pos, move, rules.decks)
+    return index is not None and index > 0 and index == pos.hidden[move.src]
 
 
 def _is_run(cards: tuple[int, ...]) -> bool:
@@ -121,9 +134,11 @@ def safe_lead(pos: Position, move: Move, rules: Rules) -> bool:
     return is_king(low) or (i > 0 and x[i - 1] == low + 1)
 
 
-def expansion_moves(pos: Position, rules: Rules, reductions: Reductions = FULL) -> list[Move]:
+def expansion_moves(
+    pos: Position, rules: Rules, reductions: Reductions = FULL, reveals_first: bool = False
+) -> list[Move]:
     """The moves a node's expansion tries: all legal moves, or only the first safe lead."""
-    moves = search_order(pos, rules)
+    moves = search_order(pos, rules, reveals_first)
     if reductions.safe_leads:
         for move in moves:
             if safe_lead(pos, move, rules):
@@ -141,9 +156,23 @@ def reference_solve(
     when its parent is expanded (all children at once, in move order); it is
     expanded when its turn comes on the stack. Limits are checked before each
     step, so a search may pass the node budget by less than one expansion.
+    A ten-column game's search that runs out of nodes is searched again in
+    the second move order (``search_order``'s ``reveals_first``), with the
+    same budget, as ``search.solve`` does.
     """
     start = time.perf_counter()
     reductions = reductions.proven_for(rules)
+    result = _search(pos, rules, limits, reductions, start)
+    if not rules.is_scorpion_shape and result.stopped_by == "nodes":
+        result = _search(pos, rules, limits, reductions, start, reveals_first=True).after(result)
+    return result
+
+
+def _search(
+    pos: Position, rules: Rules, limits: Limits, reductions: Reductions, start: float, reveals_first: bool = False
+) -> SolveResult:
+    """One search of ``reference_solve``, in the first move order or (``reveals_first``) the second, which
+    runs only after the first, so the root's deadlock test is not run or counted again."""
     in_search = reductions.prune and reductions.in_search(rules)
     result = SolveResult(status=LOST, rules=rules.name, nodes=1)
     visited = {visited_key(pos, rules)}
@@ -161,7 +190,7 @@ def reference_solve(
 
     def expand(here: Position) -> list[Move]:
         kept = []
-        moves = expansion_moves(here, rules, reductions)
+        moves = expansion_moves(here, rules, reductions, reveals_first)
         result.moves_made += len(moves)
         for move in moves:
             key = visited_key(apply_move(here, move, rules), rules)
@@ -173,7 +202,7 @@ def reference_solve(
 
     if is_won(pos, rules):
         return finish(WON, [])
-    if reductions.prune:
+    if reductions.prune and not reveals_first:
         result.deadlock_checks = 1
         if is_deadlocked(pos, rules, reductions.successor_above):
             result.dead_at_root = True
