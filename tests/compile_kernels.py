@@ -7,7 +7,10 @@ two halves that share only small kernels:
 * this process (:func:`compile_the_solver`): ``search.load_solver``, the
   search, the line kernels and the deal kernels;
 * a second one (:func:`compile_the_rest`, ``python tests/compile_kernels.py``):
-  ``shortest_search``, ``perft`` and the kernels the tests call from Python.
+  ``shortest_search``, ``perft``, the kernels the tests call from Python and
+  the ten-column games' kernels (the jobs ``wide`` and ``wide perft``): tests
+  of those games sit in both workers and in their subprocesses, which would
+  otherwise compile them side by side, minutes each.
 
 The first loads every job of the solver but the shortest search (and
 compiles its jobs but the search in a process beside it, ``compiling.load``);
@@ -24,9 +27,11 @@ from pathlib import Path
 
 
 def compile_the_rest() -> None:
-    """``shortest_search``, then ``perft`` and the tests' kernels (generate_moves, the deadlock test)."""
+    """``shortest_search``, then ``perft`` and the tests' kernels (generate_moves, the deadlock test), then the
+    ten-column games' jobs, one at a time (one process: the other half has the second core)."""
     from scorpion_solver.game.deal import deal
     from scorpion_solver.game.rules import CLASSIC
+    from scorpion_solver.solver import compiling
     from scorpion_solver.solver.driver import jit_bounded_search
     from scorpion_solver.solver.search import jit_deadlocked, jit_legal_moves, jit_perft
 
@@ -35,6 +40,11 @@ def compile_the_rest() -> None:
     jit_perft(position, 1)
     jit_legal_moves(position)
     jit_deadlocked(position)
+    for job in WIDE_JOBS:
+        compiling.load((job,), notify=print)
+
+
+WIDE_JOBS = ("wide", "wide perft")
 
 
 def compile_the_solver() -> None:

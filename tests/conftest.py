@@ -42,7 +42,8 @@ def pytest_sessionstart(session) -> None:
         return
     from scorpion_solver.solver import compiling
 
-    if compiling.missing(compiling.SOLVER_KERNELS + compiling.PERFT_KERNELS + SUITE_KERNELS):
+    wide = compiling.kernels_of(compile_kernels.WIDE_JOBS)
+    if compiling.missing(compiling.SOLVER_KERNELS + compiling.PERFT_KERNELS + SUITE_KERNELS + wide):
         compile_kernels.compile_every_kernel()
 
 
