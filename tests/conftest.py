@@ -2,7 +2,7 @@
 
 The solver's numba kernels are compiled once per test run, before any test
 and before pytest-xdist starts its workers (``pytest_sessionstart`` in the
-controller, only when numba's cache lacks some, as two halves in two processes:
+controller, only when numba's cache lacks some, in three processes side by side:
 ``tests/compile_kernels.py``): two workers would otherwise compile the same
 kernels side by side, minutes each on a fresh checkout. Each
 process (a worker, or the one process of a run without ``-n``) then loads
