@@ -132,7 +132,8 @@ def test_a_limit_gives_unknown_and_no_deal_is_screened_as_scorpion(mode):
 
 # Deals the first move order leaves unknown at these budgets and the second wins within them: (mode, number,
 # budget, nodes of both searches, the first's included). Double deal 3 was unknown at 50M nodes in the
-# committed batch and is won in 1,542 nodes in the second order.
+# committed batch and is won in 1,542 nodes in the second order. The budgets are below one probe's
+# (``probes.PROBE_NODES``), so no probe runs between the two orders.
 SECOND_ORDER_WINS = [("double", 3, 2_000, 3_542), ("double", 15, 3_000, 4_187)]
 
 
@@ -147,6 +148,56 @@ def test_a_two_deck_search_out_of_nodes_tries_the_second_move_order(mode, number
     assert_same_search(result, reference_solve(position, rules, limits))
     assert is_won(check_solution(position, result.line, rules), rules)
     assert solve_deal(number, rules, limits).nodes == nodes
+
+
+# Deals the first move order leaves unknown at 3,000 nodes and a probe wins, with probes of 1,000 nodes
+# (three of them): (mode, number, nodes of the first order and the probes up to the winning one's win).
+PROBE_WINS = [("double", 32, 3_992), ("double", 43, 3_783), ("double-dealt", 12, 4_918)]
+
+
+@pytest.mark.parametrize(("mode", "number", "nodes"), PROBE_WINS)
+def test_a_probe_wins_what_the_first_move_order_left_unknown(monkeypatch, mode, number, nodes):
+    from scorpion_solver.solver import probes
+
+    monkeypatch.setattr(probes, "PROBE_NODES", 1_000)
+    rules = get_rules(mode)
+    position = deal(number, rules)
+    limits = Limits(nodes=3_000)
+    result = solve(position, rules, limits, debug=True)
+    assert (result.status, result.nodes) == ("won", nodes)
+    assert_same_search(result, reference_solve(position, rules, limits))
+    assert is_won(check_solution(position, result.line, rules), rules)
+    # the line as found: one probe's random moves, then its search's line, which won from there
+    found = solve(position, rules, limits, shorten=False).line
+    starts = [moves for moves, _ in probes.probe_starts(position, rules, probes.probe_count(limits))]
+    assert len(starts) == 3 and any(found[: len(moves)] == tuple(moves) for moves in starts)
+    assert reference_solve(position, rules, limits).line == found
+
+
+def test_probes_turn_nothing_into_lost_and_cost_one_budget(monkeypatch):
+    from scorpion_solver.solver import probes
+
+    monkeypatch.setattr(probes, "PROBE_NODES", 1_000)
+    rules = get_rules("double")
+    position = deal(7, rules)
+    limits = Limits(nodes=3_000)
+    result = solve(position, rules, limits)
+    # the first order, three probes and the second order, each stopped by its budget (or lost, for a probe)
+    assert (result.status, result.stopped_by, result.nodes) == ("unknown", "nodes", 9_004)
+    assert_same_search(result, reference_solve(position, rules, limits))
+
+
+def test_the_probes_are_drawn_from_the_root_alone():
+    from scorpion_solver.solver.probes import PROBE_MOVES, probe_starts
+
+    rules = get_rules("double")
+    position = deal(7, rules)
+    drawn = list(probe_starts(position, rules, 5))
+    assert drawn == list(probe_starts(deal(7, rules), rules, 5))  # the same position, the same probes
+    assert [m for m, _ in drawn] != [m for m, _ in probe_starts(deal(8, rules), rules, 5)]
+    for moves, here in drawn:
+        assert len(moves) == PROBE_MOVES
+        assert check_solution(position, moves, rules) == here  # legal moves, leading where the probe searches
 
 
 def test_the_second_move_order_puts_the_moves_that_turn_a_card_first():

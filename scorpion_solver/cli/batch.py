@@ -57,7 +57,7 @@ from .studies import study_stats
 @budget_options(
     nodes=None,
     memory=None,
-    nodes_help=f"Node budget per solve [default: {DEFAULT_NODES}]; a ten-column game left unknown by it is searched again in a second move order with the same budget.",
+    nodes_help=f"Node budget per solve [default: {DEFAULT_NODES}]; a ten-column game left unknown by it is probed from random starts, then searched in a second move order, each with the same budget again.",
     memory_help=f"Transposition table budget per solve, MB [default: {DEFAULT_MEMORY_MB}].",
     time_help="Wall-clock limit per solve, seconds [default: none; makes results machine-dependent].",
 )

@@ -33,8 +33,9 @@ Graded = tuple[list[int], str | None, float]  # a layout's cards, its grade (Non
 # The exact search's budget when grading a two-deck layout: a Double Scorpion deal the search decides at all
 # is decided in a few thousand nodes (median 2,064 on deals 1-800), but one in nine runs to the batch's 50
 # million (about 100 s); a layout left unknown gets no grade and is dropped, so a smaller budget bounds
-# what a dropped layout costs (about 10 s an order: the search tries a second move order when the first
-# runs out, so about 20 s) and keeps only deals the search proves winnable.
+# what a dropped layout costs (about 20 s a budget: when the first move order runs out, the search spends
+# the budget again on probes and a third time on a second order, so about a minute) and keeps only deals
+# the search proves winnable.
 TWO_DECK_GRADE_NODES = 5_000_000
 
 

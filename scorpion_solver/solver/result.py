@@ -82,8 +82,8 @@ class SolveResult:
     def after(self, first: SolveResult) -> SolveResult:
         """This result, of a second search of the same position, with the first one's work counted in: the
         nodes, moves made and deadlock tests added, the peak entries and depth the larger (two-deck games
-        search in a second move order when the first runs out of nodes: docs/design.md, "Two move
-        orders")."""
+        probe, then search in a second move order, when the first runs out of nodes: docs/design.md, "Two
+        move orders" and "Probes")."""
         self.nodes += first.nodes
         self.moves_made += first.moves_made
         self.deadlock_checks += first.deadlock_checks

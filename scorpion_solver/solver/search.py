@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from ..game.deal import deal
-from ..game.engine import apply_move, legal_moves
+from ..game.engine import apply_move, is_won, legal_moves
 from ..game.position import Position
 from ..game.rules import CLASSIC, CLEAR, MICE, Rules
 from . import compiling, driver, kernel
@@ -56,6 +56,7 @@ from .lines import (  # noqa: F401 - re-exported: callers import them from here
     verify_solution,
     winning_path,
 )
+from .probes import probe_count, probe_limits, probe_starts
 from .reductions import FULL, Reductions
 from .reductions import PRESETS as REDUCTION_PRESETS
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
@@ -314,18 +315,27 @@ def _solve_from_root(
         debug_check(position, stack.states[0], stack.keys[0], "the root")
     status, counted, stopped_by, stack = driver.run_search(stack, rules, limits, start, reductions)
     result = _counted_result(status, counted, rules, stopped_by)
-    if stack.wide and stopped_by == "nodes":  # the second move order, with the same budget again
-        first = result
-        status, counted, stopped_by, stack = driver.run_search(stack, rules, limits, start, reductions, True)
-        result = _counted_result(status, counted, rules, stopped_by).after(first)
+    probe_moves: list | None = None  # a probe's random moves, when a probe won
+    if stack.wide and stopped_by == "nodes":  # the probes, with the same budget again
+        root = stack.states[0].copy()
+        status, counted, result, stack, probe_moves = _probe(stack, position, rules, limits, start, reductions, result)
+        if result.stopped_by == "nodes":  # then the second move order, with the budget a third time
+            stack.states[0] = root
+            driver.root_keys(stack)
+            tried = result
+            status, counted, stopped_by, stack = driver.run_search(stack, rules, limits, start, reductions, True)
+            result = _counted_result(status, counted, rules, stopped_by).after(tried)
     result.deadlock_checks += root_checked
     if status == kernel.S_WON:
         path = winning_path(stack, counted[kernel.C_SP])
         if position is None:
             position = deal(number, rules)
+        root = (stack.states[0], stack.keys[0])
+        if probe_moves is not None:  # the probe's search began after its random moves: the root is ours
+            path, root = probe_moves + path, None
         if shorten:
             compiling.load(("wide",) if stack.wide else ("lines",))
-            path = shorten_path(position, path, rules, (stack.states[0], stack.keys[0]))
+            path = shorten_path(position, path, rules, root)
             if polish and not stack.wide:  # the polish's shortest search is one-deck only
                 path = polish_path(position, path, rules, reductions.prune)
         if checks is None:
@@ -337,6 +347,36 @@ def _solve_from_root(
         result.line = tuple(path)
     result.seconds = time.perf_counter() - start - (compiling.seconds_loading - loading)
     return result
+
+
+def _probe(
+    stack: driver.Stack,
+    position: Position,
+    rules: Rules,
+    limits: Limits,
+    start: float,
+    reductions: Reductions,
+    tried: SolveResult,
+) -> tuple[int, list[int], SolveResult, driver.Stack, list | None]:
+    """The probes of a wide search its first move order left unknown (``probes``; twin:
+    ``search_twin._probed``): (status, the last probe's counters, the result with every probe's work
+    counted in, the stack, the winning probe's random moves or None)."""
+    counted: list[int] = []
+    for moves, here in probe_starts(position, rules, probe_count(limits)):
+        if is_won(here, rules):  # its random moves alone won: an empty line from there
+            tried.status, tried.stopped_by = WON, ""
+            stack.states[0] = to_compact(here)
+            return kernel.S_WON, [0] * kernel.COUNTERS_SIZE, tried, stack, moves
+        stack.states[0] = to_compact(here)
+        driver.root_keys(stack)
+        status, counted, stopped_by, stack = driver.run_search(stack, rules, probe_limits(limits), start, reductions)
+        tried = _counted_result(status, counted, rules, stopped_by).after(tried)
+        if status == kernel.S_WON:
+            return status, counted, tried, stack, moves
+        tried.status, tried.stopped_by = UNKNOWN, "time" if stopped_by == "time" else "nodes"
+        if stopped_by == "time":
+            break
+    return kernel.S_NODES, counted, tried, stack, None
 
 
 def _dead_root(rules: Rules, start: float) -> SolveResult:

@@ -43,6 +43,7 @@ from ..game.engine import RESERVE, Move, apply_move, canonical_key, is_won, lead
 from ..game.position import Position, frozen_floor
 from ..game.rules import CLEAR, SPACE_ANY, Rules
 from .deadlock import is_deadlocked, needs_deadlock_check
+from .probes import probe_count, probe_limits, probe_starts
 from .reductions import FULL, Reductions
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
 from .shortest import shorten_line
@@ -156,23 +157,52 @@ def reference_solve(
     when its parent is expanded (all children at once, in move order); it is
     expanded when its turn comes on the stack. Limits are checked before each
     step, so a search may pass the node budget by less than one expansion.
-    A ten-column game's search that runs out of nodes is searched again in
-    the second move order (``search_order``'s ``reveals_first``), with the
-    same budget, as ``search.solve`` does.
+    A ten-column game's search that runs out of nodes is probed (``probes``),
+    then searched again in the second move order (``search_order``'s
+    ``reveals_first``), each with the same budget, as ``search.solve`` does.
     """
     start = time.perf_counter()
     reductions = reductions.proven_for(rules)
     result = _search(pos, rules, limits, reductions, start)
     if not rules.is_scorpion_shape and result.stopped_by == "nodes":
-        result = _search(pos, rules, limits, reductions, start, reveals_first=True).after(result)
+        result = _probed(pos, rules, limits, reductions, start, result)
+        if result.stopped_by == "nodes":
+            result = _search(pos, rules, limits, reductions, start, reveals_first=True, root_test=False).after(result)
     return result
 
 
-def _search(
-    pos: Position, rules: Rules, limits: Limits, reductions: Reductions, start: float, reveals_first: bool = False
+def _probed(
+    pos: Position, rules: Rules, limits: Limits, reductions: Reductions, start: float, tried: SolveResult
 ) -> SolveResult:
-    """One search of ``reference_solve``, in the first move order or (``reveals_first``) the second, which
-    runs only after the first, so the root's deadlock test is not run or counted again."""
+    """The probes after the first move order (``tried``, its counted work): the first probe's win, its line
+    from ``pos``, or unknown, each probe's work counted in."""
+    for moves, here in probe_starts(pos, rules, probe_count(limits)):
+        if is_won(here, rules):
+            tried.status, tried.stopped_by, tried.line = WON, "", tuple(moves)
+            return tried
+        probe = _search(here, rules, probe_limits(limits), reductions, start, root_test=False).after(tried)
+        if probe.status == WON:
+            probe.line = tuple(moves) + probe.line
+            return probe
+        tried = probe
+        tried.status, tried.stopped_by = UNKNOWN, "time" if probe.stopped_by == "time" else "nodes"
+        if probe.stopped_by == "time":
+            break
+    return tried
+
+
+def _search(
+    pos: Position,
+    rules: Rules,
+    limits: Limits,
+    reductions: Reductions,
+    start: float,
+    reveals_first: bool = False,
+    root_test: bool = True,
+) -> SolveResult:
+    """One search of ``reference_solve``, in the first move order or (``reveals_first``) the second.
+    ``root_test=False`` for the searches after the first (the second order, the probes), which the kernel
+    runs without the root's deadlock test: the root's was run and counted once."""
     in_search = reductions.prune and reductions.in_search(rules)
     result = SolveResult(status=LOST, rules=rules.name, nodes=1)
     visited = {visited_key(pos, rules)}
@@ -202,7 +232,7 @@ def _search(
 
     if is_won(pos, rules):
         return finish(WON, [])
-    if reductions.prune and not reveals_first:
+    if reductions.prune and root_test:
         result.deadlock_checks = 1
         if is_deadlocked(pos, rules, reductions.successor_above):
             result.dead_at_root = True

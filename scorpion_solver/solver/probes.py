@@ -1,0 +1,64 @@
+"""Probes: the third try of a ten-column search that both move orders left undecided.
+
+Why: a won two-deck deal is usually won in a few thousand nodes (Double
+Scorpion deals 1-300: median 2,056), but a depth-first search that takes a
+wrong turn near the root can spend millions of nodes beneath it before it
+comes back. That is the heavy tail of search costs, and the usual remedy is
+many short searches from different starts instead of one long one (Gomes,
+Selman and Kautz, "Boosting combinatorial search through randomization",
+AAAI 1998). A probe plays a few random legal moves from the root, then
+searches from there, in the first move order, with a small budget.
+
+What a probe proves: its win is a win of the root (the random moves, then
+the search's line, replayed from the root like any line); its loss says only
+that the random moves were bad. So probes turn an unknown into won, never
+into lost, and a deal no probe wins stays unknown.
+
+The random moves come from a generator seeded by the root position's text,
+so a solve is reproducible, and ``search`` and its twin (``search_twin``)
+draw the same probes in the same order.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Iterator
+
+from ..game.engine import Move, apply_move, is_won, legal_moves
+from ..game.position import Position
+from ..game.position_text import format_position
+from ..game.rules import Rules
+from .result import Limits
+
+PROBE_NODES = 20_000  # one probe's budget: Double Scorpion's median win is about 2,000 nodes
+PROBE_MOVES = 3  # random moves before a probe's search
+
+
+def probe_count(limits: Limits) -> int:
+    """How many probes a search under ``limits`` makes: a third budget of ``limits.nodes``, in probes of
+    ``PROBE_NODES`` (none below that, so a small budget searches as before)."""
+    return limits.nodes // PROBE_NODES
+
+
+def probe_limits(limits: Limits) -> Limits:
+    """One probe's limits: ``PROBE_NODES``, with the solve's memory and time (its clock runs on)."""
+    return Limits(nodes=PROBE_NODES, memory_mb=limits.memory_mb, seconds=limits.seconds)
+
+
+def probe_starts(position: Position, rules: Rules, count: int) -> Iterator[tuple[list[Move], Position]]:
+    """The ``count`` probes' random moves from ``position`` and the positions they lead to.
+
+    Up to ``PROBE_MOVES`` moves each, fewer where a position has no legal
+    move or is won (a won start is a win by its moves alone)."""
+    rng = random.Random(zlib.crc32(format_position(position, rules).encode()))
+    for _ in range(count):
+        here, moves = position, []
+        for _ in range(PROBE_MOVES):
+            legal = legal_moves(here, rules)
+            if not legal or is_won(here, rules):
+                break
+            move = rng.choice(legal)
+            moves.append(move)
+            here = apply_move(here, move, rules)
+        yield moves, here
