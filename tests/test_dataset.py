@@ -62,6 +62,7 @@ def test_the_card_header_parses_and_its_configs_name_files_that_exist():
         "losses",
         "mice",
         "double",
+        "double-dealt",
         "nopeek",
     ]
     covered = set()

@@ -67,7 +67,7 @@ def solve_json(result: SolveResult, source: str, number: int | None) -> dict:
 @click.argument("source")
 @rules_options(several=True, default_text="clear for deals, a position file's own mode line")
 @budget_options(
-    nodes_help="Node budget per deal and mode (counted inside the kernel).",
+    nodes_help="Node budget per deal and mode (counted inside the kernel); a ten-column game left unknown by it is probed from random starts, then searched in a second move order, each with the same budget again.",
     memory_help="Transposition table budget in MB.",
     time_help="Wall-clock limit in seconds per deal and mode.",
 )
