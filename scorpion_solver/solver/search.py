@@ -363,11 +363,10 @@ def _probe(
     counted in, the stack, the winning probe's random moves or None)."""
     counted: list[int] = []
     for moves, here in probe_starts(position, rules, probe_count(limits)):
+        stack.states[0] = to_compact(here)
         if is_won(here, rules):  # its random moves alone won: an empty line from there
             tried.status, tried.stopped_by = WON, ""
-            stack.states[0] = to_compact(here)
             return kernel.S_WON, [0] * kernel.COUNTERS_SIZE, tried, stack, moves
-        stack.states[0] = to_compact(here)
         driver.root_keys(stack)
         status, counted, stopped_by, stack = driver.run_search(stack, rules, probe_limits(limits), start, reductions)
         tried = _counted_result(status, counted, rules, stopped_by).after(tried)
