@@ -187,6 +187,53 @@ def test_probes_turn_nothing_into_lost_and_cost_one_budget(monkeypatch):
     assert_same_search(result, reference_solve(position, rules, limits))
 
 
+# With a scout of 1,000 nodes before the probes (``probes.SCOUT_NODES``; 100,000 in a real solve) and probes
+# of 1,000 at a budget of 3,000: (mode, number, verdict, nodes of every try up to the deciding one, what
+# decided it). The scout's 1,000 come first; then 3 probes; then the first order with the whole budget;
+# then the second order.
+SCOUTED = [
+    ("double", 2, "won", 2_923, "a probe"),  # without the scout, the first order wins at 1,746
+    ("double", 1, "won", 5_434, "the first order again"),  # the scout (1,000) + 3 probes, then 1,430
+    ("double", 7, "unknown", 10_005, "nothing"),  # the scout, 3 probes, both orders
+]
+
+
+@pytest.mark.parametrize(("mode", "number", "status", "nodes", "decider"), SCOUTED)
+def test_a_short_first_try_comes_before_the_probes(monkeypatch, mode, number, status, nodes, decider):
+    from scorpion_solver.solver import probes
+
+    monkeypatch.setattr(probes, "PROBE_NODES", 1_000)
+    monkeypatch.setattr(probes, "SCOUT_NODES", 1_000)
+    rules = get_rules(mode)
+    position = deal(number, rules)
+    limits = Limits(nodes=3_000)
+    result = solve(position, rules, limits, debug=True)
+    assert (result.status, result.nodes) == (status, nodes)
+    assert_same_search(result, reference_solve(position, rules, limits))
+    if status == "won":
+        assert is_won(check_solution(position, result.line, rules), rules)
+        found = solve(position, rules, limits, shorten=False).line
+        starts = [tuple(moves) for moves, _ in probes.probe_starts(position, rules, probes.probe_count(limits))]
+        assert any(found[: len(moves)] == moves for moves in starts) == (decider == "a probe")
+
+
+def test_the_scout_changes_no_verdict(monkeypatch):
+    # every try of the order without the scout is still made, with the same budget and draws
+    from scorpion_solver.solver import probes
+
+    monkeypatch.setattr(probes, "PROBE_NODES", 1_000)
+    limits = Limits(nodes=3_000)
+    for mode in ("double", "double-dealt"):
+        rules = get_rules(mode)
+        for number in range(1, 13):
+            monkeypatch.setattr(probes, "SCOUT_NODES", 1_000)
+            scouted = solve_deal(number, rules, limits)
+            monkeypatch.setattr(probes, "SCOUT_NODES", 3_000)  # no bigger than the budget: no scout
+            plain = solve_deal(number, rules, limits)
+            assert scouted.status == plain.status, f"{mode} {number}"
+            assert scouted.nodes != plain.nodes or scouted.nodes <= 1_000, f"{mode} {number}: the scout ran"
+
+
 def test_the_probes_are_drawn_from_the_root_alone():
     from scorpion_solver.solver.probes import PROBE_MOVES, probe_starts
 

@@ -31,6 +31,7 @@ from ..batch import (
 )
 from ..batch.folder import FewerReductions, folder_kind, folder_to_retry, kind_text, retry_settings, wrong_kind
 from ..game.rules import MODES, Rules
+from ..solver.probes import SCOUT_NODES
 from ..solver.reductions import Reductions
 from ..solver.result import DEFAULT_MEMORY_MB, DEFAULT_NODES, Limits
 from .common import (
@@ -57,7 +58,7 @@ from .studies import study_stats
 @budget_options(
     nodes=None,
     memory=None,
-    nodes_help=f"Node budget per solve [default: {DEFAULT_NODES}]; a ten-column game left unknown by it is probed from random starts, then searched in a second move order, each with the same budget again.",
+    nodes_help=f'Node budget per solve [default: {DEFAULT_NODES}]; a ten-column game is first searched with {SCOUT_NODES:,} nodes, then probed from random starts, then searched with the budget in each of two move orders (docs/design.md, "A short first try").',
     memory_help=f"Transposition table budget per solve, MB [default: {DEFAULT_MEMORY_MB}].",
     time_help="Wall-clock limit per solve, seconds [default: none; makes results machine-dependent].",
 )

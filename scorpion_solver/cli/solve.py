@@ -10,6 +10,7 @@ import click
 from ..analysis.sources import SOURCE_FORMS, refuse_missing
 from ..game.deal import check_deal_number
 from ..game.rules import Rules
+from ..solver.probes import SCOUT_NODES
 from ..solver.reductions import Reductions
 from ..solver.result import LOST, UNKNOWN, WON, Limits, SolveResult
 from .common import (
@@ -67,7 +68,7 @@ def solve_json(result: SolveResult, source: str, number: int | None) -> dict:
 @click.argument("source")
 @rules_options(several=True, default_text="clear for deals, a position file's own mode line")
 @budget_options(
-    nodes_help="Node budget per deal and mode (counted inside the kernel); a ten-column game left unknown by it is probed from random starts, then searched in a second move order, each with the same budget again.",
+    nodes_help=f'Node budget per deal and mode (counted inside the kernel); a ten-column game is first searched with {SCOUT_NODES:,} nodes, then probed from random starts, then searched with the budget in each of two move orders (docs/design.md, "A short first try").',
     memory_help="Transposition table budget in MB.",
     time_help="Wall-clock limit in seconds per deal and mode.",
 )

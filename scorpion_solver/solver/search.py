@@ -56,7 +56,7 @@ from .lines import (  # noqa: F401 - re-exported: callers import them from here
     verify_solution,
     winning_path,
 )
-from .probes import probe_count, probe_limits, probe_starts
+from .probes import probe_count, probe_limits, probe_starts, scout_limits
 from .reductions import FULL, Reductions
 from .reductions import PRESETS as REDUCTION_PRESETS
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
@@ -313,17 +313,22 @@ def _solve_from_root(
     driver.root_keys(stack)
     if debug:
         debug_check(position, stack.states[0], stack.keys[0], "the root")
-    status, counted, stopped_by, stack = driver.run_search(stack, rules, limits, start, reductions)
+    scout = scout_limits(limits) if stack.wide else None
+    root = stack.states[0].copy() if stack.wide else None
+    status, counted, stopped_by, stack = driver.run_search(stack, rules, scout or limits, start, reductions)
     result = _counted_result(status, counted, rules, stopped_by)
     probe_moves: list | None = None  # a probe's random moves, when a probe won
-    if stack.wide and stopped_by == "nodes":  # the probes, with the same budget again
-        root = stack.states[0].copy()
+    if stack.wide and stopped_by == "nodes":  # the tries after the first (probes.py): probes, then each order
         status, counted, result, stack, probe_moves = _probe(stack, position, rules, limits, start, reductions, result)
-        if result.stopped_by == "nodes":  # then the second move order, with the budget a third time
-            stack.states[0] = root
+        for reveals_first in (False, True) if scout else (True,):
+            if result.stopped_by != "nodes":
+                break
+            stack.states[0] = root.copy()
             driver.root_keys(stack)
             tried = result
-            status, counted, stopped_by, stack = driver.run_search(stack, rules, limits, start, reductions, True)
+            status, counted, stopped_by, stack = driver.run_search(
+                stack, rules, limits, start, reductions, reveals_first
+            )
             result = _counted_result(status, counted, rules, stopped_by).after(tried)
     result.deadlock_checks += root_checked
     if status == kernel.S_WON:

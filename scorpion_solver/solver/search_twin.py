@@ -43,7 +43,7 @@ from ..game.engine import RESERVE, Move, apply_move, canonical_key, is_won, lead
 from ..game.position import Position, frozen_floor
 from ..game.rules import CLEAR, SPACE_ANY, Rules
 from .deadlock import is_deadlocked, needs_deadlock_check
-from .probes import probe_count, probe_limits, probe_starts
+from .probes import probe_count, probe_limits, probe_starts, scout_limits
 from .reductions import FULL, Reductions
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
 from .shortest import shorten_line
@@ -163,11 +163,15 @@ def reference_solve(
     """
     start = time.perf_counter()
     reductions = reductions.proven_for(rules)
-    result = _search(pos, rules, limits, reductions, start)
+    scout = None if rules.is_scorpion_shape else scout_limits(limits)
+    result = _search(pos, rules, scout or limits, reductions, start)
     if not rules.is_scorpion_shape and result.stopped_by == "nodes":
         result = _probed(pos, rules, limits, reductions, start, result)
-        if result.stopped_by == "nodes":
-            result = _search(pos, rules, limits, reductions, start, reveals_first=True, root_test=False).after(result)
+        for reveals_first in (False, True) if scout else (True,):
+            if result.stopped_by != "nodes":
+                break
+            again = _search(pos, rules, limits, reductions, start, reveals_first=reveals_first, root_test=False)
+            result = again.after(result)
     return result
 
 
