@@ -99,12 +99,18 @@
     text = readable(text);
     var region = document.getElementById("announce");
     region.classList.toggle("error", !!error);
-    // the same words twice in a row are still announced: clear first, then set
-    region.textContent = "";
-    window.setTimeout(function () {
+    // the same words twice in a row are still announced: clear first, then set. Other words are set at once:
+    // the region lies above the table, so each change of its height moves and repaints the whole board.
+    var show = function () {
       region.textContent = text;
       if (link) { region.appendChild(document.createTextNode(" ")); region.appendChild(link); }
-    }, 20);
+    };
+    if (region.dataset.text === text) {
+      region.textContent = "";
+      window.setTimeout(show, 20);
+    } else {
+      show();
+    }
     region.dataset.text = text;
   }
 
@@ -339,8 +345,13 @@
   // readable) instead of every card of the board shrinking for it; only a column that does not fit even
   // then shrinks the cards (CARDS.fitWidth).
   var MIN_UP_STEP = 0.32;
-  var GROW_STEP = 4;  // px: a card size that could grow by less stays as it is
+  // A card size grows back only when it can grow by 40% (or the window changed): a tall column comes and goes
+  // move after move in the two-deck games, and each change of the card size restyles, lays out and paints
+  // every card (59 of 136 moves of a Double Scorpion game at 1280x800 changed it, by as little as 4 px; now
+  // 27, the mean card 57 px wide instead of 61.5).
+  var GROW_RATIO = 1.4;
   var fitted = null;  // the --cw-fit set last ("" for none)
+  var windowChanged = false;  // set by a resize: the next drawing takes the size that fits, larger or not
   function sizeBoard(board, measured) {
     var steps = CARDS.STEPS;
     var cw = measured.byWidth;
@@ -361,15 +372,18 @@
       }
       return [down, up > 1 ? 1 + (up - 1) * step / steps.up : up];
     });
-    // in whole pixels, and not grown by less than GROW_STEP: every change of the card size restyles, lays
-    // out and paints every card, and the board's top moves by fractions of a pixel from move to move
+    // in whole pixels (the board's top moves by fractions of a pixel from move to move), shrunk when the
+    // tallest column needs it, grown by GROW_RATIO or more
     var width = Math.floor(CARDS.fitWidth(extents, cw, measured.height - measured.boardTop - 16));
     var current = fitted ? parseFloat(fitted) : cw;
-    if (width > current && width - current < GROW_STEP) width = current;
+    if (width > current && width < current * GROW_RATIO && !windowChanged) width = current;
+    windowChanged = false;
     var value = width < cw - 0.5 ? width + "px" : "";
     if (value !== fitted) {
-      if (value) document.documentElement.style.setProperty("--cw-fit", value);
-      else document.documentElement.style.removeProperty("--cw-fit");
+      // on the table, not the root: a custom property set on the root restyles every element of the page
+      var table = document.getElementById("table");
+      if (value) table.style.setProperty("--cw-fit", value);
+      else table.style.removeProperty("--cw-fit");
       fitted = value;
     }
   }
@@ -741,6 +755,9 @@
       }
       var box = cards[from].getBoundingClientRect();
       drag.offset = { x: drag.x - box.left, y: drag.y - box.top };
+      var sized = getComputedStyle(document.getElementById("table"));  // the ghost lies outside the table
+      ghost.style.setProperty("--cw", sized.getPropertyValue("--cw"));
+      ghost.style.setProperty("--ch", sized.getPropertyValue("--ch"));
       document.body.appendChild(ghost);
       drag.ghost = ghost;
     }
@@ -1086,7 +1103,7 @@
     document.getElementById("line-step").addEventListener("click", stepLine);
     document.getElementById("analyze").addEventListener("click", analyze);
     document.getElementById("try-alternative").addEventListener("click", tryAlternative);
-    window.addEventListener("resize", function () { if (game) drawBoard(); });
+    window.addEventListener("resize", function () { windowChanged = true; if (game) drawBoard(); });
   }
 
   wire();
