@@ -89,15 +89,15 @@ COMMAND_JOBS: dict[str, tuple[str, ...]] = {
 # busy for the last ones: each figure is the quiet table of 2026-12-05 times the ratio of a paired run
 # of the new kernels and the old; docs/design.md, "The compile").
 JOB_COST = {
-    "search": 21,
+    "search": 14,
     "rehash": 0.1,
-    "lines": 5,
-    "shortest": 2.2,
+    "lines": 4.5,
+    "shortest": 2,
     "deals": 1,
     "screen": 0.8,
-    "perft": 5,
-    "wide": 29,
-    "wide perft": 7,
+    "perft": 3,
+    "wide": 20,
+    "wide perft": 4.5,
 }
 # The jobs a command loads in place of the one-deck ones for the ten-column games (a command given both
 # kinds of game loads both).

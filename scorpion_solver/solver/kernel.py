@@ -128,7 +128,13 @@ from numba.extending import intrinsic, overload
 # and argument cost more than the work itself. Such kernels may not allocate;
 # the few that must (small public helpers) use ALLOC. Functions on the hot path
 # are also inlined at numba's IR level: a call between jitted functions passes
-# every array as a bundle of words.
+# every array as a bundle of words, and LLVM does not inline a large one. A
+# numba-level inline is paid at every call site, though (its IR copied, typed
+# and optimized again there, inside every kernel that inlines the caller): the
+# one-liners (_u at 44 sites, _face, _mix, _slot, _rules_of, _card_bit, _home)
+# and the rare steps (_keys_by_making, _decide_root) are plain JIT functions,
+# which LLVM inlines or calls. That took the search job's cold compile from 84
+# to 57 CPU s at the same speed (docs/design.md, "Compiling less").
 JIT = dict(cache=True, nogil=True, _nrt=False)
 ALLOC = dict(cache=True, nogil=True)
 INLINE = dict(cache=True, nogil=True, _nrt=False, inline="always")
@@ -436,7 +442,7 @@ def _remap_wide_of(orig, actual, code):
 # small helpers
 
 
-@nb.njit(**INLINE)
+@nb.njit(**JIT)
 def _mix(x):
     """splitmix64 finaliser: a bijection of uint64 that scrambles every bit."""
     x = (x ^ (x >> _S30)) * _M1
@@ -444,7 +450,7 @@ def _mix(x):
     return x ^ (x >> _S31)
 
 
-@nb.njit(**INLINE)
+@nb.njit(**JIT)
 def _u(i):
     """An array index known not to be negative, as unsigned.
 
@@ -483,7 +489,7 @@ def _copy_into(typingctx, dst, src):
     return nb.types.void(dst, src), codegen
 
 
-@nb.njit(**INLINE)
+@nb.njit(**JIT)
 def _rules_of(flags):
     """(sweeps, freezes, space_any, tail_when_stuck) of a ``flags`` word, each 0 or 1 (int64)."""
     return (
@@ -494,7 +500,7 @@ def _rules_of(flags):
     )
 
 
-@nb.njit(**INLINE)
+@nb.njit(**JIT)
 def _face(s, c):
     """The face of card c (its copy forgotten): c itself in a one-deck layout."""
     if layout(s).WIDE:
@@ -502,7 +508,7 @@ def _face(s, c):
     return c
 
 
-@nb.njit(**INLINE)
+@nb.njit(**JIT)
 def _slot(s, col):
     L = layout(s)
     if s[L.DEALT] == 0 and col < L.NTAIL:
@@ -955,7 +961,7 @@ def made_from(dst, dst_keys, s, keys, code, flags, tables):
     make_move(dst, dst_keys, code, sweeps, freezes, z, zh, salt, misc)
 
 
-@nb.njit(**INLINE)
+@nb.njit(**JIT)
 def _keys_by_making(s, keys, code, scratch, scratch_keys, sweeps, freezes, z, zh, salt, misc):
     """child_keys by making the move in full on the scratch frame (its rare cases)."""
     L = layout(s)
@@ -1309,7 +1315,7 @@ def _wide_successor_free(s, can_leave, col, idx, t):
     return False
 
 
-@nb.njit(**INLINE)
+@nb.njit(**JIT)
 def _card_bit(c):
     """Card c's bit in a pair of uint64 words (ids 0-63 in the first, 64-103 in the second): (word, bit)."""
     return c >> 6, np.uint64(1) << np.uint64(c & 63)
@@ -1659,7 +1665,7 @@ def _prefetch(typingctx, table, i):
     return nb.types.void(table, i), codegen
 
 
-@nb.njit(**INLINE)
+@nb.njit(**JIT)
 def _home(table, k1):
     """Where in the flat table (see _probe_insert) the entry of first key k1 is looked for first:
     2 * (k1 mod capacity)."""
@@ -1819,7 +1825,7 @@ def _expand(
     return -1, 0, 0
 
 
-@nb.njit(**INLINE)
+@nb.njit(**JIT)
 def _decide_root(s, counters, can_top, dead_scratch, flags, out_of_bound):
     """The root step of ``search``, ``shortest_search`` and ``screen_roots``: the root counts as a
     node; S_WON if it is won, S_LOST if ``out_of_bound`` (the shortest search's cost bound rules
