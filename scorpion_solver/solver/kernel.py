@@ -133,8 +133,8 @@ from numba.extending import intrinsic, overload
 # and optimized again there, inside every kernel that inlines the caller): the
 # one-liners (_u at 44 sites, _face, _mix, _slot, _rules_of, _card_bit, _home)
 # and the rare steps (_keys_by_making, _decide_root) are plain JIT functions,
-# which LLVM inlines or calls. That took the search job's cold compile from 84
-# to 57 CPU s at the same speed (docs/design.md, "Compiling less").
+# which LLVM inlines or calls. That took the search job's cold compile from 67.6
+# to 49.4 CPU s (paired) at the same speed (docs/design.md, "Compiling less").
 JIT = dict(cache=True, nogil=True, _nrt=False)
 ALLOC = dict(cache=True, nogil=True)
 INLINE = dict(cache=True, nogil=True, _nrt=False, inline="always")
