@@ -51,6 +51,7 @@ within 2 s at p95, zero errors in the concurrent move run. Everything is bounded
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import subprocess
@@ -373,10 +374,10 @@ def page_cost(url: str, lines: dict[str, list[str]], moves: int) -> dict:
     return {"own": page_own_cost(url, lines, moves), "by_clicks": page_click_cost(url, lines, moves)}
 
 
-def page_own_cost(url: str, lines: dict[str, list[str]], moves: int) -> dict:
-    """The renderer's CPU (thread time) per move of each game's line played inside the page, over ``moves``
-    moves after two not counted (the first drawing, the fonts), at each of :data:`PAGE_SIZES`, and the
-    wall time of a move (the first click to the move drawn)."""
+@contextlib.contextmanager
+def chromium_browser():
+    """Headless Chromium under Playwright (Debian's ``chromium``, as the browser tests find it), and
+    Playwright's ``expect``."""
     sys.path.insert(0, str(HERE.parent / "tests"))
     from chromium import find_chromium
     from playwright.sync_api import expect, sync_playwright
@@ -384,43 +385,59 @@ def page_own_cost(url: str, lines: dict[str, list[str]], moves: int) -> dict:
     program = find_chromium()
     if program is None:
         raise SystemExit("the page part needs Chromium: apt-get install chromium (or set SCORPION_CHROMIUM)")
-    out: dict = {}
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=program)
         try:
-            for width, height in PAGE_SIZES:
-                size = f"{width}x{height}"
-                for mode in PLAYABLE:
-                    line = lines[mode]
-                    context = browser.new_context(viewport={"width": width, "height": height}, base_url=url)
-                    page = context.new_page()
-                    errors: list[str] = []
-                    page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
-                    page.goto(f"/?deal={GAME_DEALS[mode]}&mode={mode}")
-                    expect(page.locator("body")).to_have_attribute("data-ply", "0")
-                    page.evaluate(PAGE_DRIVER, line[:2])
-                    session = context.new_cdp_session(page)
-                    session.send("Performance.enable", {"timeDomain": "threadTicks"})
-                    counted = line[2 : 2 + moves]
-                    before = renderer_metrics(session)
-                    walls = page.evaluate(PAGE_DRIVER, counted)
-                    after = renderer_metrics(session)
-                    ply = page.locator("body").get_attribute("data-ply")
-                    context.close()
-                    if errors or ply != str(2 + len(counted)):
-                        raise SystemExit(f"the page failed in {mode} at {size}: {errors[:3] or 'at ply ' + str(ply)}")
-                    out.setdefault(size, {})[mode] = {
-                        "deal": GAME_DEALS[mode],
-                        "moves": len(counted),
-                        "renderer_ms_per_move": {
-                            name: round((after[name] - before[name]) * 1000 / len(counted), 2)
-                            for name in RENDERER_METRICS
-                        },
-                        "wall_p50_ms": round(percentile(walls, 0.5), 1),
-                        "wall_p95_ms": round(percentile(walls, 0.95), 1),
-                    }
+            yield browser, expect
         finally:
             browser.close()
+
+
+def open_game(browser, expect, url: str, mode: str, size: tuple[int, int]):
+    """A new page at ``size`` with the game's deal open at ply 0: (context, page, the page's errors)."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, base_url=url)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"/?deal={GAME_DEALS[mode]}&mode={mode}")
+    expect(page.locator("body")).to_have_attribute("data-ply", "0")
+    return context, page, errors
+
+
+def renderer_per_move(before: dict, after: dict, moves: int) -> dict:
+    """The renderer's counters between two readings, in ms a move."""
+    return {name: round((after[name] - before[name]) * 1000 / moves, 2) for name in RENDERER_METRICS}
+
+
+def page_own_cost(url: str, lines: dict[str, list[str]], moves: int) -> dict:
+    """The renderer's CPU (thread time) per move of each game's line played inside the page, over ``moves``
+    moves after two not counted (the first drawing, the fonts), at each of :data:`PAGE_SIZES`, and the
+    wall time of a move (the first click to the move drawn)."""
+    out: dict = {}
+    with chromium_browser() as (browser, expect):
+        for width, height in PAGE_SIZES:
+            size = f"{width}x{height}"
+            for mode in PLAYABLE:
+                line = lines[mode]
+                context, page, errors = open_game(browser, expect, url, mode, (width, height))
+                page.evaluate(PAGE_DRIVER, line[:2])
+                session = context.new_cdp_session(page)
+                session.send("Performance.enable", {"timeDomain": "threadTicks"})
+                counted = line[2 : 2 + moves]
+                before = renderer_metrics(session)
+                walls = page.evaluate(PAGE_DRIVER, counted)
+                after = renderer_metrics(session)
+                ply = page.locator("body").get_attribute("data-ply")
+                context.close()
+                if errors or ply != str(2 + len(counted)):
+                    raise SystemExit(f"the page failed in {mode} at {size}: {errors[:3] or 'at ply ' + str(ply)}")
+                out.setdefault(size, {})[mode] = {
+                    "deal": GAME_DEALS[mode],
+                    "moves": len(counted),
+                    "renderer_ms_per_move": renderer_per_move(before, after, len(counted)),
+                    "wall_p50_ms": round(percentile(walls, 0.5), 1),
+                    "wall_p95_ms": round(percentile(walls, 0.95), 1),
+                }
     return out
 
 
@@ -429,55 +446,36 @@ def page_click_cost(url: str, lines: dict[str, list[str]], moves: int) -> dict:
     included): the renderer's CPU (thread time) per move over ``moves`` moves of each game's line, after two
     moves not counted (the first drawing, the fonts), and the wall time of a move from its first click until
     the page shows it."""
-    sys.path.insert(0, str(HERE.parent / "tests"))
-    from chromium import find_chromium
-    from playwright.sync_api import expect, sync_playwright
-
-    program = find_chromium()
-    if program is None:
-        raise SystemExit("the page part needs Chromium: apt-get install chromium (or set SCORPION_CHROMIUM)")
     out = {}
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=program)
-        try:
-            for mode in PAGE_GAMES:
-                line = lines[mode]
-                context = browser.new_context(viewport={"width": PAGE_SIZE[0], "height": PAGE_SIZE[1]}, base_url=url)
-                page = context.new_page()
-                errors: list[str] = []
-                page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
-                page.goto(f"/?deal={GAME_DEALS[mode]}&mode={mode}")
-                expect(page.locator("body")).to_have_attribute("data-ply", "0")
-                warm = 2
-                for ply, move in enumerate(line[:warm], start=1):
-                    click_move(page, move, ply, expect)
-                session = context.new_cdp_session(page)
-                session.send("Performance.enable", {"timeDomain": "threadTicks"})
-                before = renderer_metrics(session)
-                walls = []
-                counted = line[warm : warm + moves]
-                for ply, move in enumerate(counted, start=warm + 1):
-                    start = time.perf_counter()
-                    click_move(page, move, ply, expect)
-                    walls.append(time.perf_counter() - start)
-                after = renderer_metrics(session)
-                cards = page.locator("#board .card").count()
-                context.close()
-                if errors:
-                    raise SystemExit(f"the page failed in {mode}: {errors[:3]}")
-                per_move = {
-                    name: round((after[name] - before[name]) * 1000 / len(counted), 2) for name in RENDERER_METRICS
-                }
-                out[mode] = {
-                    "deal": GAME_DEALS[mode],
-                    "moves": len(counted),
-                    "cards_on_board_at_end": cards,
-                    "renderer_ms_per_move": per_move,
-                    "wall_p50_ms": round(percentile(walls, 0.5) * 1000, 1),
-                    "wall_p95_ms": round(percentile(walls, 0.95) * 1000, 1),
-                }
-        finally:
-            browser.close()
+    with chromium_browser() as (browser, expect):
+        for mode in PAGE_GAMES:
+            line = lines[mode]
+            context, page, errors = open_game(browser, expect, url, mode, PAGE_SIZE)
+            warm = 2
+            for ply, move in enumerate(line[:warm], start=1):
+                click_move(page, move, ply, expect)
+            session = context.new_cdp_session(page)
+            session.send("Performance.enable", {"timeDomain": "threadTicks"})
+            before = renderer_metrics(session)
+            walls = []
+            counted = line[warm : warm + moves]
+            for ply, move in enumerate(counted, start=warm + 1):
+                start = time.perf_counter()
+                click_move(page, move, ply, expect)
+                walls.append(time.perf_counter() - start)
+            after = renderer_metrics(session)
+            cards = page.locator("#board .card").count()
+            context.close()
+            if errors:
+                raise SystemExit(f"the page failed in {mode}: {errors[:3]}")
+            out[mode] = {
+                "deal": GAME_DEALS[mode],
+                "moves": len(counted),
+                "cards_on_board_at_end": cards,
+                "renderer_ms_per_move": renderer_per_move(before, after, len(counted)),
+                "wall_p50_ms": round(percentile(walls, 0.5) * 1000, 1),
+                "wall_p95_ms": round(percentile(walls, 0.95) * 1000, 1),
+            }
     return out
 
 
