@@ -1,7 +1,7 @@
 """The committed results are found wherever a command runs, and no rate is ever computed from nothing.
 
 ``scorpion play RANGE`` and ``scorpion deals`` read the exact verdicts of
-``results/deals-1-1000000``: from ``--results``, ``$SCORPION_RESULTS``,
+``results/deals-1-1000000`` (a relative's from its own ``deals-1-100000-MODE`` beside it): from ``--results``, ``$SCORPION_RESULTS``,
 ``./results`` or the checkout the package runs from, and refuse clearly when
 there are none. A play folder without verdicts shows its thoughtful rate as
 unknown, never 0%; a chunk file missing a column is one error naming both;
@@ -90,6 +90,23 @@ def test_stats_of_a_play_folder_pairs_it_with_another_play_folder_only(tmp_path)
     )
     text = run("stats", folder, "--against", hop).stdout
     assert "| clear | 230 | 64.35% | 60.43% | 40 | 31 | 0.342 |" in text
+
+
+def test_a_relatives_verdicts_come_from_its_own_folder(tmp_path):
+    # Three Blind Mice deals 1-12: results/deals-1-100000-mice has 3 and 4 won, the rest lost to 12
+    assert play_runs.verdict_folders(ROOT / "results" / play_runs.EXACT_NAME, ("clear", "mice", "nomode")) == {
+        "clear": ROOT / "results" / "deals-1-1000000",
+        "mice": ROOT / "results" / "deals-1-100000-mice",
+    }
+    out = tmp_path / "play"
+    done = run("play", "1-12", "--mode", "mice", "--policy", "random", "--out", out, "--no-progress", "--workers", "1")
+    assert done.exit_code == 0, done.output
+    assert "shown lost by " in done.output and "deals-1-100000-mice" in done.output
+    rows = play_runs.read_play_folder(out).to_pylist()
+    assert [r["deal"] for r in rows if r["thoughtful"] == "won"] == [3, 4]
+    assert all(r["played"] == (r["thoughtful"] == "won") for r in rows)
+    summary = json.loads(run("stats", out, "--json").stdout)["modes"]["mice"]
+    assert (summary["thoughtful_rate"], summary["thoughtful_unknown"]) == (pytest.approx(2 / 12), 0)
 
 
 @pytest.mark.parametrize("column", ["status", "mode"])

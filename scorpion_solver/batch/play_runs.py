@@ -179,23 +179,45 @@ def play_pairs(triples: list[tuple[int, str, str]], spec: PolicySpec, move_cap: 
     return rows
 
 
-def thoughtful_verdicts(exact: Path | None, deals: DealSet, modes: tuple[str, ...]) -> dict:
-    """(deal, mode) -> the exact verdict from a results folder ({} when there is none)."""
-    if exact is None or not (exact / "_batch.json").exists():
+def verdict_folders(exact: Path | None, modes: tuple[str, ...]) -> dict[str, Path]:
+    """mode -> the exact results folder holding its verdicts, for the modes that have one.
+
+    ``exact`` (``find_results() / EXACT_NAME``) holds Clear runs and classic; a
+    relative's verdicts are its own folder beside it, ``deals-1-100000-MODE``
+    (results/README.md), used when its metadata names the mode.
+    """
+    if exact is None:
         return {}
+    folders = {}
+    for mode in modes:
+        for place in (exact, exact.parent / f"deals-1-100000-{mode}"):
+            meta = read_metadata(place) if (place / "_batch.json").is_file() else None
+            if meta and mode in meta.get("modes", ()):
+                folders[mode] = place
+                break
+    return folders
+
+
+def thoughtful_verdicts(exact: Path | None, deals: DealSet, modes: tuple[str, ...]) -> dict:
+    """(deal, mode) -> the exact verdict from the results folders (:func:`verdict_folders`; {} when none)."""
     if not len(deals):
         return {}
-    table = read_folder(exact, columns=["deal", "mode", "status"], deals=(deals.first, deals.last))
-    numbers = table.column("deal").to_numpy()
-    keep = np.isin(numbers, deals.numbers)
-    table = table.filter(pa.array(keep))
-    return {
-        (d, m): s
-        for d, m, s in zip(
-            table.column("deal").to_pylist(), table.column("mode").to_pylist(), table.column("status").to_pylist()
+    verdicts = {}
+    by_folder: dict[Path, list[str]] = {}
+    for mode, folder in verdict_folders(exact, modes).items():
+        by_folder.setdefault(folder, []).append(mode)
+    for folder, wanted in by_folder.items():
+        table = read_folder(folder, columns=["deal", "mode", "status"], deals=(deals.first, deals.last))
+        keep = np.isin(table.column("deal").to_numpy(), deals.numbers)
+        table = table.filter(pa.array(keep))
+        verdicts.update(
+            ((d, m), s)
+            for d, m, s in zip(
+                table.column("deal").to_pylist(), table.column("mode").to_pylist(), table.column("status").to_pylist()
+            )
+            if m in wanted
         )
-        if m in modes
-    }
+    return verdicts
 
 
 class PlayTally(ModeCounts):
@@ -342,7 +364,9 @@ def exact_note(settings: PlaySettings, verdicts: dict) -> dict:
     covered = sum((int(d), m) in verdicts for d in settings.deals.numbers for m in settings.modes)
     known_lost = sum(v == LOST for k, v in verdicts.items() if k[1] in settings.modes)
     return {
-        "results": str(settings.exact) if verdicts else None,
+        "results": ", ".join(str(f) for f in dict.fromkeys(verdict_folders(settings.exact, settings.modes).values()))
+        if verdicts
+        else None,
         "deals_covered": covered,
         "known_lost_not_played": settings.skip_lost and known_lost,
     }
