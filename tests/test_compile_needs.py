@@ -38,14 +38,17 @@ SCRIPT = textwrap.dedent("""
         assert sorted(compiling.WARM_UPS) == sorted(compiling.JOBS)
         for job in compiling.WARM_UPS:
             compiling.WARM_UPS[job] = lambda: None
-    if args[0] == "batch-worker":  # what a batch worker does with a chunk, after its warm-up
-        from scorpion_solver.batch.backends import solve_pairs, warm_up
+    if args[0] == "batch-worker":  # what a batch worker does with its first chunk: warm up for its games, solve
+        from scorpion_solver.batch.backends import _worker_init, solve_pairs
         from scorpion_solver.solver.result import Limits
 
-        warm_up(("clear", "classic"), shortest="--shortest" in args)
+        _worker_init()  # a local worker's start (it loaded the one-deck kernels, whatever the games, until 2026-12-07)
+
         # clear deal 65's line is polished by a small shortest search and deal 103's table grows (as in any
         # large batch)
         pairs = [(6560, "classic")] if "--shortest" in args else [(n, "clear") for n in range(60, 106)]
+        if "--mice" in args:
+            pairs = [(3, "mice"), (1860, "mice")]  # 3: a line the cut shortens; 1860: its table grows
         solve_pairs(pairs, Limits(), shortest="--shortest" in args)
     else:
         from scorpion_solver.cli import main
@@ -74,6 +77,7 @@ COMMANDS = {
     "solve --shortest": ("solve --shortest", ["solve", "6560", "--mode", "classic", "--shortest"], True, False),
     "batch": ("batch", ["batch-worker"], True, False),
     "batch --shortest": ("batch --shortest", ["batch-worker", "--shortest"], True, False),
+    "batch --mode mice": ("batch", ["batch-worker", "--mice"], False, True),
     "hint": ("hint", ["hint", "6560", "--mode", "classic"], True, False),
     "hint --fair": ("hint --fair", ["hint", "6560", "--mode", "classic", "--fair", "--samples", "4"], True, False),
     "play": ("play", ["play", "6560", "--mode", "classic", "--policy", "hop", "--samples", "4"], True, False),

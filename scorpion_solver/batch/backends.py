@@ -27,7 +27,7 @@ from .folder import COLUMNS, STRINGIFY
 from .plan import BatchError
 
 _STRING_COLUMNS = tuple(name for name in COLUMNS if name in STRINGIFY)
-_warm = False  # whether this process has loaded the jitted solver (see warm_up)
+_warmed: set[tuple[str, bool]] = set()  # (mode, shortest) this process has loaded the solver for (see warm_up)
 
 
 def solve_pairs(
@@ -40,7 +40,7 @@ def solve_pairs(
     from ..game.deal import deal
     from ..solver.search import WinChecks, screen_deals, solve_deal, solve_shortest
 
-    warm_once()
+    warm_once(tuple(dict.fromkeys(m for _, m in pairs)), shortest)
     screened: dict[str, dict] = {}  # mode -> the results of its deals lost at the root, found chunk-wise
     if not shortest:
         for mode in dict.fromkeys(m for _, m in pairs):
@@ -103,12 +103,11 @@ def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False, shortes
     the collector would walk them again and again (classic deals 1-20000:
     0.08 s of collections in a 2.4 s batch, 0.02 s frozen; issue 32).
     """
-    global _warm
     from ..game.rules import get_rules
     from ..solver.compiling import command_jobs, compile_bar, kernels_of, missing
     from ..solver.search import load_solver
 
-    _warm = True
+    _warmed.update((mode, shortest) for mode in modes)
     start = time.perf_counter()
     columns = {get_rules(mode).num_columns for mode in modes}
     jobs = command_jobs("batch --shortest" if shortest else "batch", narrow=7 in columns, wide=bool(columns - {7}))
@@ -122,14 +121,24 @@ def warm_up(modes: Iterable[str] = MODES, progress: bool | None = False, shortes
     return time.perf_counter() - start, compiled
 
 
-def warm_once() -> None:
-    """``warm_up`` unless this process has already: what a worker calls before its first timed solve."""
-    if not _warm:
-        warm_up()
+def warm_once(modes: Iterable[str] = MODES, shortest: bool = False) -> None:
+    """``warm_up`` for the modes this process has not loaded the solver for: what a task calls before its first
+    timed solve. A worker loads only its tasks' games' kernels: a Three Blind Mice run never loads (nor, on a
+    first run, compiles) the one-deck ones."""
+    todo = tuple(mode for mode in dict.fromkeys(modes) if (mode, shortest) not in _warmed)
+    if todo:
+        warm_up(todo, shortest=shortest)
+
+
+def warmed_call(modes: tuple[str, ...], shortest: bool, fn: Callable, *args):
+    """``fn(*args)`` in a process warmed for ``modes`` (:func:`warm_once`): a chunk's task as a worker runs it."""
+    warm_once(modes, shortest)
+    return fn(*args)
 
 
 def _worker_init() -> None:
-    """Local worker setup: Ctrl-C is the parent's business; die with the parent (Linux); load the solver."""
+    """Local worker setup: Ctrl-C is the parent's business; die with the parent (Linux). The solver is loaded by
+    the first task, for its own games (:func:`warm_once`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         try:
@@ -139,7 +148,6 @@ def _worker_init() -> None:
             libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):  # pragma: no cover - exotic libc
             pass
-    warm_up()
 
 
 def worker_info() -> dict:

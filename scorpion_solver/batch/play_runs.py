@@ -146,7 +146,7 @@ def play_pairs(triples: list[tuple[int, str, str]], spec: PolicySpec, move_cap: 
     from ..game.deal import deal
     from ..game.rules import get_rules
 
-    warm_once()
+    warm_once(tuple(dict.fromkeys(mode for _, mode, _ in triples)))
     rows = []
     for number, mode, thoughtful in triples:
         rules = get_rules(mode)

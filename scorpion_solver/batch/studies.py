@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
+from .backends import warmed_call
 from .folder import (
     atomic_write,
     described_kind,
@@ -187,7 +188,7 @@ def run_study(study: Study, out: Path, how: Execution) -> RunReport:
         study.modes,
         read_tally,
         RunReport,
-        lambda c: Task(c.name, c.fn, c.args, len(c.deals)),
+        lambda c: Task(c.name, warmed_call, (study.modes, False, c.fn, *c.args), len(c.deals)),
         write,
     )
     report = run_chunks(job, out, meta, study.plan, how)
