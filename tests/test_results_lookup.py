@@ -1,7 +1,8 @@
 """The committed results are found wherever a command runs, and no rate is ever computed from nothing.
 
 ``scorpion play RANGE`` and ``scorpion deals`` read the exact verdicts of
-``results/deals-1-1000000`` (a relative's from its own ``deals-1-100000-MODE`` beside it): from ``--results``, ``$SCORPION_RESULTS``,
+``results/deals-1-1000000`` (``play`` reads a relative's from its own
+``deals-1-100000-MODE`` beside it): from ``--results``, ``$SCORPION_RESULTS``,
 ``./results`` or the checkout the package runs from, and refuse clearly when
 there are none. A play folder without verdicts shows its thoughtful rate as
 unknown, never 0%; a chunk file missing a column is one error naming both;
