@@ -89,15 +89,15 @@ COMMAND_JOBS: dict[str, tuple[str, ...]] = {
 # busy for the last ones: each figure is the quiet table of 2026-12-05 times the ratio of a paired run
 # of the new kernels and the old; docs/design.md, "The compile").
 JOB_COST = {
-    "search": 14,
+    "search": 10,
     "rehash": 0.1,
-    "lines": 4.5,
-    "shortest": 2,
+    "lines": 4,
+    "shortest": 1.5,
     "deals": 1,
     "screen": 0.8,
-    "perft": 3,
-    "wide": 20,
-    "wide perft": 4.5,
+    "perft": 2,
+    "wide": 14,
+    "wide perft": 3,
 }
 # The jobs a command loads in place of the one-deck ones for the ten-column games (a command given both
 # kinds of game loads both).

@@ -123,6 +123,10 @@ from llvmlite import ir
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
+from . import numba_inline
+
+numba_inline.apply()  # before anything here compiles: numba's inliner copies a callee's scope once, not once a block
+
 # Kernels run without numba's reference counting (_nrt=False): on the search's
 # hot path the atomic reference-count updates numba adds for every array view
 # and argument cost more than the work itself. Such kernels may not allocate;
@@ -134,7 +138,8 @@ from numba.extending import intrinsic, overload
 # one-liners (_u at 44 sites, _face, _mix, _slot, _rules_of, _card_bit, _home)
 # and the rare steps (_keys_by_making, _decide_root) are plain JIT functions,
 # which LLVM inlines or calls. That took the search job's cold compile from 67.6
-# to 49.4 CPU s (paired) at the same speed (docs/design.md, "Compiling less").
+# to 49.4 CPU s (paired) at the same speed (docs/design.md, "Compiling less"); numba_inline.py then
+# trims what numba's inliner spends copying a callee at each site.
 JIT = dict(cache=True, nogil=True, _nrt=False)
 ALLOC = dict(cache=True, nogil=True)
 INLINE = dict(cache=True, nogil=True, _nrt=False, inline="always")
