@@ -36,6 +36,7 @@
 # %%
 # %matplotlib inline
 import os
+import re
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -123,7 +124,7 @@ for ax, mode in zip(axes, ["clear", "classic"]):
     if t.empty:
         continue
     labels = sorted(t["label"].unique(), key=lambda s: (s.split()[0] != "random", s.split()[0] != "greedy",
-                                                         int(s.split("=")[1]) if "=" in s else 0))
+                                                         int(re.search(r"K=(\d+)", s)[1]) if "K=" in s else 0, s))
     per = t.groupby("label")
     n = per["deal"].nunique()
     won = per.apply(lambda g: int((g["outcome"] == "won").sum()))
