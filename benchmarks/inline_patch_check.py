@@ -21,7 +21,6 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -31,13 +30,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import machine_record, write_report  # noqa: E402
-
-
-def _masked(line: str) -> str:
-    """An assembly line without the names that differ from process to process: labels, numba's mangled symbols
-    (their unique ids) and the constant byte strings' (named after Python's per-process string hash)."""
-    line = re.sub(r'"?\.bytes\.-?\d+"?', "BYTES", line)
-    return re.sub(r"_ZN[\w$.]+", "SYM", re.sub(r"\.L[\w$.]+", "LBL", line))
 
 
 def measure() -> dict:
@@ -56,10 +48,9 @@ def measure() -> dict:
                 continue
             for signature in function.signatures:
                 asm = function.inspect_asm(signature)
-                lines = [line for line in asm.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-                text = "\n".join(_masked(line) for line in lines)
+                text = numba_inline.masked_assembly(asm)
                 name = compiling.compiled_name(function.py_func, signature)
-                hashes[name] = {"lines": len(lines), "sha1": hashlib.sha1(text.encode()).hexdigest()}
+                hashes[name] = {"lines": text.count("\n") + 1, "sha1": hashlib.sha1(text.encode()).hexdigest()}
     return {"patched": numba_inline.is_applied(), "cpu_seconds": round(seconds, 1), "kernels": hashes}
 
 

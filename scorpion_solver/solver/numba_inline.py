@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import inspect
 import os
+import re
 import types
 
 from numba.core import inline_closurecall, ir
@@ -66,18 +67,33 @@ def _with_scope_memos(inline_ir):
     return patched
 
 
-def applies() -> bool:
-    """Whether this numba's ``inline_ir`` is the one the patch was written against (and it is not turned off)."""
-    if os.environ.get(OFF, "") not in ("", "0"):
-        return False
+def matches_numba() -> bool:
+    """Whether this numba's ``inline_ir`` is the one the patch was written against (it copies block by block)."""
     worker = getattr(inline_closurecall, "InlineWorker", None)
     method = getattr(worker, "inline_ir", None)
-    if method is None or getattr(inline_closurecall, "copy", None) is not copy:
+    method = getattr(method, "__wrapped__", method)  # once patched, the method it wraps
+    if method is None:
         return False
     try:
         return _MARK in inspect.getsource(method)
     except (OSError, TypeError):
         return False
+
+
+def applies() -> bool:
+    """Whether the patch is to be applied: this numba is the one it was written for, and it is not turned off."""
+    if os.environ.get(OFF, "") not in ("", "0"):
+        return False
+    return getattr(inline_closurecall, "copy", None) is copy and matches_numba()
+
+
+def masked_assembly(asm: str) -> str:
+    """A kernel's assembly without its comments and the names that differ from process to process: labels,
+    numba's mangled symbols (their unique ids), the constant byte strings' (after Python's per-process string
+    hash). Two compiles of the same code give the same text (benchmarks/inline_patch_check.py)."""
+    lines = [line for line in asm.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    masked = (re.sub(r'"?\.bytes\.-?\d+"?', "BYTES", line) for line in lines)
+    return "\n".join(re.sub(r"_ZN[\w$.]+", "SYM", re.sub(r"\.L[\w$.]+", "LBL", line)) for line in masked)
 
 
 def is_applied() -> bool:
