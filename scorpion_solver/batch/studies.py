@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..play.bounds import DEFAULT_BOUND_NODES, DEFAULT_BOUND_SAMPLES
+from ..play.cover import DEFAULT_COVER_BUDGET_NODES, DEFAULT_COVER_SOLVE_NODES, DEFAULT_TRIES
 from .backends import warmed_call
 from .folder import (
     atomic_write,
@@ -378,7 +379,7 @@ def _loss_groups(rows: list[dict], name: str, games: int) -> list[dict]:
     ]
 
 
-NOPEEK_FORMAT = "scorpion-nopeek/1"
+NOPEEK_FORMAT = "scorpion-nopeek/2"  # 2: the cover (covered, by)
 NOPEEK_SCHEMA = pa.schema(
     [
         ("deal", pa.int64()),
@@ -397,6 +398,8 @@ NOPEEK_SCHEMA = pa.schema(
         ("nodes", pa.int64()),
         ("views", pa.int64()),
         ("cpu_seconds", pa.float64()),
+        ("covered", pa.string()),  # the cover's win probability (play.cover), a floor on V; null when not built
+        ("by", pa.string()),  # what made V exact: dead (S = 0), cover (it wins S), expectimax; "" when unknown
     ]
 )
 NOPEEK_SOLVE_NODES = 50_000_000  # a whole deal's arrangement: the batch's own budget
@@ -423,6 +426,9 @@ class NoPeekSettings:
             "seconds": self.seconds,
             "solve_nodes": NOPEEK_SOLVE_NODES,
             "solve_memory_mb": NOPEEK_SOLVE_MEMORY_MB,
+            "cover_solve_nodes": DEFAULT_COVER_SOLVE_NODES,
+            "cover_budget_nodes": DEFAULT_COVER_BUDGET_NODES,
+            "cover_tries": DEFAULT_TRIES,
         }
 
 
@@ -483,6 +489,7 @@ def nopeek_summary(out: Path) -> dict:
             "exact": len(exact),
             "unknown": n - len(exact),
             "value_zero": sum(r["value"] == "0" for r in exact),
+            "exact_by": dict(sorted(Counter(r["by"] for r in exact).items())),  # dead, cover, expectimax
             "value_interval": [float(lower), float(upper)],
             "value_interval_fraction": [str(lower), str(upper)],
             "thoughtful_rate": float(sum(shares, Fraction(0)) / len(shares)) if shares else None,

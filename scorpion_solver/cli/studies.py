@@ -297,12 +297,14 @@ def nopeek_command(
 
     V is computed from the deal's opening view by the exact endgame
     (scorpion_solver/play/exact.py): every arrangement of the unseen cards
-    solved (S, the thoughtful share, an upper bound), then the expectimax
-    over the views the player can reach, with the solver at the leaves. Only
+    solved (S, the thoughtful share, an upper bound); then a cover, a no-peek
+    strategy built from their winning lines (play/cover.py), which proves
+    V = S where it wins every winnable arrangement; else the expectimax over
+    the views the player can reach, with the solver at the leaves. Only
     a game with few face-down cards is within reach: Three Blind Mice (9
     unseen cards, no tail), the default. A deal a budget cuts short is
-    unknown, kept with the bounds found (V between the best line's value and
-    S); the summary gives the realistic win rate over the deals as the
+    unknown, kept with the bounds found (V between the best strategy's value
+    and S); the summary gives the realistic win rate over the deals as the
     interval those bounds make. Rerunning the same command finishes an
     interrupted run.
     """

@@ -220,6 +220,7 @@ class ExactEndgame:
         self.solves = 0
         self.nodes = 0
         self._won: dict = {}  # position -> winnable (perfect information)
+        self._lines: dict | None = None  # position -> the solver's winning line, when kept (``keep_lines``)
         self._value: dict = {}  # view key -> exact V
         self._share: dict = {}  # view key -> thoughtful share
         self._verdicts: dict = {}  # view key -> {((slot, card), ...) sorted: winnable} over its arrangements
@@ -338,7 +339,31 @@ class ExactEndgame:
         if result.status not in (WON, LOST):
             raise _Undecided(result.stopped_by or "nodes")
         self._won[position] = result.status == WON
+        if self._lines is not None and result.status == WON:
+            self._lines[position] = result.line
         return self._won[position]
+
+    def keep_lines(self) -> None:
+        """Keep the winning line of every arrangement solved from now on (a cover starts from them)."""
+        if self._lines is None:
+            self._lines = {}
+
+    def winning_lines(self, view: Observation) -> dict[tuple[int, ...], tuple[Move, ...]]:
+        """Each winnable arrangement of ``view`` (its cards in hidden_slots order) and a line that wins it.
+
+        After :meth:`thoughtful_share` of the view with lines kept; a won
+        position (no move needed) has the empty line.
+        """
+        table = self._verdicts.get(view.key())
+        if table is None or table is ALL_LOST:
+            return {}
+        lines = {}
+        for assignment, winnable in table.items():
+            if winnable:
+                cards = tuple(card for _, card in assignment)
+                position = view.filled(cards)
+                lines[cards] = () if is_won(position, self.rules) else self._lines[position]
+        return lines
 
     def _thoughtful(self, view: Observation, parent: tuple | None = None) -> Fraction:
         """S(view), keeping each arrangement's verdict (by its slots and cards) for the views below it.
@@ -576,9 +601,11 @@ class DealValue:
 
     ``share`` is S (the thoughtful share: the winnable arrangements of the
     unseen cards) and ``value`` V, each None when a budget cut it short;
-    ``lower`` and ``upper`` always bound V: the best line's value found
-    (exact: a strategy that wins that often) and S (or 1 when S is unknown).
-    With V known, both equal it.
+    ``covered`` is the win probability of the deal's cover (``play.cover``:
+    a no-peek strategy built from the winning lines; None when not built).
+    ``lower`` and ``upper`` always bound V: the best of the cover and the
+    best line the expectimax evaluated (each a strategy that wins that
+    often), and S (or 1 when S is unknown). With V known, both equal it.
     """
 
     unseen: int
@@ -591,6 +618,8 @@ class DealValue:
     solves: int
     nodes: int
     views: int
+    covered: Fraction | None = None
+    by: str = ""  # what made V exact: "dead" (S = 0), "cover" (the cover wins S), "expectimax"
 
     def as_dict(self) -> dict:
         return {
@@ -607,30 +636,64 @@ class DealValue:
             "solves": self.solves,
             "nodes": self.nodes,
             "views": self.views,
+            "covered": _fraction(self.covered),
+            "by": self.by,
         }
 
 
-def deal_value(view: Observation, rules: Rules, seconds: float | None = None, **options) -> DealValue:
+def deal_value(
+    view: Observation,
+    rules: Rules,
+    seconds: float | None = None,
+    cover_solve_nodes: int | None = None,
+    cover_budget_nodes: int | None = None,
+    **options,
+) -> DealValue:
     """V of a view as large as a whole deal's (Three Blind Mice's 9 unseen cards), with bounds when cut short.
 
-    S is computed first (every arrangement solved: the upper bound and the
-    pruning's base), then V, both under one wall-clock limit of ``seconds``
-    (a fresh endgame, nothing kept from another view).
+    S is computed first (every arrangement solved, its winning line kept:
+    the upper bound and the pruning's base). Then the cover (``play.cover``)
+    is built from those lines: where it wins every winnable arrangement, V = S
+    and nothing more is searched. Otherwise the expectimax searches V, under
+    the budgets, both under one wall-clock limit of ``seconds`` (a fresh
+    endgame, nothing kept from another view); the cover's value stays a floor.
     """
+    from .cover import DEFAULT_COVER_BUDGET_NODES, DEFAULT_COVER_SOLVE_NODES, CoverBudgetSpent, cover
+
     unseen = len(view.hidden_slots())
     engine = ExactEndgame(rules, max_unseen=max(unseen, DEFAULT_MAX_UNSEEN), seconds=seconds, **options)
     engine.check(view)
-    share = value = None
-    stopped_by = ""
+    engine.keep_lines()
+    share = value = covered = None
+    stopped_by = by = ""
+    solves = nodes = 0
     try:
         share = engine._thoughtful(view)
-        value = engine._v(view)
+        if share == 0:
+            value, by = ZERO, "dead"
+        else:
+            try:
+                found = cover(
+                    view,
+                    engine.winning_lines(view),
+                    rules,
+                    solve_nodes=cover_solve_nodes or DEFAULT_COVER_SOLVE_NODES,
+                    budget_nodes=cover_budget_nodes or DEFAULT_COVER_BUDGET_NODES,
+                )
+                covered, solves, nodes = found.value, found.solves, found.nodes
+            except CoverBudgetSpent:
+                pass
+            engine._lines = None  # the lines are no longer needed: the expectimax keeps only verdicts
+            if covered == share:
+                value, by = share, "cover"
+            else:
+                value, by = engine._v(view), "expectimax"
     except _Undecided as exc:
         stopped_by = exc.stopped_by
     if value is not None:
         lower = upper = value
     else:
-        lower = engine._lower.get(view.key(), ZERO)
+        lower = max(engine._lower.get(view.key(), ZERO), covered or ZERO)
         upper = share if share is not None else ONE
     return DealValue(
         unseen,
@@ -640,9 +703,11 @@ def deal_value(view: Observation, rules: Rules, seconds: float | None = None, **
         lower,
         upper,
         stopped_by,
-        engine.solves,
-        engine.nodes,
+        engine.solves + solves,
+        engine.nodes + nodes,
         engine.views,
+        covered,
+        by if value is not None else "",
     )
 
 
