@@ -80,6 +80,7 @@ def jit_deadlocked(pos: Position, rules, successor_above: bool) -> tuple[bool, l
     sweeps, _, space_any, _ = rule_flags(rules)
     early, dead, can_top = kernel.wide_is_deadlocked(to_compact(pos), sweeps, space_any, successor_above)
     assert early == dead  # the search's early stop changes no answer
+    assert kernel.wide_root_dead(to_compact(pos), bool(sweeps), bool(space_any), successor_above) == dead  # solve's
     return bool(dead), [bool(x) for x in can_top[: NUM_CARDS * rules.decks]]
 
 

@@ -54,6 +54,7 @@ JOBS: dict[str, tuple[str, ...]] = {
             "_column_hash",
             "compute_keys",
             "_deadlocked",
+            "wide_root_dead",
             "made_from",
             "search",
             "_move_list",

@@ -54,8 +54,8 @@ nothing ever lands on it. A win sweeps it too, so a non-King reserve card
 must land on its successor (which must be able to become a top), and a King
 in the reserve can leave only into an empty column (so some column must be
 able to become empty). The solver runs the test there on the root position
-only (``search.solve``), in this plain code, which is also what the twin
-search does for it.
+only (``search.solve``, with the kernel's twin of this code,
+``kernel.wide_root_dead``); the twin search runs this plain code there.
 
 Double Scorpion (two copies of each face, ids ``face`` and ``face + 52``):
 every fact above holds with "its successor" read as "a copy of its

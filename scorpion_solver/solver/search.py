@@ -35,7 +35,6 @@ from .compact import (  # noqa: F401 - re-exported: callers import them from her
     state_problems,
     to_compact,
 )
-from .deadlock import is_deadlocked
 from .driver import (  # noqa: F401 - re-exported: callers import them from here
     ENTRY_BYTES,
     FIRST_TABLE,
@@ -304,9 +303,10 @@ def _solve_from_root(
     loading = compiling.seconds_loading  # jobs first used in this solve are loaded in it, off its seconds
     reductions = reductions.proven_for(rules)
     root_checked = False
-    if stack.wide and reductions.prune:  # the wide kernel's root step has no test: the plain one, on the root
+    if stack.wide and reductions.prune:  # the wide kernel's root step has no test: its twin's, on the root
         root_checked = True
-        if is_deadlocked(position, rules, reductions.successor_above):
+        sweeps, _, space_any, _ = rule_flags(rules)
+        if kernel.wide_root_dead(stack.states[0], bool(sweeps), bool(space_any), reductions.successor_above):
             return _dead_root(rules, start)
     if stack.wide and not reductions.in_search(rules):
         reductions = NO_REDUCTIONS  # Three Blind Mice: the test on the root only, for now
