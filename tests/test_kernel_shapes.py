@@ -188,22 +188,25 @@ def test_probes_turn_nothing_into_lost_and_cost_one_budget(monkeypatch):
 
 
 # With a scout of 1,000 nodes before the probes (``probes.SCOUT_NODES``; 100,000 in a real solve) and probes
-# of 1,000 at a budget of 3,000: (mode, number, verdict, nodes of every try up to the deciding one, what
-# decided it). The scout's 1,000 come first; then 3 probes; then the first order with the whole budget;
-# then the second order.
+# of 1,000 at a budget of 3,000: (mode, number, one probe in how many comes before the first order's long
+# search (``probes.EARLY_PROBES``), verdict, nodes of every try up to the deciding one, what decided it).
+# The scout's 1,000 come first; then the early probes (none of 3 at 10, one at 3); then the first order
+# with the whole budget; then the other probes; then the second order.
 SCOUTED = [
-    ("double", 2, "won", 2_923, "a probe"),  # without the scout, the first order wins at 1,746
-    ("double", 1, "won", 5_434, "the first order again"),  # the scout (1,000) + 3 probes, then 1,430
-    ("double", 7, "unknown", 10_005, "nothing"),  # the scout, 3 probes, both orders
+    ("double", 32, 10, "won", 4_993, "a probe"),  # the scout, the first order (3,000), then the first probe
+    ("double", 32, 3, "won", 1_992, "a probe"),  # the same probe, now before the first order
+    ("double", 1, 10, "won", 2_432, "the first order again"),  # the scout (1,000), then 1,432
+    ("double", 7, 10, "unknown", 10_005, "nothing"),  # the scout, the first order, 3 probes, the second order
 ]
 
 
-@pytest.mark.parametrize(("mode", "number", "status", "nodes", "decider"), SCOUTED)
-def test_a_short_first_try_comes_before_the_probes(monkeypatch, mode, number, status, nodes, decider):
+@pytest.mark.parametrize(("mode", "number", "early", "status", "nodes", "decider"), SCOUTED)
+def test_a_short_first_try_comes_before_the_probes(monkeypatch, mode, number, early, status, nodes, decider):
     from scorpion_solver.solver import probes
 
     monkeypatch.setattr(probes, "PROBE_NODES", 1_000)
     monkeypatch.setattr(probes, "SCOUT_NODES", 1_000)
+    monkeypatch.setattr(probes, "EARLY_PROBES", early)
     rules = get_rules(mode)
     position = deal(number, rules)
     limits = Limits(nodes=3_000)

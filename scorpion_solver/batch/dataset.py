@@ -139,7 +139,11 @@ FIELD_NOTES: dict[str, dict[str, tuple[str, str]]] = {
         "status": ("exact (value known) or unknown (a budget cut it short; lower and upper bound it).", ""),
         "value": ("V: the best win probability of a player who cannot peek, as a fraction; null if unknown.", "share"),
         "share": ("S: the share of the arrangements of the unseen cards that are winnable; null if unknown.", "share"),
-        "lower": ("V is at least this: the best line evaluated exactly (V itself when exact), a fraction.", "share"),
+        "lower": (
+            "V is at least this: the better of the cover and the best line evaluated exactly (V itself when exact), "
+            "a fraction.",
+            "share",
+        ),
         "upper": ("V is at most this: S, or 1 when S is unknown (V itself when exact), a fraction.", "share"),
         "value_float": ("value as a number; null if unknown.", "share"),
         "lower_float": ("lower as a number.", "share"),
@@ -149,6 +153,12 @@ FIELD_NOTES: dict[str, dict[str, tuple[str, str]]] = {
         "nodes": ("Positions those solves expanded.", "positions"),
         "views": ("Views walked between reveals (the plain-Python part).", "views"),
         "cpu_seconds": ("CPU time for this deal; not reproducible.", "seconds"),
+        "covered": (
+            "The cover's win probability (a no-peek strategy built from the winning lines), a fraction: a floor "
+            "on V; null when not built (S = 0 or unknown).",
+            "share",
+        ),
+        "by": ("What made V exact: dead (S = 0), cover (the cover wins S), expectimax; empty when unknown.", ""),
     },
     "losses": {
         "deal": _DEAL,
@@ -196,6 +206,7 @@ def allowed_values(kind: str) -> dict[str, list[str]]:
             "mode": modes,
             "status": ["exact", "unknown"],
             "stopped_by": ["", "budget", "views", "time", "nodes", "memory"],
+            "by": ["", "dead", "cover", "expectimax"],
         }
     return {"mode": modes}
 

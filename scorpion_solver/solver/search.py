@@ -55,7 +55,7 @@ from .lines import (  # noqa: F401 - re-exported: callers import them from here
     verify_solution,
     winning_path,
 )
-from .probes import probe_count, probe_limits, probe_starts, scout_limits
+from .probes import later_tries, probe_limits, probe_starts, scout_limits
 from .reductions import FULL, Reductions
 from .reductions import PRESETS as REDUCTION_PRESETS
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
@@ -318,17 +318,19 @@ def _solve_from_root(
     status, counted, stopped_by, stack = driver.run_search(stack, rules, scout or limits, start, reductions)
     result = _counted_result(status, counted, rules, stopped_by)
     probe_moves: list | None = None  # a probe's random moves, when a probe won
-    if stack.wide and stopped_by == "nodes":  # the tries after the first (probes.py): probes, then each order
-        status, counted, result, stack, probe_moves = _probe(stack, position, rules, limits, start, reductions, result)
-        for reveals_first in (False, True) if scout else (True,):
+    if stack.wide and stopped_by == "nodes":  # the tries after the first (probes.py): probes and each order
+        for kind, *which in later_tries(limits, scout is not None):
             if result.stopped_by != "nodes":
                 break
+            if kind == "probes":
+                status, counted, result, stack, probe_moves = _probe(
+                    stack, position, rules, limits, start, reductions, result, *which
+                )
+                continue
             stack.states[0] = root.copy()
             driver.root_keys(stack)
             tried = result
-            status, counted, stopped_by, stack = driver.run_search(
-                stack, rules, limits, start, reductions, reveals_first
-            )
+            status, counted, stopped_by, stack = driver.run_search(stack, rules, limits, start, reductions, *which)
             result = _counted_result(status, counted, rules, stopped_by).after(tried)
     result.deadlock_checks += root_checked
     if status == kernel.S_WON:
@@ -362,12 +364,14 @@ def _probe(
     start: float,
     reductions: Reductions,
     tried: SolveResult,
+    first: int,
+    stop: int,
 ) -> tuple[int, list[int], SolveResult, driver.Stack, list | None]:
-    """The probes of a wide search its first move order left unknown (``probes``; twin:
+    """Probes ``first`` to ``stop`` of a wide search the tries before left unknown (``probes``; twin:
     ``search_twin._probed``): (status, the last probe's counters, the result with every probe's work
     counted in, the stack, the winning probe's random moves or None)."""
     counted: list[int] = []
-    for moves, here in probe_starts(position, rules, probe_count(limits)):
+    for moves, here in probe_starts(position, rules, stop, first):
         stack.states[0] = to_compact(here)
         if is_won(here, rules):  # its random moves alone won: an empty line from there
             tried.status, tried.stopped_by = WON, ""

@@ -43,7 +43,7 @@ from ..game.engine import RESERVE, Move, apply_move, canonical_key, is_won, lead
 from ..game.position import Position, frozen_floor
 from ..game.rules import CLEAR, SPACE_ANY, Rules
 from .deadlock import is_deadlocked, needs_deadlock_check
-from .probes import probe_count, probe_limits, probe_starts, scout_limits
+from .probes import later_tries, probe_limits, probe_starts, scout_limits
 from .reductions import FULL, Reductions
 from .result import LOST, UNKNOWN, WON, Limits, SolveResult
 from .shortest import shorten_line
@@ -166,21 +166,30 @@ def reference_solve(
     scout = None if rules.is_scorpion_shape else scout_limits(limits)
     result = _search(pos, rules, scout or limits, reductions, start)
     if not rules.is_scorpion_shape and result.stopped_by == "nodes":
-        result = _probed(pos, rules, limits, reductions, start, result)
-        for reveals_first in (False, True) if scout else (True,):
+        for kind, *which in later_tries(limits, scout is not None):
             if result.stopped_by != "nodes":
                 break
-            again = _search(pos, rules, limits, reductions, start, reveals_first=reveals_first, root_test=False)
+            if kind == "probes":
+                result = _probed(pos, rules, limits, reductions, start, result, *which)
+                continue
+            again = _search(pos, rules, limits, reductions, start, reveals_first=which[0], root_test=False)
             result = again.after(result)
     return result
 
 
 def _probed(
-    pos: Position, rules: Rules, limits: Limits, reductions: Reductions, start: float, tried: SolveResult
+    pos: Position,
+    rules: Rules,
+    limits: Limits,
+    reductions: Reductions,
+    start: float,
+    tried: SolveResult,
+    first: int,
+    stop: int,
 ) -> SolveResult:
-    """The probes after the first move order (``tried``, its counted work): the first probe's win, its line
-    from ``pos``, or unknown, each probe's work counted in."""
-    for moves, here in probe_starts(pos, rules, probe_count(limits)):
+    """Probes ``first`` to ``stop`` after the tries before (``tried``, their counted work): the first
+    probe's win, its line from ``pos``, or unknown, each probe's work counted in."""
+    for moves, here in probe_starts(pos, rules, stop, first):
         if is_won(here, rules):
             tried.status, tried.stopped_by, tried.line = WON, "", tuple(moves)
             return tried
