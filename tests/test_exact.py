@@ -477,6 +477,6 @@ def test_nopeek_study_folder_resumes_and_summarises(tmp_path):
     stats = run("stats", str(out), "--json")
     mice = json.loads(stats.output)["modes"]["mice"]
     assert (mice["deals"], mice["exact"], mice["value_zero"], mice["value_interval"]) == (2, 2, 2, [0.0, 0.0])
-    assert mice["exact_by"] == {"dead": 2}
+    assert (mice["exact_dead"], mice["exact_by_cover"], mice["exact_by_expectimax"]) == (2, 0, 0)
     refused = run("nopeek", "1", "--mode", "clear", "--out", str(tmp_path / "x"))
     assert refused.exit_code == 2 and "a deal of clear has 15 unseen cards" in refused.stderr

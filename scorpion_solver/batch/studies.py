@@ -489,7 +489,9 @@ def nopeek_summary(out: Path) -> dict:
             "exact": len(exact),
             "unknown": n - len(exact),
             "value_zero": sum(r["value"] == "0" for r in exact),
-            "exact_by": dict(sorted(Counter(r["by"] for r in exact).items())),  # dead, cover, expectimax
+            "exact_dead": sum(r["by"] == "dead" for r in exact),
+            "exact_by_cover": sum(r["by"] == "cover" for r in exact),
+            "exact_by_expectimax": sum(r["by"] == "expectimax" for r in exact),
             "value_interval": [float(lower), float(upper)],
             "value_interval_fraction": [str(lower), str(upper)],
             "thoughtful_rate": float(sum(shares, Fraction(0)) / len(shares)) if shares else None,

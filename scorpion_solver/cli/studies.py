@@ -342,3 +342,8 @@ def _echo_nopeek_table(modes: dict) -> None:
             f"| {mode} | {m['deals']:,} | {m['exact']:,} | {m['unknown']:,} | {m['value_zero']:,} | {rate} | "
             f"{thoughtful} | {m['cpu_seconds']:,.0f} |"
         )
+    for mode, m in modes.items():
+        click.echo(
+            f"{mode}: exact where every arrangement is lost (V = S = 0) {m['exact_dead']:,}, where the cover wins "
+            f"every winnable arrangement (V = S) {m['exact_by_cover']:,}, by the expectimax {m['exact_by_expectimax']:,}"
+        )
