@@ -459,10 +459,12 @@ def test_a_mice_deal_dead_for_every_arrangement_is_worth_zero_without_a_solve():
     dead = deal_value(Observation.of(deal(7, MICE)), MICE)  # deal 7's view: dead whatever its 9 unseen cards
     assert (dead.unseen, dead.status, dead.value, dead.share, dead.solves) == (9, "exact", 0, 0, 0)
     assert (dead.lower, dead.upper) == (0, 0)
-    # deal 3 is winnable (the solver wins it): a small budget leaves it unknown, bounded by 0 and 1
-    cut = deal_value(Observation.of(deal(3, MICE)), MICE, budget_nodes=5_000)
+    # deal 3 (V = S = 2033/5040, tests/test_cover.py's deal): a small budget leaves it unknown, bounded by the
+    # arrangements solved so far: those lost lower the upper bound, those won make a cover, a floor
+    cut = deal_value(Observation.of(deal(3, MICE)), MICE, budget_nodes=50_000)
     assert (cut.status, cut.value, cut.share, cut.stopped_by) == ("unknown", None, None, "budget")
-    assert (cut.lower, cut.upper) == (0, 1) and cut.solves > 0
+    assert 0 < cut.lower == cut.covered < Fraction(2033, 5040) < cut.upper < 1 and cut.solves > 0
+    assert (cut.upper * 362_880).denominator == 1  # a count of the 9! arrangements not known lost
 
 
 def test_nopeek_study_folder_resumes_and_summarises(tmp_path):

@@ -144,7 +144,11 @@ FIELD_NOTES: dict[str, dict[str, tuple[str, str]]] = {
             "a fraction.",
             "share",
         ),
-        "upper": ("V is at most this: S, or 1 when S is unknown (V itself when exact), a fraction.", "share"),
+        "upper": (
+            "V is at most this: S, or when S was cut short the share of arrangements not known lost (V itself when "
+            "exact), a fraction.",
+            "share",
+        ),
         "value_float": ("value as a number; null if unknown.", "share"),
         "lower_float": ("lower as a number.", "share"),
         "upper_float": ("upper as a number.", "share"),

@@ -389,7 +389,7 @@ NOPEEK_SCHEMA = pa.schema(
         ("value", pa.string()),  # V as a fraction ("163/360"); null when unknown
         ("share", pa.string()),  # S, the thoughtful share, as a fraction; null when unknown
         ("lower", pa.string()),  # V is at least this (the best line found; V itself when exact)
-        ("upper", pa.string()),  # V is at most this (S, or 1 when S is unknown; V itself when exact)
+        ("upper", pa.string()),  # V is at most this (S; when S was cut short, the arrangements not known lost)
         ("value_float", pa.float64()),
         ("lower_float", pa.float64()),
         ("upper_float", pa.float64()),

@@ -92,6 +92,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from math import factorial
 
 from ..game.engine import Move, apply_move, is_won, legal_moves, move_text
 from ..game.position import frozen_floor
@@ -107,6 +108,9 @@ DEFAULT_SOLVE_NODES = 200_000  # per solve of one arrangement: late positions ar
 DEFAULT_SOLVE_MEMORY_MB = 64  # per solve: the table a late position needs is small
 DEFAULT_BUDGET_NODES = 50_000_000  # for all the solves of one call
 DEFAULT_BUDGET_VIEWS = 1_000_000  # views walked between reveals in one call (the plain-Python part of the cost)
+# A share's first pass solves every arrangement with at most this many nodes, then the few it left undecided
+# with the whole budget: a budget that runs out then leaves most of them known (bounds), not a prefix
+FIRST_PASS_NODES = 100_000
 EXACT, UNDECIDED = "exact", "unknown"
 ZERO, ONE = Fraction(0), Fraction(1)
 ALL_LOST = "all lost"  # a view's verdict table when every arrangement is lost (none is stored one by one)
@@ -221,6 +225,7 @@ class ExactEndgame:
         self.nodes = 0
         self._won: dict = {}  # position -> winnable (perfect information)
         self._lines: dict | None = None  # position -> the solver's winning line, when kept (``keep_lines``)
+        self._partial: tuple = ((), {})  # (view key, {arrangement: winnable}) of the share being computed
         self._value: dict = {}  # view key -> exact V
         self._share: dict = {}  # view key -> thoughtful share
         self._verdicts: dict = {}  # view key -> {((slot, card), ...) sorted: winnable} over its arrangements
@@ -316,7 +321,12 @@ class ExactEndgame:
 
     # -- perfect information ----------------------------------------------
 
-    def _winnable(self, position) -> bool:
+    def _winnable(self, position, first_pass: bool = False) -> bool | None:
+        """Whether the position can be won (perfect information), solved once and kept.
+
+        ``first_pass``: solve with at most ``FIRST_PASS_NODES`` and return None
+        when that does not decide it (nothing kept, nothing raised).
+        """
         known = self._won.get(position)
         if known is not None:
             return known
@@ -326,6 +336,10 @@ class ExactEndgame:
         if self.nodes >= self._stop_at:
             raise _Undecided("budget")
         limits = self.limits
+        if first_pass and limits.nodes > FIRST_PASS_NODES:
+            limits = dataclasses.replace(limits, nodes=FIRST_PASS_NODES)
+        else:
+            first_pass = False  # the whole budget already: an undecided solve is final
         if self._deadline is not None:
             left = self._deadline - time.perf_counter()
             if left <= 0:
@@ -337,6 +351,8 @@ class ExactEndgame:
         self.solves += 1
         self.nodes += result.nodes
         if result.status not in (WON, LOST):
+            if first_pass and result.stopped_by == "nodes":
+                return None
             raise _Undecided(result.stopped_by or "nodes")
         self._won[position] = result.status == WON
         if self._lines is not None and result.status == WON:
@@ -348,13 +364,14 @@ class ExactEndgame:
         if self._lines is None:
             self._lines = {}
 
-    def winning_lines(self, view: Observation) -> dict[tuple[int, ...], tuple[Move, ...]]:
+    def winning_lines(self, view: Observation, table: dict | None = None) -> dict[tuple[int, ...], tuple[Move, ...]]:
         """Each winnable arrangement of ``view`` (its cards in hidden_slots order) and a line that wins it.
 
-        After :meth:`thoughtful_share` of the view with lines kept; a won
-        position (no move needed) has the empty line.
+        After :meth:`thoughtful_share` of the view with lines kept (or from
+        ``table``, the verdicts known so far); a won position (no move
+        needed) has the empty line.
         """
-        table = self._verdicts.get(view.key())
+        table = self._verdicts.get(view.key()) if table is None else table
         if table is None or table is ALL_LOST:
             return {}
         lines = {}
@@ -381,13 +398,26 @@ class ExactEndgame:
                 self._share[key] = ZERO
                 return ZERO
             slots = view.hidden_slots()
-            table = {}
+            found: dict = {}
+            hard = []  # arrangements the first pass left undecided: solved with the whole budget after the others
+            self._partial = (key, found)  # what is known if a budget stops it
             for cards in itertools.permutations(view.unseen):
                 assignment = tuple(zip(slots, cards))
                 if above is not None and not above.get(tuple(sorted(assignment + parent[1])), True):
-                    table[assignment] = False
+                    found[assignment] = False
                     continue
-                table[assignment] = self._winnable(view.filled(cards))
+                verdict = self._winnable(view.filled(cards), first_pass=True)
+                if verdict is None:
+                    hard.append((assignment, cards))
+                else:
+                    found[assignment] = verdict
+            for assignment, cards in hard:
+                found[assignment] = self._winnable(view.filled(cards))
+            # in the arrangements' own order: what is built from the table does not depend on which were hard
+            table = {
+                tuple(zip(slots, cards)): found[tuple(zip(slots, cards))]
+                for cards in itertools.permutations(view.unseen)
+            }
             self._verdicts[key] = table
             self._share[key] = Fraction(sum(table.values()), len(table))
         return self._share[key]
@@ -605,7 +635,9 @@ class DealValue:
     a no-peek strategy built from the winning lines; None when not built).
     ``lower`` and ``upper`` always bound V: the best of the cover and the
     best line the expectimax evaluated (each a strategy that wins that
-    often), and S (or 1 when S is unknown). With V known, both equal it.
+    often), and S (when a budget cut S short: the share of the arrangements
+    not known lost, and the cover is built from those known won). With V
+    known, both equal it.
     """
 
     unseen: int
@@ -652,7 +684,9 @@ def deal_value(
     """V of a view as large as a whole deal's (Three Blind Mice's 9 unseen cards), with bounds when cut short.
 
     S is computed first (every arrangement solved, its winning line kept:
-    the upper bound and the pruning's base). Then the cover (``play.cover``)
+    the upper bound and the pruning's base; first each with at most
+    ``FIRST_PASS_NODES``, then the few left with the whole budget, so a
+    budget that runs out leaves most verdicts known). Then the cover (``play.cover``)
     is built from those lines: where it wins every winnable arrangement, V = S
     and nothing more is searched. Otherwise the expectimax searches V, under
     the budgets, both under one wall-clock limit of ``seconds`` (a fresh
@@ -666,23 +700,30 @@ def deal_value(
     engine.keep_lines()
     share = value = covered = None
     stopped_by = by = ""
-    solves = nodes = 0
+    spent = [0, 0]  # the cover's solves and nodes
+
+    def covering(lines) -> Fraction | None:
+        """The cover's value from these winning lines; None when its own budget ran out."""
+        try:
+            found = cover(
+                view,
+                lines,
+                rules,
+                solve_nodes=cover_solve_nodes or DEFAULT_COVER_SOLVE_NODES,
+                budget_nodes=cover_budget_nodes or DEFAULT_COVER_BUDGET_NODES,
+            )
+        except CoverBudgetSpent:
+            return None
+        spent[0], spent[1] = found.solves, found.nodes
+        return found.value
+
+    upper = ONE
     try:
         share = engine._thoughtful(view)
         if share == 0:
             value, by = ZERO, "dead"
         else:
-            try:
-                found = cover(
-                    view,
-                    engine.winning_lines(view),
-                    rules,
-                    solve_nodes=cover_solve_nodes or DEFAULT_COVER_SOLVE_NODES,
-                    budget_nodes=cover_budget_nodes or DEFAULT_COVER_BUDGET_NODES,
-                )
-                covered, solves, nodes = found.value, found.solves, found.nodes
-            except CoverBudgetSpent:
-                pass
+            covered = covering(engine.winning_lines(view))
             engine._lines = None  # the lines are no longer needed: the expectimax keeps only verdicts
             if covered == share:
                 value, by = share, "cover"
@@ -690,11 +731,18 @@ def deal_value(
                 value, by = engine._v(view), "expectimax"
     except _Undecided as exc:
         stopped_by = exc.stopped_by
+        key, known = engine._partial
+        if share is None and key == view.key() and known:
+            # S cut short: the arrangements known lost bound V from above, those known won feed a cover
+            arrangements = factorial(unseen)
+            upper = Fraction(arrangements - sum(not won for won in known.values()), arrangements)
+            won = engine.winning_lines(view, known)
+            covered = covering(won) if won else None
     if value is not None:
         lower = upper = value
     else:
         lower = max(engine._lower.get(view.key(), ZERO), covered or ZERO)
-        upper = share if share is not None else ONE
+        upper = share if share is not None else upper
     return DealValue(
         unseen,
         EXACT if value is not None else UNDECIDED,
@@ -703,8 +751,8 @@ def deal_value(
         lower,
         upper,
         stopped_by,
-        engine.solves + solves,
-        engine.nodes + nodes,
+        engine.solves + spent[0],
+        engine.nodes + spent[1],
         engine.views,
         covered,
         by if value is not None else "",
