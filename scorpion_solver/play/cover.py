@@ -182,7 +182,7 @@ class _Builder:
             groups.setdefault((position, line[n]), (line[: n + 1], {}))[1][cards] = n + 1
         self._steps.clear()
         slots = view.hidden_slots()
-        best = None  # (dropped, commitment, kept: cards -> (position after, rest of its line))
+        best = None  # (dropped, commitment, the view before its reveal, kept: cards -> (position after, rest))
         for key in sorted(groups, key=lambda k: -len(groups[k][1]))[: self.tries]:
             commitment, members = groups[key]
             before, move = key
@@ -227,8 +227,8 @@ def turned_up(slots, move: Move, after: Position) -> tuple[int, ...]:
     """The indexes in ``slots`` (hidden slots, ``Observation.hidden_slots`` order) that ``move`` turned up.
 
     ``after`` is the position after it: a column's face-down slot is turned
-    up when the column holds fewer face-down cards than its index; the tail
-    deal turns up every tail slot.
+    up when its index is no longer below the column's count of face-down
+    cards; the tail deal turns up every tail slot.
     """
     return tuple(k for k, (i, j) in enumerate(slots) if (move.is_tail if i < 0 else j >= after.hidden[i]))
 
