@@ -7,7 +7,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from test_exact import CLASSIC, CLEAR, GUESS, MICE, _view, late_views, twin_value
+from test_exact import CLASSIC, CLEAR, GUESS, MICE, _view, late_views, traced_from_views, twin_value
 
 from scorpion_solver.game.deal import deal
 from scorpion_solver.game.view import Observation
@@ -65,18 +65,9 @@ def test_a_view_where_the_player_must_guess_is_covered_below_the_share():
 
 def test_the_cover_is_a_function_of_the_view_only(monkeypatch):
     """Two true positions with one view: the same strategy, built from the very same positions solved."""
-    import scorpion_solver.solver.search as search
-
     view = late_views(3, MICE, range(5, 6))[0]
     truths = [view.filled(cards) for cards in itertools.permutations(view.unseen)][::60][:2]
-    assert truths[0] != truths[1] and Observation.of(truths[0]) == Observation.of(truths[1])
-    traces, covers = [], []
-    real = search.solve
-    for truth in truths:
-        solved: list = []
-        monkeypatch.setattr(search, "solve", lambda p, *a, _s=solved, **k: (_s.append(p), real(p, *a, **k))[1])
-        covers.append(_cover_of(Observation.of(truth), MICE)[2])
-        traces.append(solved)
+    traces, covers = traced_from_views(monkeypatch, truths, lambda seen: _cover_of(seen, MICE)[2])
     assert traces[0] == traces[1] and traces[0]
     assert (covers[0].strategy, covers[0].won) == (covers[1].strategy, covers[1].won)
 

@@ -300,21 +300,27 @@ def test_a_node_budget_makes_it_unknown_never_a_guess():
     assert walked.value(view) is None and walked.report(view).stopped_by == "views"
 
 
-def test_the_result_is_a_function_of_the_view_only(monkeypatch):
-    """Two true positions with the same view: the same value, the same moves, and the very same positions solved
-    (none of them is chosen by the true hidden cards)."""
+def traced_from_views(monkeypatch, truths, compute) -> tuple[list, list]:
+    """``compute(Observation.of(truth))`` for each true position, and the positions each call solved, in order."""
     import scorpion_solver.solver.search as search
 
-    view = late_views(37, CLEAR, range(3, 4))[0]
-    truths = [view.filled(cards) for cards in itertools.permutations(view.unseen)][:2]
     assert truths[0] != truths[1] and Observation.of(truths[0]) == Observation.of(truths[1])
-    traces, reports = [], []
+    traces, results = [], []
     real = search.solve
     for truth in truths:
         solved: list = []
         monkeypatch.setattr(search, "solve", lambda p, *a, _s=solved, **k: (_s.append(p), real(p, *a, **k))[1])
-        reports.append(ExactEndgame(CLEAR).report(Observation.of(truth)))
+        results.append(compute(Observation.of(truth)))
         traces.append(solved)
+    return traces, results
+
+
+def test_the_result_is_a_function_of_the_view_only(monkeypatch):
+    """Two true positions with the same view: the same value, the same moves, and the very same positions solved
+    (none of them is chosen by the true hidden cards)."""
+    view = late_views(37, CLEAR, range(3, 4))[0]
+    truths = [view.filled(cards) for cards in itertools.permutations(view.unseen)][:2]
+    traces, reports = traced_from_views(monkeypatch, truths, lambda seen: ExactEndgame(CLEAR).report(seen))
     assert traces[0] == traces[1] and traces[0]
     assert reports[0].as_dict() | {"seconds": 0} == reports[1].as_dict() | {"seconds": 0}
 

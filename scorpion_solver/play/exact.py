@@ -400,9 +400,11 @@ class ExactEndgame:
             slots = view.hidden_slots()
             found: dict = {}
             hard = []  # arrangements the first pass left undecided: solved with the whole budget after the others
+            order = []  # every arrangement, in permutation order
             self._partial = (key, found)  # what is known if a budget stops it
             for cards in itertools.permutations(view.unseen):
                 assignment = tuple(zip(slots, cards))
+                order.append(assignment)
                 if above is not None and not above.get(tuple(sorted(assignment + parent[1])), True):
                     found[assignment] = False
                     continue
@@ -414,10 +416,7 @@ class ExactEndgame:
             for assignment, cards in hard:
                 found[assignment] = self._winnable(view.filled(cards))
             # in the arrangements' own order: what is built from the table does not depend on which were hard
-            table = {
-                tuple(zip(slots, cards)): found[tuple(zip(slots, cards))]
-                for cards in itertools.permutations(view.unseen)
-            }
+            table = {assignment: found[assignment] for assignment in order}
             self._verdicts[key] = table
             self._share[key] = Fraction(sum(table.values()), len(table))
         return self._share[key]
