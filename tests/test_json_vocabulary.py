@@ -145,6 +145,11 @@ def _made(deal5, exact, wasp, play, hop) -> dict[str, list]:
             one(run("nopeek", "7-8", "--nodes", 5000, "--out", play.parent / "nopeek-7-8", "--workers", 1, "--json"))
         ],
     }
+    greedy = play.parent / "greedy-7-8"
+    run("play", "7-8", "--mode", "mice", "--policy", "greedy", "--out", greedy, "--workers", 1, "--no-progress")
+    made["scorpion stats nopeek-7-8 --against greedy-7-8 --json"] = [
+        one(run("stats", play.parent / "nopeek-7-8", "--against", greedy, "--json"))
+    ]
     return made
 
 

@@ -102,7 +102,7 @@ def test_every_documented_example_passes():
     found = examples()
     commands = {"deal", "solve", "hint", "analyze", "stats", "play", "deals", "bound", "losses", "nopeek"}
     assert {c.split()[1] for c in found} == commands
-    assert len(found) == 15
+    assert len(found) == 16
     for command, data in found.items():
         check(data, command)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..game.rules import PRESETS
-from .folder import folder_kind, read_folder, read_metadata, wrong_kind
+from .folder import read_folder, require_kind
 from .plan import BatchError
 from .stats import compare_modes, implied_pairs, mode_verdicts
 
@@ -28,11 +28,7 @@ def folder_comparisons(
     verdicts = {m: (v, folder) for m, v in mode_verdicts(columns).items()}
     own = set(verdicts)
     for other in against:
-        if not other.is_dir():
-            raise BatchError(f"--against {other}: not a folder")
-        kind = folder_kind(read_metadata(other))
-        if kind != "results":
-            raise wrong_kind(other, kind, "results", f"--against with the results folder {folder}")
+        require_kind(other, "results", f"--against with the results folder {folder}")
         table = read_folder(other, columns=["deal", "mode", "status"])
         if table.num_rows == 0:
             raise BatchError(f"--against {other}: holds no finished chunk files (chunk-*.parquet)")

@@ -241,7 +241,7 @@ KIND_READERS = {
     "play": "scorpion stats DIR [--against PLAYDIR], scorpion losses DIR",
     "bound": "scorpion stats DIR",
     "losses": "scorpion stats DIR",
-    "nopeek": "scorpion stats DIR",
+    "nopeek": "scorpion stats DIR [--against PLAYDIR]",
 }
 
 
@@ -278,6 +278,17 @@ def wrong_kind(folder: Path, kind: str, wanted: str, reader: str) -> BatchError:
     return BatchError(
         f"{reader} reads {kind_text(wanted)}, and {folder} is {kind_text(kind)}, read by {KIND_READERS[kind]}"
     )
+
+
+def require_kind(folder: Path, wanted: str, reader: str) -> dict | None:
+    """``folder``'s metadata, if it is a ``wanted`` folder; else the error naming both kinds (``wrong_kind``)."""
+    if not folder.is_dir():
+        raise BatchError(f"{reader}: {folder} is not a folder")
+    meta = read_metadata(folder)
+    kind = folder_kind(meta)
+    if kind != wanted:
+        raise wrong_kind(folder, kind, wanted, reader)
+    return meta
 
 
 _DEALS_SHAPE = {"spec": str, "count": int, "first": int, "last": int, "sha256": str}

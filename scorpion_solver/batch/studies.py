@@ -503,3 +503,96 @@ def nopeek_summary(out: Path) -> dict:
             ],
         }
     return modes
+
+
+def optimum_shares(out: Path, groups: list) -> list[dict]:
+    """Each player's share of the optimum and its regret, on the deals whose V is exact (issue 53).
+
+    ``groups`` are the players (``protocol.SeedGroup``: a play folder a
+    seed). A player's game on deal i is played on the deal's own arrangement
+    of the hidden cards, a fair draw given the view. Write W_i for its wins /
+    seeds, T_i for 1 when that arrangement can be won (the committed exact
+    verdict, the play folder's ``thoughtful``), S_i and V_i for the deal's
+    thoughtful share and no-peek value. Then E[T_i] = S_i, and a player never
+    wins a lost arrangement, so the **gap** T_i - W_i lies in [0, 1] and
+
+        the player's value on deal i  =  S_i - E[T_i - W_i]
+        its regret on deal i          =  V_i - S_i + E[T_i - W_i]
+
+    S_i - V_i is exact; only the gap is estimated, and it is nearly always
+    0, so this has far less noise than V_i - W_i (a control variate: T_i
+    moves with W_i). The regret a deal is the mean gap less the mean of S - V,
+    its interval the protocol's interval of the mean gap (``protocol.share_interval``:
+    Wilson with the effective number of deals) shifted by the same exact
+    amount; the **share of the optimum** is the player's mean value over the
+    mean V. The deals are those whose V is exact (chosen by the view alone,
+    never by the arrangement, so nothing leans; but they are the deals whose
+    S was reachable) that every seed finished; the others are counted apart,
+    never guessed. The deals with V > 0 that some seed lost are listed.
+    """
+    from fractions import Fraction
+
+    import numpy as np
+
+    from .protocol import share_interval
+
+    rows = read_study_folder(out, NOPEEK_SCHEMA).to_pylist()
+    players = []
+    for group in groups:
+        modes: dict = {}
+        seeds = len(group.rows)
+        for mode in [m for m in group.meta["modes"] if any(r["mode"] == m for r in rows)]:
+            mine = [r for r in rows if r["mode"] == mode]
+            exact = {r["deal"]: (Fraction(r["value"]), Fraction(r["share"])) for r in mine if r["status"] == "exact"}
+            games = []  # per seed: deal -> (won, winnable)
+            for columns in group.rows:
+                keep = columns["mode"] == mode
+                outcome = zip(
+                    (columns["outcome"][keep] == "won").tolist(), (columns["thoughtful"][keep] == "won").tolist()
+                )
+                games.append(dict(zip(columns["deal"][keep].tolist(), outcome)))
+            finished = set.intersection(*(set(g) for g in games))
+            deals = sorted(exact.keys() & finished)
+            n = len(deals)
+            wins = {d: sum(g[d][0] for g in games) for d in deals}
+            gaps = np.array([games[0][d][1] - wins[d] / seeds for d in deals], dtype=float)
+            value = sum((exact[d][0] for d in deals), Fraction(0))
+            shortfall = sum((exact[d][1] - exact[d][0] for d in deals), Fraction(0))  # sum of S - V, exact
+            share = sum((exact[d][1] for d in deals), Fraction(0))
+            entry = {"deals": n, "value_mean": None, "share_mean": None, "won_mean": None, "gap_mean": None}
+            entry.update(
+                player_value=None, share_of_optimum=None, share_interval=None, regret=None, regret_interval=None
+            )
+            if n:
+                low, high = share_interval(gaps, seeds)
+                high = min(high, float(share / n))  # a player's value is never below 0: E[gap] <= S
+                player = float(share / n) - float(gaps.mean())
+                entry.update(
+                    value_mean=float(value / n),
+                    share_mean=float(share / n),
+                    won_mean=sum(wins.values()) / (seeds * n),
+                    gap_mean=float(gaps.mean()),
+                    player_value=player,
+                    regret=float(value / n) - player,
+                    regret_interval=[low - float(shortfall / n), high - float(shortfall / n)],
+                )
+                if value:
+                    v = float(value / n)
+                    entry.update(
+                        share_of_optimum=player / v,
+                        share_interval=[(float(share / n) - high) / v, (float(share / n) - low) / v],
+                    )
+            entry.update(
+                value_unknown=len({r["deal"] for r in mine if r["status"] != "exact"} & finished),
+                unfinished=len(exact.keys() - finished),
+                lost_with_value=[
+                    {"deal": d, "exact_fraction": str(exact[d][0]), "winnable": games[0][d][1], "won": wins[d]}
+                    for d in deals
+                    if exact[d][0] > 0 and wins[d] < seeds
+                ],
+            )
+            modes[mode] = entry
+        players.append(
+            {"player": group.label, "folders": [str(f) for f in group.folders], "seeds": group.seeds, "modes": modes}
+        )
+    return players

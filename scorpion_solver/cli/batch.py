@@ -29,7 +29,14 @@ from ..batch import (
     retry_unknown,
     run_batch,
 )
-from ..batch.folder import FewerReductions, folder_kind, folder_to_retry, kind_text, retry_settings, wrong_kind
+from ..batch.folder import (
+    FewerReductions,
+    folder_kind,
+    folder_to_retry,
+    kind_text,
+    require_kind,
+    retry_settings,
+)
 from ..game.rules import MODES, Rules
 from ..solver.probes import SCOUT_NODES
 from ..solver.reductions import Reductions
@@ -174,7 +181,8 @@ def _print_report(report: BatchReport, retry: bool) -> None:
     type=click.Path(path_type=Path),
     help="Another results folder whose modes DIR's modes are paired with, deal by deal (repeatable); for a "
     "play folder DIR, another play folder: the two players paired by deal on the winnable deals both played "
-    "(exact sign-flip permutation test); play folders that differ only in the seed are one player's seeds.",
+    "(exact sign-flip permutation test); play folders that differ only in the seed are one player's seeds; "
+    "for a nopeek folder DIR, play folders: each player's share of the optimum V on the deals whose V is exact.",
 )
 @click.option(
     "--pair",
@@ -195,6 +203,11 @@ def stats_command(
     seeds (the evaluation protocol, docs/play.md): each deal's outcome is
     averaged over the seeds, and --against play folders (grouped the same
     way) are paired with them deal by deal.
+
+    A nopeek folder DIR --against play folders sets each player's games
+    beside the exact no-peek value V of the same deals: its share of the
+    optimum and its regret a deal, from the winnable arrangements it lost
+    (docs/play.md, "Each player beside the optimum").
 
     With --against / --pair: the paired table of any two presets over the deals
     both hold, from DIR and the other folders, and the check of what the rules
@@ -223,12 +236,17 @@ def stats_command(
                 f"{folder} is {kind_text(kind)} and {other} is {what}: stats reads one {kind} folder at a time "
                 "(several DIRs are the seeds of one player's play folders)"
             )
-        if against or pairs:
+        if kind == "nopeek" and pairs:
+            raise BatchError(
+                f"{folder} is {kind_text(kind)}: --pair pairs the presets of results folders; "
+                "--against PLAYDIR sets a player's games beside its exact values"
+            )
+        if (against or pairs) and kind != "nopeek":
             raise BatchError(
                 f"{folder} is {kind_text(kind)}: --against and --pair pair results folders (made by scorpion batch) "
                 "or play folders (made by scorpion play)"
             )
-        study_stats(folder, kind, meta, as_json)
+        study_stats(folder, kind, meta, as_json, against)
         return
     if kind == "play":
         if pairs:
@@ -277,11 +295,7 @@ def _play_stats(folders: tuple[Path, ...], meta: dict, as_json: bool, against: t
     for other, reader in [(f, f"stats with the play folder {folder}") for f in folders[1:]] + [
         (f, f"--against with the play folder {folder}") for f in against
     ]:
-        if not other.is_dir():
-            raise BatchError(f"{other}: not a folder")
-        other_kind = folder_kind(read_metadata(other))
-        if other_kind != "play":
-            raise wrong_kind(other, other_kind, "play", reader)
+        require_kind(other, "play", reader)
     group = protocol.seed_group(list(folders))
     others = protocol.group_against(list(against))
     summaries = [play_stats.summarize_play(_play_columns(f), read_metadata(f)) for f in folders]

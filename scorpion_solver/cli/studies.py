@@ -21,7 +21,7 @@ import click
 import numpy as np
 
 from ..batch import Execution, make_backend, studies
-from ..batch.folder import folder_kind, read_metadata, wrong_kind
+from ..batch.folder import folder_kind, read_metadata, require_kind, wrong_kind
 from ..batch.plan import DealSet, parse_range
 from ..batch.play_runs import EXACT_NAME, find_results, thoughtful_verdicts
 from ..game.rules import Rules
@@ -171,12 +171,15 @@ def _echo_loss_tables(modes: dict) -> None:
                 )
 
 
-def study_stats(folder: Path, kind: str, meta: dict, as_json: bool) -> None:
-    """``scorpion stats`` on a bound, losses or nopeek folder: the summary its own command prints, under a title."""
+def study_stats(folder: Path, kind: str, meta: dict, as_json: bool, against: tuple[Path, ...] = ()) -> None:
+    """``scorpion stats`` on a bound, losses or nopeek folder: the summary its own command prints, under a title;
+    for a nopeek folder, with the players of the play folders ``against`` beside it (``studies.optimum_shares``)."""
     if kind == "nopeek":
         modes = studies.nopeek_summary(folder)
+        players = _optimum_shares(folder, against) if against else None
         if as_json:
-            click.echo(json.dumps({"folder": str(folder), "modes": modes}, indent=2))
+            out = {"folder": str(folder), "modes": modes}
+            click.echo(json.dumps(out if players is None else {**out, "players": players}, indent=2))
             return
         budget = meta.get("settings", {})
         click.echo(
@@ -185,6 +188,8 @@ def study_stats(folder: Path, kind: str, meta: dict, as_json: bool) -> None:
             + (f", {budget['seconds']:g} s" if budget.get("seconds") else "")
         )
         _echo_nopeek_table(modes)
+        if players is not None:
+            _echo_optimum_shares(players)
         return
     if kind == "bound":
         lines = _bound_lines(folder, find_results())
@@ -327,6 +332,59 @@ def nopeek_command(
         return
     click.echo(f"{out}: {report.written:,} chunks written now, {report.already:,} before{after_loading(report)}")
     _echo_nopeek_table(modes)
+
+
+def _optimum_shares(folder: Path, against: tuple[Path, ...]) -> list[dict]:
+    from ..batch import protocol
+
+    for other in against:
+        require_kind(other, "play", f"--against with the nopeek folder {folder}")
+    return studies.optimum_shares(folder, protocol.group_against(list(against)))
+
+
+def _echo_optimum_shares(players: list[dict]) -> None:
+    def number(x: float | None) -> str:
+        return "-" if x is None else f"{x:.4f}"
+
+    def percent(x: float | None, interval: list | None) -> str:
+        if x is None:
+            return "-"
+        return f"{100 * x:.2f}%" + (
+            "" if interval is None else " ({:.2f}% - {:.2f}%)".format(*(100 * y for y in interval))
+        )
+
+    click.echo("")
+    click.echo("each player beside the optimum, on the deals whose V is exact and every seed of the player finished")
+    click.echo(
+        "| player | mode | deals | mean V | mean S | games won | lost where winnable (gap) | player's value "
+        "| share of the optimum (95% CI) | regret a deal (95% CI) | V not exact |"
+    )
+    click.echo("|---|---|---|---|---|---|---|---|---|---|---|")
+    for p in players:
+        for mode, m in p["modes"].items():
+            regret = number(m["regret"])
+            if m["regret_interval"] is not None:
+                regret += " ({:.4f} - {:.4f})".format(*m["regret_interval"])
+            click.echo(
+                f"| {p['player']} | {mode} | {m['deals']:,} | {number(m['value_mean'])} | {number(m['share_mean'])} "
+                f"| {number(m['won_mean'])} | {number(m['gap_mean'])} | {number(m['player_value'])} "
+                f"| {percent(m['share_of_optimum'], m['share_interval'])} | {regret} | {m['value_unknown']:,} |"
+            )
+    for p in players:
+        for mode, m in p["modes"].items():
+            lost = ", ".join(
+                f"{x['deal']} (V = {x['exact_fraction']}, {'winnable' if x['winnable'] else 'lost'} arrangement, "
+                f"won {x['won']} of {len(p['seeds'])})"
+                for x in m["lost_with_value"]
+            )
+            click.echo(f"{p['player']}, {mode}: deals lost where V > 0: {lost or 'none'}")
+            if m["unfinished"]:
+                click.echo(f"{p['player']}, {mode}: {m['unfinished']:,} deals with V exact not played by every seed")
+    click.echo(
+        "gap: the mean of T - wins / seeds (T: the deal's own arrangement can be won); player's value: mean S - gap; "
+        "regret: mean V - the player's value; share of the optimum: the player's value / mean V "
+        "(scorpion_solver/batch/studies.py, optimum_shares)"
+    )
 
 
 def _echo_nopeek_table(modes: dict) -> None:
