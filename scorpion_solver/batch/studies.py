@@ -315,17 +315,27 @@ LOSS_SCHEMA = pa.schema(
 
 
 def loss_study(
-    play_folder: Path, samples: int, nodes: int, exact_unseen: int, chunk: int = 10, kinds: tuple[str, ...] = ()
+    play_folder: Path,
+    samples: int,
+    nodes: int,
+    exact_unseen: int,
+    chunk: int = 10,
+    kinds: tuple[str, ...] = (),
+    fatal: bool = False,
 ) -> Study:
-    """The loss of every decision (or of those of ``kinds``) of the games a play folder played (``play.losses``)."""
+    """The loss of every decision (or of those of ``kinds``) of the games a play folder played (``play.losses``);
+    ``fatal``: only of the decision that lost each game lost on a winnable deal."""
     from ..play.losses import KINDS, game_loss_rows
     from .play_runs import read_play_folder
 
     meta = read_metadata(play_folder) or {}
-    table = read_play_folder(play_folder, columns=["deal", "mode", "policy", "played", "moves"]).to_pylist()
-    games = sorted((r["deal"], r["mode"], r["policy"], r["moves"]) for r in table if r["played"])
+    columns = ["deal", "mode", "policy", "played", "moves", "thoughtful", "outcome"]
+    table = read_play_folder(play_folder, columns=columns).to_pylist()
+    chosen = [r for r in table if r["played"] and (not fatal or (r["thoughtful"] == "won" and r["outcome"] != "won"))]
+    games = sorted((r["deal"], r["mode"], r["policy"], r["moves"]) for r in chosen)
     if not games:
-        raise BatchError(f"{play_folder} holds no played game")
+        what = "game lost on a winnable deal" if fatal else "played game"
+        raise BatchError(f"{play_folder} holds no {what}")
     record = {
         "source": play_folder.name,
         "play": meta.get("play"),
@@ -335,12 +345,16 @@ def loss_study(
     }
     if kinds:  # recorded only when some kinds are left out: the folders measuring all of them read the same
         record["settings"]["kinds"] = sorted(kinds)
+    if fatal:  # recorded only when on, as kinds
+        record["settings"]["fatal"] = True
+    if kinds or fatal:
         record["games_by_mode"] = dict(Counter(mode for _, mode, _, _ in games))  # also those with no such decision
     plan = []
     for lo in range(0, len(games), chunk):
         part = games[lo : lo + chunk]
         name = f"chunk-{lo + 1:08d}-{lo + len(part):08d}.parquet"  # games, counted from 1 in (deal, mode) order
-        plan.append(StudyChunk(name, tuple(part), game_loss_rows, (part, samples, nodes, exact_unseen, kinds or KINDS)))
+        options = (part, samples, nodes, exact_unseen, kinds or KINDS, fatal)
+        plan.append(StudyChunk(name, tuple(part), game_loss_rows, options))
     modes = tuple(sorted({mode for _, mode, _, _ in games}, key=lambda m: (m != "clear", m)))
     return Study("losses", LOSS_FORMAT, LOSS_SCHEMA, modes, record, plan)
 

@@ -229,6 +229,13 @@ def study_stats(folder: Path, kind: str, meta: dict, as_json: bool, against: tup
     multiple=True,
     help="Measure only the decisions of this kind (repeatable; the folder's name ends with them) [default: all].",
 )
+@click.option(
+    "--fatal",
+    is_flag=True,
+    help="Measure only the decision that lost each game lost on a winnable deal (the first move after which its "
+    "own cards could not be won), its exact loss from 2 to 9 unseen cards (past --exact-unseen, the whole-deal "
+    "computation of scorpion nopeek; the folder's name ends with -fatal).",
+)
 @_study_options("Games", 10, "Losses")
 @user_errors
 def losses_command(
@@ -237,6 +244,7 @@ def losses_command(
     nodes: int,
     exact_unseen: int,
     kinds: tuple[str, ...],
+    fatal: bool,
     as_json: bool,
     **run,
 ) -> None:
@@ -252,8 +260,9 @@ def losses_command(
     if kind != "play":
         raise wrong_kind(play_folder, kind, "play", "scorpion losses")
     kinds = tuple(k for k in KINDS if k in kinds)
-    default_out = play_folder.parent / f"losses-{play_folder.name}-k{samples}{''.join('-' + k for k in kinds)}"
-    study = functools.partial(studies.loss_study, play_folder, samples, nodes, exact_unseen, kinds=kinds)
+    suffix = "".join("-" + k for k in kinds) + ("-fatal" if fatal else "")
+    default_out = play_folder.parent / f"losses-{play_folder.name}-k{samples}{suffix}"
+    study = functools.partial(studies.loss_study, play_folder, samples, nodes, exact_unseen, kinds=kinds, fatal=fatal)
     out, report = _run(study, default_out, **run)
     modes = studies.loss_summary(out)
     if as_json:

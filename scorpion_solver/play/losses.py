@@ -27,6 +27,16 @@ group into an empty column), ``build`` (any other move).
 
 Only the views are read: each decision's layouts are sampled from the view
 the player had, with a seed fixed by the game and the step.
+
+*The decision that lost a game* (``fatal``): in a game lost on a deal whose
+own cards could be won, the first move after which they no longer could
+(each position of the game solved with its true cards, :func:`fatal_step`).
+It is the one decision that lost this game; its exact loss says whether it
+was a mistake (V before above the move's value) or a fair chance that went
+wrong (equal). Where the view has more unseen cards than the endgame takes
+(Three Blind Mice's first decisions have 9), V and the move's value come from
+``exact.deal_value``, the whole-deal computation, of the view and of each
+view the move can lead to (:func:`whole_view_loss`).
 """
 
 from __future__ import annotations
@@ -43,6 +53,11 @@ from ..solver.judge import judge_move
 from ..solver.result import LOST, WON, Limits
 from .exact import ExactEndgame
 
+FATAL_SOLVE_NODES = 5_000_000  # a solve of a game's own position, to find the move that lost it
+# deal_value's budgets for a view past the endgame's reach: the nopeek study's (batch.studies)
+WHOLE_VIEW_BUDGET = {"solve_nodes": 50_000_000, "solve_memory_mb": 512, "budget_nodes": 300_000_000}
+WHOLE_VIEW_VIEWS = 300_000
+WHOLE_VIEW_MOST_UNSEEN = 9  # every arrangement is solved: 9! of them (Three Blind Mice's deal), not Scorpion's 15!
 DEFAULT_LOSS_SAMPLES = 50
 DEFAULT_LOSS_NODES = 20_000
 DEFAULT_EXACT_UNSEEN = 5
@@ -69,11 +84,15 @@ def decision_losses(
     nodes: int = DEFAULT_LOSS_NODES,
     exact_unseen: int = DEFAULT_EXACT_UNSEEN,
     kinds: tuple[str, ...] = KINDS,
+    fatal: bool = False,
 ) -> list[dict]:
     """One row per move of ``kinds`` of the game from ``position``: its view's size, kind and losses (module docstring).
 
     A decision's layouts depend on the game's seed and its step only, so a row
-    is the same whether the other kinds are measured or not.
+    is the same whether the other kinds are measured or not. ``fatal``: only
+    the move that lost the game (:func:`fatal_step`; no row when there is
+    none), its exact loss from 2 to 9 unseen cards: the endgame's up to
+    ``exact_unseen``, past it :func:`whole_view_loss`.
     """
     from ..solver.search import solve  # numba loads on first use
 
@@ -82,12 +101,15 @@ def decision_losses(
     def run(position):
         return solve(position, rules, limits, shorten=False)
 
+    only = fatal_step(position, moves, rules) if fatal else None
+    if fatal and only is None:
+        return []
     endgame = ExactEndgame(rules, max_unseen=exact_unseen)
     rows = []
     for step, move in enumerate(moves):
         view = Observation.of(position)
         kind = move_kind(view, move, rules)
-        if kind not in kinds:
+        if kind not in kinds or (fatal and step != only):
             position = apply_move(position, move, rules)
             continue
         unseen = len(view.hidden_slots())
@@ -110,6 +132,8 @@ def decision_losses(
             if exact_before is not None:
                 exact_after = endgame.move_value(view, move)
                 exact_share = endgame.thoughtful_share(view)  # computed on the way to V: no new solve
+        elif fatal and exact_unseen < unseen <= WHOLE_VIEW_MOST_UNSEEN:
+            exact_before, exact_after, exact_share = whole_view_loss(view, move, rules)
         rows.append(
             {
                 "step": step,
@@ -128,12 +152,66 @@ def decision_losses(
     return rows
 
 
+def fatal_step(position, moves: list[Move], rules: Rules, nodes: int = FATAL_SOLVE_NODES) -> int | None:
+    """The index of the move after which the game's own position (its true cards) could no longer be won.
+
+    None when the start could not be won, when every position stayed
+    winnable, or when a solve was undecided (nothing is guessed).
+    """
+    from ..solver.search import solve  # numba loads on first use
+
+    limits = Limits(nodes=nodes, memory_mb=256)
+    if solve(position, rules, limits, shorten=False).status != WON:
+        return None
+    for step, move in enumerate(moves):
+        position = apply_move(position, move, rules)
+        status = solve(position, rules, limits, shorten=False).status
+        if status != WON:
+            return step if status == LOST else None
+    return None
+
+
+def whole_view_loss(
+    view: Observation, move: Move, rules: Rules, views: int = WHOLE_VIEW_VIEWS
+) -> tuple[Fraction | None, Fraction | None, Fraction | None]:
+    """V(view), the move's exact value and S(view), each None where a budget left it unknown.
+
+    V and S from ``exact.deal_value`` of the view (up to 9 unseen cards); the
+    move's value is V of the view after it, or, when it turns cards up, the
+    average of V over the views it can lead to (each as likely as the
+    arrangements behind it: ``ExactEndgame._outcomes``).
+    """
+    from .exact import deal_value
+
+    def value(w: Observation) -> Fraction | None:
+        return deal_value(w, rules, budget_views=views, **WHOLE_VIEW_BUDGET).value
+
+    before = deal_value(view, rules, budget_views=views, **WHOLE_VIEW_BUDGET)
+    if view.reveals(move, rules):
+        outcomes = [(p, w) for p, w, _ in ExactEndgame(rules, max_unseen=len(view.unseen))._outcomes(view, move)]
+    else:
+        outcomes = [(Fraction(1), view.after(move, rules))]
+    after: Fraction | None = Fraction(0)
+    for p, w in outcomes:
+        v = value(w)
+        if v is None:
+            after = None
+            break
+        after += p * v
+    return before.value, after, before.share
+
+
 def _float(value: Fraction | None) -> float | None:
     return None if value is None else float(value)
 
 
 def game_loss_rows(
-    games: list[tuple[int, str, str, str]], samples: int, nodes: int, exact_unseen: int, kinds: tuple[str, ...] = KINDS
+    games: list[tuple[int, str, str, str]],
+    samples: int,
+    nodes: int,
+    exact_unseen: int,
+    kinds: tuple[str, ...] = KINDS,
+    fatal: bool = False,
 ) -> list[dict]:
     """The rows of a chunk of games (deal, mode, policy, moves text); runs in a worker process."""
     rows = []
@@ -141,6 +219,9 @@ def game_loss_rows(
         rules = get_rules(mode)
         seed = number * 1_000 + zlib.crc32(mode.encode())
         position = deal(number, rules)
-        for row in decision_losses(position, parse_moves(moves), rules, samples, seed, nodes, exact_unseen, kinds):
+        measured = decision_losses(
+            position, parse_moves(moves), rules, samples, seed, nodes, exact_unseen, kinds, fatal
+        )
+        for row in measured:
             rows.append({"deal": number, "mode": mode, "policy": policy, **row})
     return rows
