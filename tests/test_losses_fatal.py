@@ -89,7 +89,13 @@ def test_losses_fatal_measures_only_the_decision_that_lost_each_game(one_chunk):
     assert (row["deal"], row["step"], row["unseen"], row["kind"]) == (315, 33, 2, "build")
     assert row["exact_before"] == float(endgame.value(view))
     assert row["exact_after"] == float(endgame.move_value(view, moves[33]))
-    assert json.loads((out / "_batch.json").read_text())["settings"]["fatal"] is True
+    settings = json.loads((out / "_batch.json").read_text())["settings"]
+    assert settings["fatal"] is True and settings["whole_view"]["budget_nodes"] == 300_000_000
+    title = run("stats", out).stdout.splitlines()[0]
+    assert title.endswith(
+        "samples 4, nodes 20000, exact_unseen 5, fatal True, whole_view (solve_nodes 50,000,000, solve_memory_mb 512, "
+        "budget_nodes 300,000,000, budget_views 300,000)"
+    )
 
 
 def test_losses_fatal_wants_a_game_lost_on_a_winnable_deal(one_chunk):

@@ -345,8 +345,11 @@ def loss_study(
     }
     if kinds:  # recorded only when some kinds are left out: the folders measuring all of them read the same
         record["settings"]["kinds"] = sorted(kinds)
-    if fatal:  # recorded only when on, as kinds
+    if fatal:  # recorded only when on, as kinds, with the budgets of the whole-view computation it may run
+        from ..play.losses import WHOLE_VIEW_BUDGET, WHOLE_VIEW_VIEWS
+
         record["settings"]["fatal"] = True
+        record["settings"]["whole_view"] = {**WHOLE_VIEW_BUDGET, "budget_views": WHOLE_VIEW_VIEWS}
     if kinds or fatal:
         record["games_by_mode"] = dict(Counter(mode for _, mode, _, _ in games))  # also those with no such decision
     plan = []

@@ -199,7 +199,7 @@ def study_stats(folder: Path, kind: str, meta: dict, as_json: bool, against: tup
     if as_json:
         click.echo(json.dumps({"folder": str(folder), "modes": modes}, indent=2))
         return
-    settings = ", ".join(f"{k} {v}" for k, v in meta.get("settings", {}).items())
+    settings = ", ".join(f"{k} {_setting_text(v)}" for k, v in meta.get("settings", {}).items())
     if kind == "bound":
         click.echo(f"{folder}: UB_1 of deals {meta['deals']['spec']}, modes {', '.join(meta['modes'])}; {settings}")
         _echo_bound_table(lines)
@@ -341,6 +341,13 @@ def nopeek_command(
         return
     click.echo(f"{out}: {report.written:,} chunks written now, {report.already:,} before{after_loading(report)}")
     _echo_nopeek_table(modes)
+
+
+def _setting_text(value) -> str:
+    """A recorded setting for the summary's title: a group of budgets in parentheses."""
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}" for k, v in value.items()) + ")"
+    return str(value)
 
 
 def _optimum_shares(folder: Path, against: tuple[Path, ...]) -> list[dict]:
