@@ -312,3 +312,57 @@ for a, b in new_pairs:
                          + ", ".join(map(str, c["violations"][:50]))))
 if not new_pairs:
     print("no Double Scorpion folder beside Scorpion's: nothing to pair")
+
+# %% [markdown]
+# ## Three Blind Mice without peeking: the exact value V beside the thoughtful share S
+#
+# Three Blind Mice deals only nine cards face down, so the exact no-peek value V of a whole deal (the
+# best chance of a player who never sees a hidden card) can be computed from its opening view: `scorpion
+# nopeek` (docs/play.md, "A whole deal"), folder named by `SCORPION_NOPEEK` (default
+# `results/nopeek-1-1000-mice`). Each deal is drawn as the interval its budget left for V (a point where
+# exact) beside S, the share of the 9! arrangements of its face-down cards that can be won (the
+# clairvoyant's value: V is never above it). Below, each player of the Three Blind Mice play folders
+# (`results/play-1-1000-mice-*`, seeds of one player grouped) beside the optimum, on the deals whose V is
+# exact (`scorpion stats NOPEEKDIR --against PLAYDIR`, `batch.studies.optimum_shares`).
+
+# %%
+from fractions import Fraction
+
+from scorpion_solver.batch import studies
+from scorpion_solver.batch.protocol import group_against
+
+NOPEEK = Path(os.environ.get("SCORPION_NOPEEK", ROOT / "results" / "nopeek-1-1000-mice")).resolve()
+if any(NOPEEK.glob(CHUNK_GLOB)):
+    nopeek = studies.read_study_folder(NOPEEK, studies.NOPEEK_SCHEMA).to_pandas().sort_values("deal")
+    print(f"{shown_path(NOPEEK)}: {len(nopeek):,} deals ({nopeek['deal'].min()}-{nopeek['deal'].max()}), "
+          f"{(nopeek['status'] == 'exact').sum():,} exact: "
+          + ", ".join(f"{n} {by}" for by, n in nopeek.loc[nopeek['status'] == 'exact', 'by'].value_counts().items()))
+    fig, ax = plt.subplots(figsize=(10, 3.8))
+    x = np.arange(len(nopeek))
+    exact = (nopeek["status"] == "exact").to_numpy()
+    ax.vlines(x[~exact], nopeek["lower_float"][~exact], nopeek["upper_float"][~exact], color="C1", lw=4,
+              alpha=0.6, label="V, bounds (unknown)")
+    ax.plot(x[exact], nopeek["lower_float"][exact], "o", color="C0", label="V, exact")
+    share = nopeek["share"].map(lambda s: float(Fraction(s)) if isinstance(s, str) else np.nan)
+    ax.plot(x, share, "_", color="k", ms=14, mew=2, label="S, thoughtful share")
+    ax.set_xticks(x, nopeek["deal"], fontsize=8)
+    ax.set(xlabel="deal", ylabel="win probability", ylim=(-0.03, 1.03),
+           title="Three Blind Mice: the exact no-peek value of each deal, and S")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    plt.show()
+    low, high = nopeek["lower"].map(Fraction).sum() / len(nopeek), nopeek["upper"].map(Fraction).sum() / len(nopeek)
+    print(f"realistic win rate over these deals: {float(low):.4f} - {float(high):.4f} (each deal's V or bounds)")
+    mice_players = sorted(p for p in (ROOT / "results").glob("play-*-mice-*") if any(p.glob(CHUNK_GLOB)))
+    if mice_players:
+        shares = studies.optimum_shares(NOPEEK, group_against(mice_players))
+        display(pd.DataFrame([
+            {"player": p["player"], "deals (V exact)": m["deals"], "mean V": m["value_mean"],
+             "mean S": m["share_mean"], "games won": m["won_mean"], "gap": m["gap_mean"],
+             "share of the optimum": pct(m["share_of_optimum"]),
+             "95% interval": "-" if m["share_interval"] is None else
+             f"{pct(m['share_interval'][0])} - {pct(m['share_interval'][1])}",
+             "regret a deal": m["regret"]}
+            for p in shares for m in p["modes"].values()]).set_index("player"))
+else:
+    print(f"{NOPEEK}: no chunk files yet, skipped")
