@@ -101,6 +101,22 @@ def test_a_whole_mice_deal_is_exact_where_its_cover_wins_every_winnable_arrangem
         assert found.status == "unknown" and found.lower == found.covered and found.upper == found.share
 
 
+def test_the_expectimax_starts_from_the_covers_value_and_still_finds_v():
+    """Where the cover falls short of S, V is the larger of the cover and the best pair that beats it: the
+    expectimax is given the cover's value as a floor, and finds the same V as from nothing, walking no more."""
+    view, rules = _view(GUESS)  # S = 1, V = 2/3
+    found = deal_value(view, rules)
+    assert (found.status, found.by, found.value, found.share) == ("exact", "expectimax", Fraction(2, 3), 1)
+    assert found.covered is not None and found.covered <= found.value
+    plain = ExactEndgame(rules)
+    assert plain.value(view) == Fraction(2, 3)
+    assert found.views <= plain.views
+    for floor in (Fraction(0), Fraction(1, 2), found.covered, Fraction(2, 3)):  # any floor a strategy reaches
+        floored = ExactEndgame(rules)
+        floored.check(view)
+        assert floored._v(view, floor) == Fraction(2, 3)
+
+
 def test_replay_counts_a_loss_for_what_does_not_fit_the_arrangement():
     view = late_views(3, MICE, range(3, 4))[0]
     _, _, found = _cover_of(view, MICE)

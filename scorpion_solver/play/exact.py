@@ -61,6 +61,10 @@ share of w's arrangements in which m keeps the game winnable). Hence:
   nothing can beat it and the search stops without bounding the pairs left
   (most views have V = S, and this is where the cost goes: sorting all pairs
   by B first cost 3 to 10 times more solves on real 6-unseen views);
+* a whole deal's expectimax (``deal_value``) starts from the value of its
+  cover (``play.cover``, a real no-peek strategy) instead of 0: V is the
+  larger of that value and the best pair, so a pair whose bound is at most
+  it is skipped, and a pair below it is cut, as below;
 * inside a pair, the outcomes are evaluated one by one and the bound
   sum_done p_i V(o_i) + sum_rest p_i S(o_i) is kept; once it falls to the best
   value already found the pair stops: it cannot beat it. Its value is then
@@ -433,7 +437,9 @@ class ExactEndgame:
 
     # -- the expectimax ------------------------------------------------------
 
-    def _v(self, view: Observation) -> Fraction:
+    def _v(self, view: Observation, floor: Fraction = ZERO) -> Fraction:
+        """V(view). ``floor``: the value of a strategy known to exist from this view (the cover's), so
+        that only the pairs that can beat it are evaluated; V is the larger of it and the best pair."""
         key = view.key()
         if key in self._value:
             return self._value[key]
@@ -442,7 +448,7 @@ class ExactEndgame:
             self._value[key] = value
             return value
         share = self._thoughtful(view)
-        best, line = ZERO, ()
+        best, line = floor, ()
         if share > 0:
             won_line, pairs = self._closure(view)
             if won_line is not None:
@@ -687,9 +693,11 @@ def deal_value(
     ``FIRST_PASS_NODES``, then the few left with the whole budget, so a
     budget that runs out leaves most verdicts known). Then the cover (``play.cover``)
     is built from those lines: where it wins every winnable arrangement, V = S
-    and nothing more is searched. Otherwise the expectimax searches V, under
-    the budgets, both under one wall-clock limit of ``seconds`` (a fresh
-    endgame, nothing kept from another view); the cover's value stays a floor.
+    and nothing more is searched. Otherwise the expectimax searches V from the
+    cover's value as its floor (the cover is a strategy, so V is the larger of
+    its value and the best revealing pair, and only the pairs whose bound is
+    above it are evaluated), under the budgets, both under one wall-clock
+    limit of ``seconds`` (a fresh endgame, nothing kept from another view).
     """
     from .cover import DEFAULT_COVER_BUDGET_NODES, DEFAULT_COVER_SOLVE_NODES, CoverBudgetSpent, cover
 
@@ -727,7 +735,8 @@ def deal_value(
             if covered == share:
                 value, by = share, "cover"
             else:
-                value, by = engine._v(view), "expectimax"
+                # the cover is a strategy: V is the larger of its value and the best pair that beats it
+                value, by = engine._v(view, covered or ZERO), "expectimax"
     except _Undecided as exc:
         stopped_by = exc.stopped_by
         key, known = engine._partial
