@@ -260,9 +260,9 @@ def run_chunks(
     made = not out.exists()
     with contextlib.ExitStack() as stack:
         out.mkdir(parents=True, exist_ok=True)
-        if made:
-            stack.callback(_remove_if_unused, out)
         stack.enter_context(FolderLock(out))
+        if made:  # only once the lock is held: a run that lost the race must not remove the winner's folder
+            stack.callback(_remove_if_unused, out)
         remove_stale_tmp(out)
         meta = _metadata_under_lock(out, meta)
         finished = finished_chunks(out)
