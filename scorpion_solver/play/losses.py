@@ -183,17 +183,17 @@ def whole_view_loss(
     """
     from .exact import deal_value
 
-    def value(w: Observation) -> Fraction | None:
-        return deal_value(w, rules, budget_views=views, **WHOLE_VIEW_BUDGET).value
+    def valued(w: Observation):
+        return deal_value(w, rules, budget_views=views, **WHOLE_VIEW_BUDGET)
 
-    before = deal_value(view, rules, budget_views=views, **WHOLE_VIEW_BUDGET)
+    before = valued(view)
     if view.reveals(move, rules):
         outcomes = [(p, w) for p, w, _ in ExactEndgame(rules, max_unseen=len(view.unseen))._outcomes(view, move)]
     else:
         outcomes = [(Fraction(1), view.after(move, rules))]
     after: Fraction | None = Fraction(0)
     for p, w in outcomes:
-        v = value(w)
+        v = valued(w).value
         if v is None:
             after = None
             break
