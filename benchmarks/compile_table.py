@@ -65,7 +65,9 @@ def measure() -> dict:
             started = time.process_time()
             compiling.load((job,))
             jobs[job] = time.process_time() - started
-    return {"kernels": kernels, "jobs": jobs}
+    from scorpion_solver.solver import numba_patches
+
+    return {"kernels": kernels, "jobs": jobs, "patches": numba_patches.apply_all()}
 
 
 WIDE_ROWS = ("solve", "batch", "perft")  # the commands that play the ten-column games
@@ -114,6 +116,12 @@ def markdown(report: dict) -> str:
     m = report["machine"]
     lines += ["", f"All jobs: {sum(jobs.values()):.0f} s of CPU. Machine: {m['cpu']}, {m['cores']} cores, load"]
     lines += [f"{report['load_before']} before and {m['load_average']} after, numba {m['numba']}."]
+    patches = report.get("patches", {})
+    on = [name for name, applied in patches.items() if applied]
+    lines += [
+        "",
+        f"numba patches (solver/numba_patches.py): {', '.join(on) if on else 'none (numba compiled its own way)'}.",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -85,20 +85,21 @@ COMMAND_JOBS: dict[str, tuple[str, ...]] = {
     "perft": ("perft",),
 }
 # CPU seconds each job takes to compile from an empty cache, loaded in JOBS' order (a kernel two jobs
-# share is paid by the first; perft and wide perft alone, as their commands load them), on a quiet
-# 2-core Xeon: benchmarks/compile_table.py, its reports in benchmarks/results/compile-* (the machine was
-# busy for the last ones: each figure is the quiet table of 2026-12-05 times the ratio of a paired run
-# of the new kernels and the old; docs/design.md, "The compile").
+# share is paid by the first; perft and wide perft alone, as their commands load them), measured on this
+# project's 2-core AMD EPYC machine with numba patched (solver/numba_patches.py):
+# benchmarks/results/compile-20261208-005020-paired-patched.md, docs/design.md ("The compile"). Until
+# 8 December 2026 these were a quiet Xeon's figures scaled by paired ratios, which the EPYC took about
+# four times; a newcomer's machine is more likely to beat these than to fall short of them.
 JOB_COST = {
-    "search": 10,
-    "rehash": 0.1,
-    "lines": 4,
-    "shortest": 1.5,
-    "deals": 1,
-    "screen": 0.8,
-    "perft": 2,
-    "wide": 14,
-    "wide perft": 3,
+    "search": 25,
+    "rehash": 0.3,
+    "lines": 13,
+    "shortest": 5,
+    "deals": 2,
+    "screen": 0.6,
+    "perft": 8,
+    "wide": 44,
+    "wide perft": 8,
 }
 # The jobs a command loads in place of the one-deck ones for the ten-column games (a command given both
 # kinds of game loads both).

@@ -123,9 +123,9 @@ from llvmlite import ir
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from . import numba_inline
+from . import numba_patches
 
-numba_inline.apply()  # before anything here compiles: numba's inliner copies a callee's scope once, not once a block
+numba_patches.apply_all()  # before anything here compiles: numba compiles faster, to the same machine code
 
 # Kernels run without numba's reference counting (_nrt=False): on the search's
 # hot path the atomic reference-count updates numba adds for every array view

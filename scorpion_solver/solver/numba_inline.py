@@ -17,8 +17,9 @@ shares each variable object among its blocks, as this copy does (the block
 by block copy gave each block copies of its own). Nothing else changes: the
 inlined code, its types and the machine code are numba's.
 
-It is applied on import of ``solver.kernel``, before anything compiles, only
-when numba's ``inline_ir`` is the one it was written against (it copies with
+Applied with the other patches (``solver/numba_patches.py``) on import of
+``solver.kernel``, before anything compiles, only when numba's ``inline_ir``
+is the one it was written against (it copies with
 ``copy.deepcopy(the_ir.blocks[block_label])``); with another numba it does
 nothing, and ``SCORPION_NUMBA_STOCK_INLINE=1`` turns it off. The cold compile
 with and without it: benchmarks/compile_table.py, docs/design.md ("The compile").
@@ -27,12 +28,11 @@ with and without it: benchmarks/compile_table.py, docs/design.md ("The compile")
 from __future__ import annotations
 
 import copy
-import inspect
-import os
-import re
 import types
 
 from numba.core import inline_closurecall, ir
+
+from .numba_guard import turned_off, written_against
 
 OFF = "SCORPION_NUMBA_STOCK_INLINE"  # set to 1: numba's own copying, block by block
 _MARK = "copy.deepcopy(the_ir.blocks[block_label])"  # the line of numba's copy_ir this replaces the memo of
@@ -70,30 +70,14 @@ def _with_scope_memos(inline_ir):
 def matches_numba() -> bool:
     """Whether this numba's ``inline_ir`` is the one the patch was written against (it copies block by block)."""
     worker = getattr(inline_closurecall, "InlineWorker", None)
-    method = getattr(worker, "inline_ir", None)
-    method = getattr(method, "__wrapped__", method)  # once patched, the method it wraps
-    if method is None:
-        return False
-    try:
-        return _MARK in inspect.getsource(method)
-    except (OSError, TypeError):
-        return False
+    return written_against(getattr(worker, "inline_ir", None), (_MARK,))
 
 
 def applies() -> bool:
     """Whether the patch is to be applied: this numba is the one it was written for, and it is not turned off."""
-    if os.environ.get(OFF, "") not in ("", "0"):
+    if turned_off(OFF):
         return False
     return getattr(inline_closurecall, "copy", None) is copy and matches_numba()
-
-
-def masked_assembly(asm: str) -> str:
-    """A kernel's assembly without its comments and the names that differ from process to process: labels,
-    numba's mangled symbols (their unique ids), the constant byte strings' (after Python's per-process string
-    hash). Two compiles of the same code give the same text (benchmarks/inline_patch_check.py)."""
-    lines = [line for line in asm.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    masked = (re.sub(r'"?\.bytes\.-?\d+"?', "BYTES", line) for line in lines)
-    return "\n".join(re.sub(r"_ZN[\w$.]+", "SYM", re.sub(r"\.L[\w$.]+", "LBL", line)) for line in masked)
 
 
 def is_applied() -> bool:

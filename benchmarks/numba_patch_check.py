@@ -1,18 +1,20 @@
-"""The machine code of every kernel, compiled with and without solver/numba_inline.py's patch: the same.
+"""The machine code of every kernel, compiled with and without the numba patches (solver/numba_patches.py): the same.
 
-    python benchmarks/inline_patch_check.py     # about 6 minutes of CPU: every job compiled twice
+    python benchmarks/numba_patch_check.py     # about 5 minutes of CPU: every job compiled twice
 
-The patch changes how numba copies a callee's IR when it inlines it, not the
-IR's meaning; this compiles every job of ``solver.compiling.JOBS`` from an
-empty numba cache in two processes, numba's own way
-(``SCORPION_NUMBA_STOCK_INLINE=1``) and patched, and compares each compiled
+The patches change how numba does its work on the kernels' IR (how it
+copies an inlined callee, how often it types a call, how it finds live
+variables), not what it makes of it; this compiles every job of
+``solver.compiling.JOBS`` from an empty numba cache in two processes, numba's
+own way (``SCORPION_NUMBA_STOCK=1``) and patched, and compares each compiled
 kernel's assembly with the names that differ from process to process
 masked: labels, mangled symbol names (numba's unique ids) and the constant
 byte strings' (Python's per-process string hash). Equal assembly means
-equal speed, so the patch needs no speed benchmark; the report gives each
+equal speed, so the patches need no speed benchmark; the report gives each
 side's CPU seconds of the compile (``--measure``'s process compiles every
-job itself: ``SCORPION_COMPILE_PROCESSES=1``; about 3 minutes each). Exits 1 when any kernel differs. Reports go to
-``benchmarks/results/inline-patch-<date>``.
+job itself: ``SCORPION_COMPILE_PROCESSES=1``; about 1.5-3 minutes each).
+Exits 1 when any kernel differs. Reports go to
+``benchmarks/results/numba-patches-<date>``.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def measure() -> dict:
     """In this process (its numba cache empty): every job compiled, each kernel's assembly hashed."""
     from numba.core.registry import CPUDispatcher
 
-    from scorpion_solver.solver import compiling, deal_kernel, kernel, numba_inline, search
+    from scorpion_solver.solver import compiling, deal_kernel, kernel, numba_patches, search
 
     start = time.process_time()
     search.load_solver(jobs=tuple(compiling.JOBS))
@@ -48,10 +50,10 @@ def measure() -> dict:
                 continue
             for signature in function.signatures:
                 asm = function.inspect_asm(signature)
-                text = numba_inline.masked_assembly(asm)
+                text = numba_patches.masked_assembly(asm)
                 name = compiling.compiled_name(function.py_func, signature)
                 hashes[name] = {"lines": text.count("\n") + 1, "sha1": hashlib.sha1(text.encode()).hexdigest()}
-    return {"patched": numba_inline.is_applied(), "cpu_seconds": round(seconds, 1), "kernels": hashes}
+    return {"patched": numba_patches.apply_all(), "cpu_seconds": round(seconds, 1), "kernels": hashes}
 
 
 def run_side(stock: bool) -> dict:
@@ -59,7 +61,7 @@ def run_side(stock: bool) -> dict:
         env = {
             **os.environ,
             "NUMBA_CACHE_DIR": cache,
-            "SCORPION_NUMBA_STOCK_INLINE": "1" if stock else "0",
+            "SCORPION_NUMBA_STOCK": "1" if stock else "0",
             # every kernel compiled in this process: one loaded from a cache another process wrote has no assembly
             "SCORPION_COMPILE_PROCESSES": "1",
         }
@@ -84,8 +86,10 @@ def main() -> int:
     short = [n for side in (stock, patched) for n, k in side["kernels"].items() if k["lines"] < 20]
     if short:
         raise SystemExit(f"no assembly for {sorted(set(short))}: loaded from a cache, not compiled in the process")
-    if stock["patched"] or not patched["patched"]:
-        raise SystemExit("the patch was not applied as asked (numba's inline_ir is not the one it was written for?)")
+    if any(stock["patched"].values()) or not all(patched["patched"].values()):
+        raise SystemExit(
+            f"the patches were not applied as asked: stock {stock['patched']}, patched {patched['patched']}"
+        )
     names = sorted(set(stock["kernels"]) | set(patched["kernels"]))
     differing = [n for n in names if stock["kernels"].get(n) != patched["kernels"].get(n)]
     rows = [
@@ -93,10 +97,11 @@ def main() -> int:
         for n in names
     ]
     lines = [
-        "# numba's inliner patched (solver/numba_inline.py): the same machine code",
+        "# numba patched (solver/numba_patches.py): the same machine code",
         "",
         f"Every job compiled from an empty cache: stock {stock['cpu_seconds']} CPU s, patched "
-        f"{patched['cpu_seconds']} CPU s (one process each, one after the other). "
+        f"{patched['cpu_seconds']} CPU s (one process each, one after the other; patches "
+        f"{', '.join(name for name, on in patched['patched'].items() if on)}). "
         f"{len(names) - len(differing)} of {len(names)} kernels' assembly identical (labels and mangled "
         "names and byte strings masked).",
         "",
@@ -107,7 +112,7 @@ def main() -> int:
         f"Machine: {machine_record()['cpu']}, load {load_before} before and {os.getloadavg()} after.",
     ]
     record = {"stock": stock, "patched": patched, "differing": differing, "machine": machine_record()}
-    write_report(args.out, "inline-patch", record, "\n".join(lines) + "\n")
+    write_report(args.out, "numba-patches", record, "\n".join(lines) + "\n")
     return 1 if differing else 0
 
 
