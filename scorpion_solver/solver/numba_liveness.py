@@ -19,7 +19,7 @@ block order, with each block's set of names held as one Python integer, bit
 Both fix points are monotone unions from the same start, so each has one
 least solution, whatever the order of the updates: the one numba's loop
 reaches. The live sets it returns, turned back into sets of names, are
-numba's (``tests/test_numba_liveness.py`` compares the two on every call of a
+numba's (``tests/test_numba_patches.py`` compares the two on every call of a
 compile), so the IR numba builds from them, and the machine code, are the
 same (``benchmarks/numba_patch_check.py``).
 

@@ -23,10 +23,10 @@ need no speed benchmark and cannot move the bench signature.
 
 from __future__ import annotations
 
-import os
 import re
 
 from . import numba_inline, numba_liveness, numba_typing
+from .numba_guard import turned_off
 
 STOCK = "SCORPION_NUMBA_STOCK"  # set to 1: numba compiles its own way, no patch
 PATCHES = {"numba_inline": numba_inline, "numba_typing": numba_typing, "numba_liveness": numba_liveness}
@@ -35,7 +35,7 @@ PATCHES = {"numba_inline": numba_inline, "numba_typing": numba_typing, "numba_li
 def apply_all() -> dict[str, bool]:
     """Apply every patch that applies to this numba (before anything compiles), unless :data:`STOCK` is set;
     which ones are on."""
-    if os.environ.get(STOCK, "") not in ("", "0"):
+    if turned_off(STOCK):
         return {name: module.is_applied() for name, module in PATCHES.items()}
     return {name: module.apply() for name, module in PATCHES.items()}
 
