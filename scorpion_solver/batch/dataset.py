@@ -34,7 +34,7 @@ PACKAGE = "datapackage.json"
 PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json"
 RESOURCE_PROFILE = "https://datapackage.org/profiles/2.0/dataresource.json"
 TABLE_SCHEMA_PROFILE = "https://datapackage.org/profiles/2.0/tableschema.json"
-DATA_VERSION = "1.7.0"
+DATA_VERSION = "1.8.0"
 DATA_LICENSE = "MIT"  # the repository's licence (LICENSE, pyproject.toml) covers the data it holds
 
 STATUSES = ("won", "lost", "unknown")
