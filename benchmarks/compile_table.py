@@ -67,7 +67,7 @@ def measure() -> dict:
             jobs[job] = time.process_time() - started
     from scorpion_solver.solver import numba_patches
 
-    return {"kernels": kernels, "jobs": jobs, "patches": numba_patches.apply_all()}
+    return {"kernels": kernels, "jobs": jobs, "patches": numba_patches.applied()}
 
 
 WIDE_ROWS = ("solve", "batch", "perft")  # the commands that play the ten-column games

@@ -36,8 +36,13 @@ def apply_all() -> dict[str, bool]:
     """Apply every patch that applies to this numba (before anything compiles), unless :data:`STOCK` is set;
     which ones are on."""
     if turned_off(STOCK):
-        return {name: module.is_applied() for name, module in PATCHES.items()}
+        return applied()
     return {name: module.apply() for name, module in PATCHES.items()}
+
+
+def applied() -> dict[str, bool]:
+    """Which patches are on in this process (for the reports; nothing is applied)."""
+    return {name: module.is_applied() for name, module in PATCHES.items()}
 
 
 def masked_assembly(asm: str) -> str:
